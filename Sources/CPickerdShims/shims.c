@@ -1,1 +1,78 @@
+/* See include/CPickerdShims.h for why each shim exists. Built with _GNU_SOURCE (Package.swift). */
 #include "CPickerdShims.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD 77
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_send_signal
+#define SYS_pidfd_send_signal 424
+#endif
+
+_Static_assert(sizeof(pickerd_ucred) == sizeof(struct ucred), "pickerd_ucred must mirror struct ucred");
+_Static_assert(offsetof(pickerd_ucred, uid) == offsetof(struct ucred, uid), "ucred.uid offset");
+_Static_assert(offsetof(pickerd_ucred, gid) == offsetof(struct ucred, gid), "ucred.gid offset");
+
+int pickerd_peer_credentials(int fd, pickerd_ucred *out) {
+    struct ucred cred;
+    socklen_t len = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    if (len != sizeof(cred)) { errno = EPROTO; return -1; }
+    out->pid = cred.pid;
+    out->uid = cred.uid;
+    out->gid = cred.gid;
+    return 0;
+}
+
+int pickerd_peer_pidfd(int fd) {
+    int pidfd = -1;
+    socklen_t len = sizeof(pidfd);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD, &pidfd, &len) != 0) return -1;
+    return pidfd;
+}
+
+int pickerd_pidfd_open(int32_t pid) {
+    return (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+}
+
+int pickerd_pidfd_alive(int pidfd) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0);
+}
+
+int pickerd_accept_cloexec(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC); }
+
+size_t pickerd_cmsg_space(size_t data_length) { return CMSG_SPACE(data_length); }
+size_t pickerd_cmsg_len(size_t data_length) { return CMSG_LEN(data_length); }
+struct cmsghdr *pickerd_cmsg_firsthdr(struct msghdr *msg) { return CMSG_FIRSTHDR(msg); }
+struct cmsghdr *pickerd_cmsg_nxthdr(struct msghdr *msg, struct cmsghdr *cmsg) { return CMSG_NXTHDR(msg, cmsg); }
+unsigned char *pickerd_cmsg_data(struct cmsghdr *cmsg) { return CMSG_DATA(cmsg); }
+
+const int pickerd_scm_rights = SCM_RIGHTS;
+const int pickerd_msg_cmsg_cloexec = MSG_CMSG_CLOEXEC;
+const int pickerd_msg_ctrunc = MSG_CTRUNC;
+const int pickerd_msg_nosignal = MSG_NOSIGNAL;
+
+int pickerd_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int pickerd_memfd_seal_all(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+int pickerd_memfd_get_seals(int fd) { return fcntl(fd, F_GET_SEALS); }
+
+const int pickerd_seal_write = F_SEAL_WRITE;
+const int pickerd_seal_grow = F_SEAL_GROW;
+const int pickerd_seal_shrink = F_SEAL_SHRINK;
+const int pickerd_seal_seal = F_SEAL_SEAL;

@@ -1,1 +1,77 @@
+/*
+ * CPickerdShims: the few things Swift's Glibc import cannot reach, each in one small function.
+ *
+ * Why a C target at all:
+ *  - `struct ucred` and SO_PEERCRED are declared only under _GNU_SOURCE, which Swift's Glibc module
+ *    is not built with. We mirror the struct and check its size against the real one (shims.c).
+ *  - SO_PEERPIDFD (Linux 6.5) is newer than many headers; we define it when the header lacks it.
+ *  - CMSG_FIRSTHDR, CMSG_NXTHDR, CMSG_DATA, CMSG_SPACE and CMSG_LEN are macros; Swift imports no
+ *    function-like macros, so each is wrapped as a function.
+ *  - memfd_create, MFD_* and F_ADD_SEALS/F_SEAL_* need _GNU_SOURCE too.
+ * Every symbol is prefixed `pickerd_` so nothing collides with the C library.
+ */
+#ifndef CPICKERD_SHIMS_H
+#define CPICKERD_SHIMS_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+
+/* Mirror of the kernel's struct ucred (pid, uid, gid). */
+typedef struct {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+} pickerd_ucred;
+
+/* getsockopt(fd, SOL_SOCKET, SO_PEERCRED): the peer's pid, uid and gid as the kernel recorded them
+ * at connect(). Returns 0, or -1 with errno set. */
+int pickerd_peer_credentials(int fd, pickerd_ucred *out);
+
+/* getsockopt(fd, SOL_SOCKET, SO_PEERPIDFD): a pidfd for the peer process (Linux >= 6.5), which stays
+ * bound to that process even if its pid is reused. Returns the new fd (O_CLOEXEC), or -1 with errno
+ * (ENOPROTOOPT on older kernels). */
+int pickerd_peer_pidfd(int fd);
+
+/* pidfd_open(2) for kernels without SO_PEERPIDFD. Returns a pidfd or -1 with errno. */
+int pickerd_pidfd_open(int32_t pid);
+
+/* pidfd_send_signal(pidfd, 0): 0 when the process is still alive, -1 with errno (ESRCH) when not. */
+int pickerd_pidfd_alive(int pidfd);
+
+/* accept4(fd, NULL, NULL, SOCK_CLOEXEC): accept4 is declared only under _GNU_SOURCE. Returns the new
+ * connection's fd or -1 with errno. */
+int pickerd_accept_cloexec(int fd);
+
+/* The control-message macros of <sys/socket.h>, as functions. */
+size_t pickerd_cmsg_space(size_t data_length);
+size_t pickerd_cmsg_len(size_t data_length);
+struct cmsghdr *pickerd_cmsg_firsthdr(struct msghdr *msg);
+struct cmsghdr *pickerd_cmsg_nxthdr(struct msghdr *msg, struct cmsghdr *cmsg);
+unsigned char *pickerd_cmsg_data(struct cmsghdr *cmsg);
+
+/* Constants Swift's Glibc import lacks or may lack. */
+extern const int pickerd_scm_rights;
+extern const int pickerd_msg_cmsg_cloexec;
+extern const int pickerd_msg_ctrunc;
+extern const int pickerd_msg_nosignal;
+
+/* memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING): an anonymous file whose contents can be sealed.
+ * Returns an fd or -1 with errno. */
+int pickerd_memfd_create(const char *name);
+
+/* Seal a memfd against every change: F_SEAL_WRITE | F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL.
+ * Returns 0 or -1 with errno. */
+int pickerd_memfd_seal_all(int fd);
+
+/* fcntl(fd, F_GET_SEALS): the seals set on a memfd, or -1 with errno. */
+int pickerd_memfd_get_seals(int fd);
+
+/* The F_SEAL_* bits, for checking what pickerd_memfd_get_seals returned. */
+extern const int pickerd_seal_write;
+extern const int pickerd_seal_grow;
+extern const int pickerd_seal_shrink;
+extern const int pickerd_seal_seal;
+
+#endif
