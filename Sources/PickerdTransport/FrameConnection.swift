@@ -19,20 +19,50 @@ public struct ReceivedFrame: Sendable {
 /// Sends and receives are each serialised by their own lock, so one thread may send while another
 /// receives. All calls block.
 ///
-/// Receiving reads exactly up to each frame boundary, so the descriptors the kernel hands over with a
-/// read belong to the frame being read: a sender attaches a frame's descriptors to its first byte.
-/// A frame whose descriptors do not match its header's count is refused and those descriptors closed.
+/// Receiving reads ahead (one `recvmsg` usually brings a whole frame, or several), so a frame can be
+/// waiting in this object while the socket itself has nothing to read: a `poll(2)` loop calls
+/// ``receive()`` again while ``hasBufferedFrame`` is true.
+///
+/// Descriptors are matched to frames by the count each header declares, in order. That is exact
+/// because a sender attaches a frame's descriptors to the frame's first byte, and the kernel hands
+/// descriptors over with the read that takes that byte and ends that read there: descriptors
+/// waiting here always belong to frames already (partly) read. Descriptors no frame declares are
+/// refused, closed, and reported as `descriptorMismatch`.
 public final class FrameConnection: Sendable {
     private let socket: OwnedFileDescriptor
     /// The limits this end enforces on what it receives, and on what it sends.
     public let limits: FrameLimits
     private let sendLock = Mutex(())
-    private let receiveState: Mutex<FrameDecoder>
+    private let receiveState: Mutex<ReceiveState>
+
+    /// The receive side's state, reused by every ``receive()`` so the hot path allocates nothing
+    /// but the frame body: the decoder, one read buffer and one control-message buffer.
+    private struct ReceiveState: ~Copyable {
+        var decoder: FrameDecoder
+        /// Frames read whole but not yet handed out, oldest first.
+        var frames: [FrameDecoder.RawFrame] = []
+        /// Descriptors received but not yet handed out with their frame, oldest first.
+        var descriptors: [OwnedFileDescriptor] = []
+        let buffer: UnsafeMutableRawBufferPointer
+        let control: UnsafeMutableRawBufferPointer
+
+        init(limits: FrameLimits) {
+            decoder = FrameDecoder(limits: limits)
+            buffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+            control = .allocate(byteCount: pickerd_cmsg_space(MemoryLayout<Int32>.stride * max(limits.maxDescriptors, 1)),
+                                alignment: MemoryLayout<cmsghdr>.alignment)
+        }
+
+        deinit {
+            buffer.deallocate()
+            control.deallocate()
+        }
+    }
 
     init(socket: OwnedFileDescriptor, limits: FrameLimits) {
         self.socket = socket
         self.limits = limits
-        self.receiveState = Mutex(FrameDecoder(limits: limits))
+        self.receiveState = Mutex(ReceiveState(limits: limits))
     }
 
     /// Wraps a connected `AF_UNIX` stream socket this connection will own.
@@ -80,24 +110,23 @@ public final class FrameConnection: Sendable {
     public func sendRawBytes(_ bytes: [UInt8], descriptors: [FileDescriptor] = []) throws(TransportError) {
         let fd = try fd()
         try sendLock.withLock { (_) throws(TransportError) in
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            defer { buffer.deallocate() }
-            buffer.copyBytes(from: bytes)
-            var offset = 0
-            var pending = descriptors.map(\.rawValue)
-            repeat {
-                offset += try sendChunk(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[offset..<bytes.count]), descriptors: pending)
-                pending = []
-            } while offset < bytes.count
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(TransportError) in
+                    var offset = 0
+                    var pending = descriptors.map(\.rawValue)
+                    repeat {
+                        offset += try sendChunk(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]), descriptors: pending)
+                        pending = []
+                    } while offset < buffer.count
+                }
+            }
+            try result.get()
         }
     }
 
     private func sendChunk(fd: Int32, _ chunk: UnsafeRawBufferPointer, descriptors: [Int32]) throws(TransportError) -> Int {
-        let iov = UnsafeMutablePointer<iovec>.allocate(capacity: 1)
-        defer { iov.deallocate() }
-        iov.initialize(to: iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.baseAddress), iov_len: chunk.count))
+        var iov = iovec(iov_base: UnsafeMutableRawPointer(mutating: chunk.baseAddress), iov_len: chunk.count)
         var message = msghdr()
-        message.msg_iov = iov
         message.msg_iovlen = 1
         let controlLength = descriptors.isEmpty ? 0 : pickerd_cmsg_space(MemoryLayout<Int32>.stride * descriptors.count)
         let control = UnsafeMutableRawBufferPointer.allocate(byteCount: max(controlLength, 1), alignment: MemoryLayout<cmsghdr>.alignment)
@@ -115,7 +144,10 @@ public final class FrameConnection: Sendable {
                 data.storeBytes(of: descriptor, toByteOffset: i * MemoryLayout<Int32>.stride, as: Int32.self)
             }
         }
-        return try syscall("sendmsg") { Glibc.sendmsg(fd, &message, pickerd_msg_nosignal) }
+        return try withUnsafeMutablePointer(to: &iov) { (iovPointer) throws(TransportError) -> Int in
+            message.msg_iov = iovPointer
+            return try syscall("sendmsg") { Glibc.sendmsg(fd, &message, pickerd_msg_nosignal) }
+        }
     }
 
     // MARK: Receiving
@@ -127,50 +159,79 @@ public final class FrameConnection: Sendable {
     ///   `.systemCall`. After a throw the connection is out of step and should be closed.
     public func receive() throws(TransportError) -> ReceivedFrame? {
         let fd = try fd()
-        return try receiveState.withLock { (decoder) throws(TransportError) -> ReceivedFrame? in
-            var descriptors: [OwnedFileDescriptor] = []
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-            defer { buffer.deallocate() }
+        return try receiveState.withLock { (state) throws(TransportError) -> ReceivedFrame? in
             while true {
-                let want = min(decoder.bytesWanted, buffer.count)
-                let count = try receiveChunk(fd: fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]),
-                                             descriptors: &descriptors)
+                if !state.frames.isEmpty {
+                    switch Result(catching: { () throws(TransportError) in try nextFrame(&state) }) {
+                    case .success(let frame): return frame
+                    case .failure(let error):
+                        // Out of step: drop everything buffered, closing its descriptors.
+                        state.frames = []
+                        state.descriptors = []
+                        throw error
+                    }
+                }
+                let read = Result { () throws(TransportError) in
+                    try receiveChunk(fd: fd, into: state.buffer, control: state.control, descriptors: &state.descriptors)
+                }
+                if case .failure = read { state.descriptors = [] }
+                let count = try read.get()
                 if count == 0 {
-                    guard decoder.isInsideFrame || !descriptors.isEmpty else { return nil }
+                    guard state.decoder.isInsideFrame || !state.descriptors.isEmpty else { return nil }
+                    state.descriptors = []
                     throw TransportError(.connectionClosed, "the peer closed the connection in the middle of a frame",
                                          wireError: WireError(.truncated, "stream ended inside a frame"))
                 }
-                let received = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                let fed = Result { () throws(WireError) in try decoder.feed(received) }
-                let frames = try fed.mapError(TransportError.init).get()
-                guard let frame = frames.first else { continue }
-                guard descriptors.count == Int(frame.header.descriptorCount) else {
-                    throw TransportError(WireError(.descriptorMismatch,
-                        "frame declares \(frame.header.descriptorCount) descriptors but \(descriptors.count) arrived"))
+                let received = UnsafeRawBufferPointer(rebasing: state.buffer[..<count])
+                let fed = Result { () throws(WireError) in try state.decoder.feed(received) }
+                switch fed {
+                case .success(let frames): state.frames += frames
+                case .failure(let error):
+                    state.descriptors = []
+                    throw TransportError(error)
                 }
-                let decoded = Result { () throws(WireError) in try Framing.decodeEnvelope(frame.body) }
-                let envelope = try decoded.mapError(TransportError.init).get()
-                return ReceivedFrame(envelope: envelope, descriptors: descriptors)
             }
         }
     }
 
+    /// Whether a frame already read from the socket waits to be returned by ``receive()``.
+    public var hasBufferedFrame: Bool {
+        receiveState.withLock { !$0.frames.isEmpty }
+    }
+
+    /// Hands out the oldest buffered frame with the descriptors its header declares.
+    private func nextFrame(_ state: inout ReceiveState) throws(TransportError) -> ReceivedFrame {
+        let frame = state.frames.removeFirst()
+        let declared = Int(frame.header.descriptorCount)
+        guard state.descriptors.count >= declared else {
+            throw TransportError(WireError(.descriptorMismatch,
+                "frame declares \(declared) descriptors but \(state.descriptors.count) arrived"))
+        }
+        let descriptors = Array(state.descriptors.prefix(declared))
+        state.descriptors.removeFirst(declared)
+        // Descriptors still waiting can only belong to a frame not yet complete; with none, they
+        // belong to no frame at all.
+        if !state.descriptors.isEmpty && state.frames.isEmpty && !state.decoder.isInsideFrame {
+            throw TransportError(WireError(.descriptorMismatch,
+                "\(state.descriptors.count) descriptors arrived that no frame declares"))
+        }
+        let decoded = Result { () throws(WireError) in try Framing.decodeEnvelope(frame.body) }
+        return ReceivedFrame(envelope: try decoded.mapError(TransportError.init).get(), descriptors: descriptors)
+    }
+
     private func receiveChunk(
-        fd: Int32, into chunk: UnsafeMutableRawBufferPointer, descriptors: inout [OwnedFileDescriptor]
+        fd: Int32, into chunk: UnsafeMutableRawBufferPointer, control: UnsafeMutableRawBufferPointer,
+        descriptors: inout [OwnedFileDescriptor]
     ) throws(TransportError) -> Int {
-        let iov = UnsafeMutablePointer<iovec>.allocate(capacity: 1)
-        defer { iov.deallocate() }
-        iov.initialize(to: iovec(iov_base: chunk.baseAddress, iov_len: chunk.count))
-        let controlLength = pickerd_cmsg_space(MemoryLayout<Int32>.stride * max(limits.maxDescriptors, 1))
-        let control = UnsafeMutableRawBufferPointer.allocate(byteCount: controlLength, alignment: MemoryLayout<cmsghdr>.alignment)
-        defer { control.deallocate() }
-        control.initializeMemory(as: UInt8.self, repeating: 0)
+        var iov = iovec(iov_base: chunk.baseAddress, iov_len: chunk.count)
         var message = msghdr()
-        message.msg_iov = iov
         message.msg_iovlen = 1
         message.msg_control = control.baseAddress
-        message.msg_controllen = controlLength
-        let count = try syscall("recvmsg") { Glibc.recvmsg(fd, &message, pickerd_msg_cmsg_cloexec) }
+        message.msg_controllen = control.count
+        let count = try withUnsafeMutablePointer(to: &iov) { (iovPointer) throws(TransportError) -> Int in
+            message.msg_iov = iovPointer
+            return try syscall("recvmsg") { Glibc.recvmsg(fd, &message, pickerd_msg_cmsg_cloexec) }
+        }
         // Take ownership of every descriptor first, so each is closed exactly once whatever happens next.
         var header = message.msg_controllen > 0 ? pickerd_cmsg_firsthdr(&message) : nil
         while let h = header {
@@ -188,9 +249,11 @@ public final class FrameConnection: Sendable {
             throw TransportError(.controlDataTruncated,
                 "the peer attached more descriptors than the \(limits.maxDescriptors) allowed; the extra ones were dropped")
         }
-        if descriptors.count > limits.maxDescriptors {
+        // At most one partly read frame's descriptors wait from before this read, and one read
+        // brings at most one sender's call's worth: more than twice the limit is a flood.
+        if descriptors.count > 2 * limits.maxDescriptors {
             throw TransportError(WireError(.tooManyDescriptors,
-                "\(descriptors.count) descriptors arrived for one frame; the limit is \(limits.maxDescriptors)"))
+                "\(descriptors.count) descriptors arrived unclaimed; the limit is \(limits.maxDescriptors) per frame"))
         }
         return count
     }

@@ -14,17 +14,39 @@ import Darwin
 
 /// Owns every allocation made while building one C message tree for packing; frees them all at once
 /// when the arena goes away. The protoc-c structs only borrow these pointers.
+///
+/// A bump allocator: small messages (the common case) cost one allocation for the whole tree.
 final class CArena {
-    private var blocks: [UnsafeMutableRawPointer] = []
+    private static let chunkSize = 2048
+    private var chunks: [UnsafeMutableRawPointer] = []
+    private var cursor: UnsafeMutableRawPointer?
+    private var remaining = 0
 
     deinit {
-        for block in blocks { block.deallocate() }
+        for chunk in chunks { chunk.deallocate() }
     }
 
     private func raw(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
-        let block = UnsafeMutableRawPointer.allocate(byteCount: max(byteCount, 1), alignment: alignment)
-        blocks.append(block)
-        return block
+        let size = max(byteCount, 1)
+        if let cursor {
+            let padding = (alignment - Int(bitPattern: cursor) % alignment) % alignment
+            if padding + size <= remaining {
+                let block = cursor + padding
+                self.cursor = block + size
+                remaining -= padding + size
+                return block
+            }
+        }
+        if size > Self.chunkSize / 2 {
+            let block = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: max(alignment, 16))
+            chunks.append(block)
+            return block
+        }
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        chunks.append(chunk)
+        cursor = chunk + size
+        remaining = Self.chunkSize - size
+        return chunk
     }
 
     /// Uninitialised storage for one `T`; the caller initialises it (protoc-c's `*__init`).
@@ -87,17 +109,21 @@ protocol CMessageConvertible {
     static func freeUnpacked(_ c: UnsafeMutablePointer<CMessage>)
 }
 
-func serializeThroughC<M: CMessageConvertible>(_ message: M) -> [UInt8] {
+/// Packs `message` with protoc-c. `headerRoom` zero bytes come first, so a frame header can be
+/// written in front of the body without copying it.
+func serializeThroughC<M: CMessageConvertible>(_ message: M, headerRoom: Int = 0) -> [UInt8] {
     let arena = CArena()
     let c = message.toC(arena)
     let size = M.packedSize(c)
-    return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+    return [UInt8](unsafeUninitializedCapacity: headerRoom + size) { buffer, initialized in
         guard let base = buffer.baseAddress else {
             initialized = 0
             return
         }
-        initialized = M.pack(c, into: base)
-        precondition(initialized == size, "protoc-c packed \(initialized) bytes of \(size)")
+        base.initialize(repeating: 0, count: headerRoom)
+        let packed = M.pack(c, into: base + headerRoom)
+        precondition(packed == size, "protoc-c packed \(packed) bytes of \(size)")
+        initialized = headerRoom + packed
     }
 }
 

@@ -52,19 +52,23 @@ public struct FrameHeader: Hashable, Sendable {
 
     /// Reads and checks a header against `limits`, before anything is allocated for the body.
     /// - Parameters:
-    ///   - bytes: exactly ``byteCount`` bytes.
+    ///   - bytes: at least ``byteCount`` bytes; the first ``byteCount`` are read.
     ///   - limits: the receiver's limits.
     /// - Returns: the header.
     /// - Throws: `WireError` `.truncated` (too few bytes), `.reservedBitsSet`, `.oversized`,
     ///   `.tooManyDescriptors`.
-    public static func decode(_ bytes: some Collection<UInt8>, limits: FrameLimits) throws(WireError) -> FrameHeader {
+    public static func decode(_ bytes: [UInt8], limits: FrameLimits) throws(WireError) -> FrameHeader {
         guard bytes.count >= byteCount else {
             throw WireError(.truncated, "a frame header is \(byteCount) bytes; got \(bytes.count)")
         }
-        let b = Array(bytes.prefix(byteCount))
-        let length = UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
-        let fds = UInt16(b[4]) << 8 | UInt16(b[5])
-        guard b[6] == 0, b[7] == 0 else {
+        return try decode(word: bytes.prefix(byteCount).reduce(0) { $0 << 8 | UInt64($1) }, limits: limits)
+    }
+
+    /// Checks a header held as one big-endian 64-bit word.
+    static func decode(word: UInt64, limits: FrameLimits) throws(WireError) -> FrameHeader {
+        let length = UInt32(truncatingIfNeeded: word >> 32)
+        let fds = UInt16(truncatingIfNeeded: word >> 16)
+        guard word & 0xFFFF == 0 else {
             throw WireError(.reservedBitsSet, "the frame header's reserved bytes are not zero (not a pickerd frame?)")
         }
         guard Int(length) <= limits.maxBodyBytes else {
@@ -89,15 +93,17 @@ public enum Framing {
     public static func encode(
         _ envelope: Envelope, descriptorCount: Int = 0, limits: FrameLimits = .standard
     ) throws(WireError) -> [UInt8] {
-        let body = envelope.serializedBytes()
-        guard body.count <= limits.maxBodyBytes else {
-            throw WireError(.oversized, "message of \(body.count) bytes is over the \(limits.maxBodyBytes)-byte limit")
+        var frame = serializeThroughC(envelope, headerRoom: FrameHeader.byteCount)
+        let bodyLength = frame.count - FrameHeader.byteCount
+        guard bodyLength <= limits.maxBodyBytes else {
+            throw WireError(.oversized, "message of \(bodyLength) bytes is over the \(limits.maxBodyBytes)-byte limit")
         }
         guard descriptorCount >= 0, descriptorCount <= limits.maxDescriptors else {
             throw WireError(.tooManyDescriptors, "\(descriptorCount) descriptors; the limit is \(limits.maxDescriptors)")
         }
-        let header = FrameHeader(bodyLength: UInt32(body.count), descriptorCount: UInt16(descriptorCount))
-        return header.bytes + body
+        let header = FrameHeader(bodyLength: UInt32(bodyLength), descriptorCount: UInt16(descriptorCount))
+        frame.replaceSubrange(0..<FrameHeader.byteCount, with: header.bytes)
+        return frame
     }
 
     /// Decodes a frame body into an envelope that carries a message this version knows.
@@ -130,13 +136,14 @@ public struct FrameDecoder: Sendable {
     }
 
     private enum State: Sendable {
-        case header([UInt8])
+        /// Reading a header: the bytes so far, shifted into one word, and how many.
+        case header(word: UInt64, count: Int)
         case body(FrameHeader, [UInt8])
     }
 
     /// The limits checked on every header.
     public let limits: FrameLimits
-    private var state: State = .header([])
+    private var state: State = .header(word: 0, count: 0)
 
     /// Creates a decoder.
     /// - Parameter limits: the limits checked on every header.
@@ -147,7 +154,7 @@ public struct FrameDecoder: Sendable {
     /// How many more bytes complete the header or body being read (never 0).
     public var bytesWanted: Int {
         switch state {
-        case .header(let buffer): FrameHeader.byteCount - buffer.count
+        case .header(_, let count): FrameHeader.byteCount - count
         case .body(let header, let buffer): max(1, Int(header.bodyLength) - buffer.count)
         }
     }
@@ -155,7 +162,7 @@ public struct FrameDecoder: Sendable {
     /// Whether a frame has been started but not finished (at end of stream, that is a truncation).
     public var isInsideFrame: Bool {
         switch state {
-        case .header(let buffer): !buffer.isEmpty
+        case .header(_, let count): count > 0
         case .body: true
         }
     }
@@ -164,34 +171,47 @@ public struct FrameDecoder: Sendable {
     /// - Parameter bytes: the next bytes of the stream.
     /// - Returns: every frame completed by these bytes, in order.
     /// - Throws: `WireError` from ``FrameHeader/decode(_:limits:)``; the decoder is unusable after.
-    public mutating func feed(_ bytes: some Collection<UInt8>) throws(WireError) -> [RawFrame] {
+    public mutating func feed(_ bytes: [UInt8]) throws(WireError) -> [RawFrame] {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(WireError) in try feed(raw) } }
+        return try result.get()
+    }
+
+    /// Feeds bytes and returns the frames they complete, without copying them first.
+    /// - Parameter bytes: the next bytes of the stream.
+    /// - Returns: every frame completed by these bytes, in order.
+    /// - Throws: `WireError` from ``FrameHeader/decode(_:limits:)``; the decoder is unusable after.
+    public mutating func feed(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> [RawFrame] {
         var frames: [RawFrame] = []
-        var rest = bytes[...]
+        var offset = 0
         while true {
+            let rest = bytes.count - offset
             switch state {
-            case .header(var buffer):
-                let take = min(FrameHeader.byteCount - buffer.count, rest.count)
-                buffer.append(contentsOf: rest.prefix(take))
-                rest = rest.dropFirst(take)
-                guard buffer.count == FrameHeader.byteCount else {
-                    state = .header(buffer)
+            case .header(var word, var count):
+                while count < FrameHeader.byteCount && offset < bytes.count {
+                    word = word << 8 | UInt64(bytes[offset])
+                    count += 1
+                    offset += 1
+                }
+                guard count == FrameHeader.byteCount else {
+                    state = .header(word: word, count: count)
                     return frames
                 }
-                let header = try FrameHeader.decode(buffer, limits: limits)
+                let header = try FrameHeader.decode(word: word, limits: limits)
                 var body: [UInt8] = []
                 body.reserveCapacity(Int(header.bodyLength))
                 state = .body(header, body)
             case .body(let header, var body):
-                let take = min(Int(header.bodyLength) - body.count, rest.count)
-                body.append(contentsOf: rest.prefix(take))
-                rest = rest.dropFirst(take)
+                // Release the state's reference first so the append below does not copy the body.
+                state = .header(word: 0, count: 0)
+                let take = min(Int(header.bodyLength) - body.count, rest)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + take]))
+                offset += take
                 guard body.count == Int(header.bodyLength) else {
                     state = .body(header, body)
                     return frames
                 }
                 frames.append(RawFrame(header: header, body: body))
-                state = .header([])
-                if rest.isEmpty { return frames }
+                if offset == bytes.count { return frames }
             }
         }
     }

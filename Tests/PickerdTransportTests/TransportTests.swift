@@ -55,6 +55,39 @@ struct TransportTests {
         #expect(watched.count() == 3)
     }
 
+    @Test("frames sent back to back are read ahead, and each gets exactly its own descriptors")
+    func backToBackFrames() throws {
+        let (a, b) = try UnixSocket.pair()
+        let first = try SealedMemoryFile.make(name: "first", contents: Array("one".utf8))
+        let second = try SealedMemoryFile.make(name: "second", contents: Array("two".utf8))
+        let third = try SealedMemoryFile.make(name: "third", contents: Array("three".utf8))
+        try a.send(Envelope(requestId: 1, body: .ack(Ack())))
+        try a.send(Envelope(requestId: 2, body: .ack(Ack())), descriptors: [first.descriptor!, second.descriptor!])
+        try a.send(Envelope(requestId: 3, body: .ack(Ack())))
+        try a.send(Envelope(requestId: 4, body: .ack(Ack())), descriptors: [third.descriptor!])
+        var seen: [(UInt64, [String])] = []
+        for _ in 0..<4 {
+            let frame = try #require(try b.receive())
+            seen.append((frame.envelope.requestId, try frame.descriptors.map { try readAll($0.descriptor!) }))
+        }
+        #expect(seen.map(\.0) == [1, 2, 3, 4])
+        #expect(seen.map(\.1) == [[], ["one", "two"], [], ["three"]])
+        #expect(!b.hasBufferedFrame)
+    }
+
+    @Test("a poll loop learns from hasBufferedFrame that a frame waits though the socket is drained")
+    func bufferedFrameIsVisible() throws {
+        let (a, b) = try UnixSocket.pair()
+        // One write holding two whole frames: the first receive reads both.
+        try a.sendRawBytes(try Framing.encode(Self.hello) + Framing.encode(Envelope(requestId: 2, body: .ack(Ack()))))
+        #expect(try b.receive()?.envelope == Self.hello)
+        #expect(b.hasBufferedFrame)
+        var poller = pollfd(fd: b.descriptor!.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 0) == 0, "the socket itself is drained")
+        #expect(try b.receive()?.envelope.requestId == 2)
+        #expect(!b.hasBufferedFrame)
+    }
+
     @Test("a sealed memfd cannot be written, grown or shrunk by the receiver, and names no path")
     func sealedMemoryFile() throws {
         let payload = Array("canary-bytes-\(UUID())".utf8)
