@@ -52,6 +52,12 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/TransportBench"
         ),
+        // Tools/demo, until pickerd exists: a tour of the protocol over a real socket.
+        .executableTarget(
+            name: "pickerd-protocol-tour",
+            dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tools/Demo/ProtocolTour"
+        ),
         .testTarget(name: "PickerdWireTests", dependencies: ["PickerdWire"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
