@@ -8,9 +8,11 @@ let package = Package(
     products: [
         .library(name: "PickerdWire", targets: ["PickerdWire"]),
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
+        .library(name: "PickerdStore", targets: ["PickerdStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // libprotobuf-c, found through pkg-config; Debian's libprotobuf-c-dev provides it.
@@ -45,6 +47,11 @@ let package = Package(
                 "CPickerdShims",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        // The store: SQLite through GRDB (WAL, migrations) and a private media directory.
+        .target(
+            name: "PickerdStore",
+            dependencies: ["PickerdWire", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Tools/bench-transport: transport round trip against a raw write/read ping-pong.
         .executableTarget(
