@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PickerdWire", targets: ["PickerdWire"]),
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
+        .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -53,6 +54,12 @@ let package = Package(
             name: "PickerdStore",
             dependencies: ["PickerdWire", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The demo library (generated pictures, clips and a life's worth of items) and the
+        // suggestion builder.
+        .target(
+            name: "PickerdLibrary",
+            dependencies: ["PickerdWire", "PickerdStore"]
+        ),
         // Tools/bench-transport: transport round trip against a raw write/read ping-pong.
         .executableTarget(
             name: "pickerd-transport-bench",
@@ -66,6 +73,14 @@ let package = Package(
             path: "Tools/Demo/ProtocolTour"
         ),
         .testTarget(name: "PickerdWireTests", dependencies: ["PickerdWire"]),
+        // A test helper: writes store batches until killed (the durability test).
+        .executableTarget(
+            name: "pickerd-store-writer",
+            dependencies: ["PickerdStore", "PickerdWire"],
+            path: "Tools/TestSupport/StoreWriter"
+        ),
+        .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire"]),
+        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

@@ -1,0 +1,150 @@
+import Foundation
+import Glibc
+import PickerdStore
+import PickerdWire
+import Testing
+
+@Suite("The store", .serialized)
+struct StoreTests {
+    @Test("every asset type round-trips through the store with all its fields", arguments: AssetKind.allCases)
+    func roundTrip(kind: AssetKind) throws {
+        let temporary = try TemporaryStore()
+        let item = try #require(FullItems.all.first { $0.kind == kind })
+        try temporary.store.insert([item])
+        // Through a fresh connection, from the file.
+        let reopened = try Store(dataDirectory: temporary.store.dataDirectory)
+        let back = try reopened.items()
+        #expect(back == [item])
+    }
+
+    @Test("all kinds together, replaced in place, and counted")
+    func together() throws {
+        let temporary = try TemporaryStore()
+        try temporary.store.insert(FullItems.all)
+        try temporary.store.insert(FullItems.all)  // same ids: replaced, not doubled
+        #expect(try temporary.store.items() == FullItems.all.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) })
+        #expect(try temporary.store.itemCounts() == Dictionary(uniqueKeysWithValues: AssetKind.allCases.map { ($0, 1) }))
+    }
+
+    @Test("a store file that is not SQLite gives one clear error naming the file")
+    func corruptFile() throws {
+        let temporary = try TemporaryStore()
+        let path = temporary.directory + "/broken"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path + "/pickerd.sqlite"))
+        let error = try #require(throws: StoreError.self) { try Store(dataDirectory: path) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains(path + "/pickerd.sqlite"))
+        #expect(error.message.contains("move it aside"))
+    }
+
+    @Test("a store whose pages were damaged fails its integrity check with a clear error")
+    func damagedPages() throws {
+        let temporary = try TemporaryStore()
+        let directory = temporary.directory + "/damaged"
+        do {
+            // Enough rows for several pages; closing the store folds the WAL into the main file.
+            let store = try Store(dataDirectory: directory)
+            for round in 0..<20 {
+                try store.insert(FullItems.all.map { item in
+                    var copy = item
+                    copy.id = UUID(uuidString: String(format: "20000000-0000-4000-8000-%06d%06d", round, Int(item.startMs % 1000)))!
+                    return copy
+                })
+            }
+        }
+        let path = directory + "/pickerd.sqlite"
+        var bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+        #expect(bytes.count > 8192)
+        for i in 4096..<min(bytes.count, 16384) { bytes[i] = UInt8(truncatingIfNeeded: i &* 7) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        let error = try #require(throws: StoreError.self) { try Store(dataDirectory: directory) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains(path))
+    }
+
+    @Test("a data directory that cannot be created is a clear error")
+    func unusableDirectory() throws {
+        let error = try #require(throws: StoreError.self) { try Store(dataDirectory: "/proc/pickerd-cannot-be-here") }
+        #expect(error.code == .unreadable)
+        #expect(error.message.contains("/proc/pickerd-cannot-be-here"))
+    }
+
+    @Test("the data and media directories are private (0700)")
+    func privateDirectories() throws {
+        let temporary = try TemporaryStore()
+        for path in [temporary.store.dataDirectory, temporary.store.mediaDirectory] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(path) has mode \(String(mode ?? 0, radix: 8))")
+        }
+    }
+
+    @Test("killed with SIGKILL mid-write, the store reopens intact with every acknowledged batch")
+    func killedWriter() throws {
+        let temporary = try TemporaryStore()
+        let writer = Process()
+        writer.executableURL = BuiltProducts.url("pickerd-store-writer")
+        writer.arguments = [temporary.store.dataDirectory]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        var acknowledged = -1
+        var buffer = Data()
+        // Read acknowledgements until a few batches are in, then kill it while it writes the next.
+        while acknowledged < 8 {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            buffer += chunk
+            let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            for line in lines.dropLast() where line.hasPrefix("ack ") { acknowledged = Int(line.dropFirst(4)) ?? acknowledged }
+        }
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        // Whatever it printed before dying was committed too.
+        buffer += output.fileHandleForReading.readDataToEndOfFile()
+        for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") where line.hasPrefix("ack ") {
+            acknowledged = max(acknowledged, Int(line.dropFirst(4)) ?? acknowledged)
+        }
+        #expect(writer.terminationReason == .uncaughtSignal)
+        #expect(acknowledged >= 8)
+
+        let reopened = try Store(dataDirectory: temporary.store.dataDirectory)  // runs quick_check
+        let ids = Set(try reopened.items().map(\.id))
+        for batch in 0...acknowledged {
+            for index in 0..<50 {
+                let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%06x%06x", batch, index))!
+                #expect(ids.contains(id), "batch \(batch) item \(index) was acknowledged but is gone")
+            }
+        }
+        // Batches are all or nothing.
+        #expect(ids.count % 50 == 0)
+    }
+}
+
+/// Where the package's executables are built: beside the test bundle.
+enum BuiltProducts {
+    static func url(_ name: String) -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path), directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent(name)
+    }
+}
+
+/// A store in a fresh temporary directory, removed at the end.
+final class TemporaryStore {
+    let directory: String
+    let store: Store
+
+    init() throws {
+        var template = Array("/tmp/pkd-store.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        directory = String(cString: made)
+        store = try Store(dataDirectory: directory + "/data")
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+}
