@@ -10,10 +10,15 @@ let package = Package(
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
+        .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
+        .executable(name: "pickerd", targets: ["pickerd"]),
+        .executable(name: "pickerctl", targets: ["pickerctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // libprotobuf-c, found through pkg-config; Debian's libprotobuf-c-dev provides it.
@@ -60,6 +65,29 @@ let package = Package(
             name: "PickerdLibrary",
             dependencies: ["PickerdWire", "PickerdStore"]
         ),
+        // pickerd as a library, so the executable's main is a few lines.
+        .target(
+            name: "PickerdBroker",
+            dependencies: [
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "pickerd",
+            dependencies: [
+                "PickerdBroker", "PickerdLibrary", "PickerdStore", "PickerdTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "pickerctl",
+            dependencies: [
+                "PickerdTransport", "PickerdWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         // Tools/bench-transport: transport round trip against a raw write/read ping-pong.
         .executableTarget(
             name: "pickerd-transport-bench",
@@ -81,6 +109,7 @@ let package = Package(
         ),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire"]),
+        .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PickerdLibrary
+import PickerdStore
+import PickerdTransport
+import PickerdWire
+
+/// Answers the control role's requests (pickerctl): status, settings, consent, history, library.
+struct ControlHandler {
+    let broker: Broker
+    let connection: FrameConnection
+    let requestID: UInt64
+    let logger: Logger
+
+    /// The reply to `body`, or `nil` when the reply was already sent.
+    func handle(_ body: Envelope.Body) -> Envelope.Body? {
+        do {
+            return try answer(body)
+        } catch let error as StoreError {
+            logger.error("store failure", metadata: ["error": "\(error)"])
+            return .error(ErrorInfo(code: error.code == .invalid ? .invalidArgument : .storage, message: error.message))
+        } catch {
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            return .error(ErrorInfo(code: .internal, message: "\(error)"))
+        }
+    }
+
+    private func answer(_ body: Envelope.Body) throws -> Envelope.Body? {
+        let store = broker.store
+        switch body {
+        case .status:
+            let counts = try store.itemCounts()
+            return .statusReply(StatusReply(
+                protocolVersion: ProtocolVersion.current, softwareVersion: Broker.version, pid: getpid(),
+                uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: 0, registeredAgents: 0,
+                consentGiven: try store.consentDate() != nil, dataDir: store.dataDirectory,
+                itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestions().count)))
+        case .settingsGet:
+            return try settingsReply()
+        case .settingsSet(let request):
+            try store.setCategories(request.categories)
+            logger.info("settings changed", metadata: ["categories": "\(request.categories.map { "\($0.category)=\($0.enabled)" })"])
+            return try settingsReply()
+        case .consentReset:
+            try store.resetConsent()
+            return try settingsReply()
+        case .history(let request):
+            let entries = try store.history(limit: Int(request.limit), bundleID: request.bundleId).map {
+                HistoryEntry(id: $0.id, time: Timestamp(unixMs: $0.timeMs), bundleId: $0.bundleID, appDisplayName: $0.appName,
+                             suggestionId: $0.suggestionID, title: $0.title, items: $0.items)
+            }
+            return .historyReply(HistoryReply(entries: entries))
+        case .libraryStats:
+            return .libraryStatsReply(try stats())
+        case .librarySeedDemo(let request):
+            let existing = try store.itemCounts().values.reduce(0, +)
+            if existing > 0 && !request.replace {
+                return .error(ErrorInfo(code: .invalidArgument,
+                                        message: "the library already holds \(existing) items; seed with replace to start over"))
+            }
+            logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)"])
+            try DemoLibrary.seed(into: store, replace: request.replace) { progress in
+                broker.reply(connection, requestID, .seedProgress(SeedProgress(stage: progress.stage, done: UInt64(progress.done),
+                                                                               total: UInt64(progress.total))))
+            }
+            return .libraryStatsReply(try stats())
+        case .appsList, .appRegister, .appRemove, .notificationsGet, .notificationsSet, .notificationsList, .notificationOpen:
+            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not serve app registry or notification requests yet"))
+        case .hello:
+            return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
+        default:
+            return .error(ErrorInfo(code: .wrongRole, message: "\(Self.name(body)) is not a control request"))
+        }
+    }
+
+    private func settingsReply() throws -> Envelope.Body {
+        let store = broker.store
+        return .settingsReply(SettingsReply(categories: try store.categorySettings(), consentGiven: try store.consentDate() != nil,
+                                            consentDate: try store.consentDate().map { Timestamp(unixMs: $0) },
+                                            privacyBannerDismissed: try store.privacyBannerDismissed()))
+    }
+
+    /// Counts per asset kind, and the suggestions as the picker would list them now.
+    private func stats() throws -> LibraryStatsReply {
+        let store = broker.store
+        let counts = try store.itemCounts()
+        let lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
+                                         enabled: try store.enabledCategories())
+        return LibraryStatsReply(
+            counts: AssetKind.allCases.map { AssetCount(kind: $0.rawValue, count: UInt64(counts[$0] ?? 0)) },
+            suggestionCount: UInt64(lists.recent.count),
+            largestSuggestionSize: UInt64(lists.recent.map(\.items.count).max() ?? 0),
+            recommendedCount: UInt64(lists.recommended.count), recentCount: UInt64(lists.recent.count))
+    }
+
+    static func name(_ body: Envelope.Body) -> String { String(String(describing: body).prefix { $0 != "(" }) }
+}

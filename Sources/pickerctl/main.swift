@@ -1,0 +1,199 @@
+// pickerctl: talks to pickerd over its control socket. Every failure is one line on stderr and a
+// non-zero exit: 1 when pickerd refused or failed, 2 for a wrong argument, 3 when pickerd cannot be
+// reached.
+
+import ArgumentParser
+import Foundation
+import PickerdTransport
+import PickerdWire
+
+@main
+struct Pickerctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pickerctl",
+        abstract: "Control pickerd: status, the library, settings and the release history.",
+        discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
+        subcommands: [Status.self, Library.self, Settings.self, History.self])
+}
+
+struct Connection: ParsableArguments {
+    @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).")
+    var runtimeDir: String?
+
+    func open() throws -> ProtocolClient {
+        do {
+            let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir)
+            return try ProtocolClient(path: paths.controlSocket, role: .control, software: "pickerctl")
+        } catch let error as TransportError {
+            fail(error.message, code: 3)
+        } catch {
+            fail("\(error)", code: error is ProtocolClient.RemoteError ? 1 : 3)
+        }
+    }
+}
+
+/// Prints one line on stderr and exits.
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("pickerctl: \(message)\n".utf8))
+    Foundation.exit(code)
+}
+
+/// Runs one request; a refusal or failure ends the program with one line.
+func perform(_ client: ProtocolClient, _ body: Envelope.Body, isFinal: (Envelope.Body) -> Bool = { _ in true },
+             onEvent: (Envelope.Body) -> Void = { _ in }) -> Envelope.Body {
+    do {
+        guard let reply = try client.request(body, isFinal: isFinal, onEvent: onEvent).envelope.body else {
+            fail("pickerd sent an empty reply", code: 1)
+        }
+        return reply
+    } catch let error as ProtocolClient.RemoteError {
+        fail(error.message, code: 1)
+    } catch let error as TransportError {
+        fail(error.message, code: 3)
+    } catch {
+        fail("\(error)", code: 3)
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Whether pickerd answers, and what it holds (exit 0 when it answers).")
+    @OptionGroup var connection: Connection
+
+    func run() throws {
+        let client = try connection.open()
+        guard case .statusReply(let s) = perform(client, .status(StatusRequest())) else { fail("unexpected reply", code: 1) }
+        print("""
+            pickerd \(s.softwareVersion) (protocol \(s.protocolVersion)), pid \(s.pid), up \(s.uptimeMs / 1000) s
+            store: \(s.dataDir)
+            library: \(s.itemCount) items, \(s.suggestionCount) suggestions
+            consent: \(s.consentGiven ? "given" : "not yet given")
+            sessions: \(s.activeSessions) active, \(s.registeredAgents) picker agents
+            """)
+    }
+}
+
+struct Library: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The person's library.", subcommands: [SeedDemo.self, Stats.self])
+
+    struct SeedDemo: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "seed-demo", abstract: "Fill the store with the demo library.")
+        @OptionGroup var connection: Connection
+        @Flag(help: "Replace a library that is already there.")
+        var replace = false
+
+        func run() throws {
+            let client = try connection.open()
+            let reply = perform(client, .librarySeedDemo(LibrarySeedDemoRequest(replace: replace)),
+                                isFinal: { if case .seedProgress = $0 { false } else { true } },
+                                onEvent: { event in
+                                    if case .seedProgress(let p) = event {
+                                        FileHandle.standardError.write(Data("seeding: \(p.stage) (\(p.done)/\(p.total) items)\n".utf8))
+                                    }
+                                })
+            guard case .libraryStatsReply(let stats) = reply else { fail("unexpected reply", code: 1) }
+            printStats(stats)
+        }
+    }
+
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Items per asset type and the suggestions as the picker lists them.")
+        @OptionGroup var connection: Connection
+
+        func run() throws {
+            let client = try connection.open()
+            guard case .libraryStatsReply(let stats) = perform(client, .libraryStats(LibraryStatsRequest())) else {
+                fail("unexpected reply", code: 1)
+            }
+            printStats(stats)
+        }
+    }
+}
+
+func printStats(_ stats: LibraryStatsReply) {
+    let width = stats.counts.map(\.kind.count).max() ?? 0
+    for count in stats.counts {
+        print(count.kind.padding(toLength: width, withPad: " ", startingAt: 0), String(format: "%6d", count.count))
+    }
+    print("suggestions: \(stats.suggestionCount) (recommended \(stats.recommendedCount), recent \(stats.recentCount))")
+    print("largest suggestion: \(stats.largestSuggestionSize) items")
+}
+
+/// The categories by the names people type.
+enum CategoryName {
+    static let names: [(String, PickerdWire.Category)] = [
+        ("activity", .activity), ("media", .media), ("contacts", .contacts), ("photos", .photos),
+        ("significant-locations", .significantLocations), ("reflection-prompts", .reflectionPrompts),
+        ("state-of-mind", .stateOfMind),
+    ]
+    static func name(_ category: PickerdWire.Category) -> String {
+        names.first { $0.1 == category }?.0 ?? "\(category)"
+    }
+    static func parse(_ text: String) -> PickerdWire.Category? {
+        let key = text.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-")
+        if key == "locations" { return .significantLocations }
+        return names.first { $0.0 == key }?.1
+    }
+}
+
+struct Settings: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Suggestion categories.", subcommands: [Get.self, Set.self])
+
+    static func show(_ reply: Envelope.Body) {
+        guard case .settingsReply(let s) = reply else { fail("unexpected reply", code: 1) }
+        for setting in s.categories {
+            print(CategoryName.name(setting.category).padding(toLength: 22, withPad: " ", startingAt: 0), setting.enabled ? "on" : "off")
+        }
+        print("consent".padding(toLength: 22, withPad: " ", startingAt: 0), s.consentGiven ? "given" : "not yet given")
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every category and whether it is on.")
+        @OptionGroup var connection: Connection
+        func run() throws {
+            Settings.show(perform(try connection.open(), .settingsGet(SettingsGetRequest())))
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn a category on or off.",
+            discussion: "CATEGORY: \(CategoryName.names.map(\.0).joined(separator: ", ")).")
+        @OptionGroup var connection: Connection
+        @Argument(help: "The category.") var category: String
+        @Argument(help: "on or off.") var value: String
+
+        func run() throws {
+            guard let parsed = CategoryName.parse(category) else {
+                fail("unknown category '\(category)' (one of: \(CategoryName.names.map(\.0).joined(separator: ", ")))", code: 2)
+            }
+            let enabled: Bool
+            switch value.lowercased() {
+            case "on", "true", "yes", "1": enabled = true
+            case "off", "false", "no", "0": enabled = false
+            default: fail("'\(value)' is neither on nor off", code: 2)
+            }
+            Settings.show(perform(try connection.open(),
+                                  .settingsSet(SettingsSetRequest(categories: [CategorySetting(category: parsed, enabled: enabled)]))))
+        }
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "What was released to which app, when (newest first).")
+    @OptionGroup var connection: Connection
+    @Option(help: "Show at most this many releases.") var limit: UInt32 = 0
+    @Option(help: "Only this app's releases.") var app: String = ""
+
+    func run() throws {
+        guard case .historyReply(let history) = perform(try connection.open(), .history(HistoryRequest(limit: limit, bundleId: app))) else {
+            fail("unexpected reply", code: 1)
+        }
+        if history.entries.isEmpty { print("nothing has been released yet") }
+        let formatter = ISO8601DateFormatter()
+        for entry in history.entries {
+            let when = formatter.string(from: Date(timeIntervalSince1970: Double(entry.time?.unixMs ?? 0) / 1000))
+            print("\(when)  \(entry.appDisplayName) (\(entry.bundleId)): \"\(entry.title)\", \(entry.items.count) items")
+            for item in entry.items { print("    \(item.kind): \(item.summary)") }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+// pickerd: the per-user Journaling Suggestions daemon. Runs in the foreground, logs to stderr.
+
+import ArgumentParser
+import Foundation
+import Glibc
+import Logging
+import PickerdBroker
+import PickerdLibrary
+import PickerdStore
+import PickerdTransport
+
+@main
+struct PickerdCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pickerd",
+        abstract: "Holds a person's life data, shows journaling suggestions, and releases only what the person approves.")
+
+    @Option(help: "Sockets and the instance lock (default: $XDG_RUNTIME_DIR/pickerd).")
+    var runtimeDir: String?
+
+    @Option(help: "The store (default: $XDG_DATA_HOME/pickerd).")
+    var dataDir: String?
+
+    @Option(help: "The app registry and settings (default: $XDG_CONFIG_HOME/pickerd).")
+    var configDir: String?
+
+    @Flag(help: "Fill an empty store with the bundled demo library before serving.")
+    var seedDemo = false
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "pickerd")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+
+        let broker: Broker
+        do {
+            let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir, dataDirectory: dataDir, configDirectory: configDir)
+            broker = try Broker(configuration: .init(paths: paths), logger: logger)
+        } catch {
+            FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if seedDemo {
+            let start = Date()
+            var lastStage = ""
+            do {
+                let summary = try broker.seedDemoIfEmpty { progress in
+                    if progress.stage != lastStage {
+                        lastStage = progress.stage
+                        FileHandle.standardError.write(Data("seeding: \(progress.stage) (\(progress.done)/\(progress.total) items)\n".utf8))
+                    }
+                }
+                if let summary {
+                    logger.info("seeded the demo library", metadata: [
+                        "items": "\(summary.items)", "suggestions": "\(summary.suggestions)", "mediaFiles": "\(summary.mediaFiles)",
+                        "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(start)))",
+                        "bytes": "\(broker.store.diskUsage())"])
+                } else {
+                    logger.info("the store already holds a library; not seeding")
+                }
+            } catch {
+                FileHandle.standardError.write(Data("pickerd: seeding failed: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        let signals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { broker.shutdown() }
+            source.resume()
+            return source
+        }
+        broker.run()
+        _ = signals
+    }
+}
