@@ -22,7 +22,7 @@ public enum DemoLibrary {
         public var items: Int
         /// Suggestions built.
         public var suggestions: Int
-        /// Media files written.
+        /// Distinct media files written.
         public var mediaFiles: Int
     }
 
@@ -55,11 +55,10 @@ public enum DemoLibrary {
         let plan = generator.makeLibrary()
         let total = plan.items.count
         var done = 0
-        var mediaFiles = 0
+        var written = Set<String>()  // icons and artwork are shared: each file is written once
         for (stage, batch) in plan.batches {
-            for file in batch.flatMap(\.files) {
+            for file in batch.flatMap(\.files) where written.insert(file.media.relativePath).inserted {
                 try store.writeMedia(file.bytes, to: file.media.relativePath)
-                mediaFiles += 1
             }
             try store.insert(batch.map(\.item))
             done += batch.count
@@ -68,7 +67,7 @@ public enum DemoLibrary {
         let suggestions = SuggestionBuilder().build(from: plan.items.map(\.item))
         try store.replaceSuggestions(suggestions)
         progress(Progress(stage: "suggestions", done: total, total: total))
-        return Summary(items: total, suggestions: suggestions.count, mediaFiles: mediaFiles)
+        return Summary(items: total, suggestions: suggestions.count, mediaFiles: written.count)
     }
 }
 
