@@ -6,6 +6,7 @@ let package = Package(
     name: "pickerd",
     platforms: [.macOS(.v13)],
     products: [
+        .library(name: "JournalingSuggestions", targets: ["JournalingSuggestions"]),
         .library(name: "PickerdWire", targets: ["PickerdWire"]),
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
@@ -13,6 +14,8 @@ let package = Package(
         .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
+        .executable(name: "picker-agent", targets: ["picker-agent"]),
+        .executable(name: "journal-demo", targets: ["journal-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -54,6 +57,12 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The client library apps link: Apple's JournalingSuggestions API over pickerd's client socket.
+        // Small on purpose: the wire types and the socket transport, no NIO, no GRDB.
+        .target(
+            name: "JournalingSuggestions",
+            dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // The store: SQLite through GRDB (WAL, migrations) and a private media directory.
         .target(
             name: "PickerdStore",
@@ -69,8 +78,9 @@ let package = Package(
         .target(
             name: "PickerdBroker",
             dependencies: [
-                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary",
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "CPickerdShims",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
@@ -87,6 +97,18 @@ let package = Package(
                 "PickerdTransport", "PickerdWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "picker-agent",
+            dependencies: [
+                "PickerdTransport", "PickerdWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A small journaling app: presents the picker, writes a Markdown entry of what was approved.
+        .executableTarget(
+            name: "journal-demo",
+            dependencies: ["JournalingSuggestions", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Tools/bench-transport: transport round trip against a raw write/read ping-pong.
         .executableTarget(

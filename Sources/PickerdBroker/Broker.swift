@@ -18,13 +18,30 @@ public final class Broker: Sendable {
         public var paths: PickerdPaths
         /// The most connections served at once; more are refused with `BUSY`.
         public var maxConnections: Int
+        /// The executables accepted as picker agents (checked through the peer's pidfd).
+        public var agentExecutables: [String]
+        /// What to start when an app presents and no agent is registered (argv); empty for nothing.
+        public var agentCommand: [String]
+        /// How long a started agent has to register before the presentation fails.
+        public var agentStartTimeout: Double
+
         /// Creates a configuration.
         /// - Parameters:
         ///   - paths: where sockets, store and configuration live.
         ///   - maxConnections: the most connections served at once.
-        public init(paths: PickerdPaths, maxConnections: Int = 256) {
+        ///   - agentExecutables: programs accepted as picker agents; by default `picker-agent` beside
+        ///     pickerd's own executable.
+        ///   - agentCommand: what to start when no agent is registered.
+        ///   - agentStartTimeout: seconds a started agent has to register.
+        public init(paths: PickerdPaths, maxConnections: Int = 256, agentExecutables: [String]? = nil,
+                    agentCommand: [String] = [], agentStartTimeout: Double = 15) {
             self.paths = paths
             self.maxConnections = maxConnections
+            let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+            let sibling = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("picker-agent").path
+            self.agentExecutables = (agentExecutables ?? [sibling]).map(AppRegistry.canonical)
+            self.agentCommand = agentCommand
+            self.agentStartTimeout = agentStartTimeout
         }
     }
 
@@ -32,11 +49,14 @@ public final class Broker: Sendable {
     public let configuration: Configuration
     /// The store.
     public let store: Store
+    /// The app registry.
+    public let registry: AppRegistry
     let logger: Logger
     let startedAt = Date()
     let builder = SuggestionBuilder()
     private let runtime: RuntimeDirectory
-    private let listeners: [UnixListener]
+    private let listeners: [(UnixListener, Role)]
+    let sessions: SessionManager
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
 
@@ -57,13 +77,20 @@ public final class Broker: Sendable {
         self.logger = logger
         runtime = try RuntimeDirectory(path: configuration.paths.runtimeDirectory)
         store = try Store(dataDirectory: configuration.paths.dataDirectory)
-        let control = configuration.paths.controlSocket
-        runtime.removeStaleSocket(control)
-        do {
-            listeners = [try UnixListener(path: control)]
-        } catch {
-            throw BrokerError("cannot listen on \(control): \(error.message)")
+        registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
+        var listeners: [(UnixListener, Role)] = []
+        for (path, role) in [(configuration.paths.clientSocket, Role.client), (configuration.paths.agentSocket, .agent),
+                             (configuration.paths.controlSocket, .control)] {
+            runtime.removeStaleSocket(path)
+            do {
+                listeners.append((try UnixListener(path: path), role))
+            } catch {
+                throw BrokerError("cannot listen on \(path): \(error.message)")
+            }
         }
+        self.listeners = listeners
+        sessions = SessionManager(broker: nil, logger: logger)
+        sessions.attach(self)
     }
 
     /// Seeds the demo library into an empty store, reporting progress.
@@ -78,10 +105,10 @@ public final class Broker: Sendable {
 
     /// Serves until ``shutdown()``.
     public func run() {
-        logger.info("pickerd serving", metadata: ["control": "\(configuration.paths.controlSocket)", "data": "\(store.dataDirectory)"])
-        for listener in listeners {
+        logger.info("pickerd serving", metadata: ["runtime": "\(configuration.paths.runtimeDirectory)", "data": "\(store.dataDirectory)"])
+        for (listener, role) in listeners {
             state.withLock { $0.acceptLoops += 1 }
-            let thread = Thread { [self] in acceptLoop(listener) }
+            let thread = Thread { [self] in acceptLoop(listener, role: role) }
             thread.name = "pickerd-accept"
             thread.start()
         }
@@ -98,11 +125,12 @@ public final class Broker: Sendable {
             return Array(state.connections.values)
         }
         logger.info("pickerd shutting down", metadata: ["connections": "\(connections.count)"])
-        for listener in listeners { listener.shutdown() }
+        sessions.shutdown()
+        for (listener, _) in listeners { listener.shutdown() }
         for connection in connections { connection.shutdown() }
     }
 
-    private func acceptLoop(_ listener: UnixListener) {
+    private func acceptLoop(_ listener: UnixListener, role: Role) {
         while !state.withLock({ $0.shuttingDown }) {
             let connection: FrameConnection
             do {
@@ -123,7 +151,7 @@ public final class Broker: Sendable {
                 continue
             }
             let thread = Thread { [self] in
-                serve(connection, role: .control)
+                serve(connection, role: role)
                 state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
                 try? connection.close()
             }
@@ -152,6 +180,7 @@ public final class Broker: Sendable {
             logger.warning("no peer credentials; closing", metadata: ["error": "\(error)"])
             return
         }
+        let identity = PeerIdentity(peer)
         let log = logger.with(["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "role": "\(role)"])
         guard peer.uid == getuid() else {
             log.warning("refused a connection from another user")
@@ -159,6 +188,11 @@ public final class Broker: Sendable {
             return
         }
         var greeted = false
+        var registeredAgent = false
+        defer {
+            if role == .client { sessions.clientGone(connection) }
+            if registeredAgent { sessions.agentGone(connection) }
+        }
         while true {
             let frame: ReceivedFrame
             do {
@@ -195,8 +229,77 @@ public final class Broker: Sendable {
                 }
                 continue
             }
-            let answer = ControlHandler(broker: self, connection: connection, requestID: id, logger: log).handle(body)
-            if let answer { reply(connection, id, answer) }
+            switch role {
+            case .client:
+                handleClient(body, id: id, connection: connection, identity: identity, logger: log)
+            case .agent:
+                if !registeredAgent {
+                    guard case .agentRegister(let registration) = body else {
+                        reply(connection, id, .error(ErrorInfo(code: .handshakeRequired, message: "an agent must register first")))
+                        return
+                    }
+                    guard let exe = identity.executablePath, configuration.agentExecutables.contains(AppRegistry.canonical(exe)) else {
+                        log.warning("refused an agent", metadata: ["executable": "\(identity.executablePath ?? "unknown")"])
+                        reply(connection, id, .error(ErrorInfo(code: .permissionDenied,
+                                                               message: "\(identity.executablePath ?? "this program") is not a picker agent pickerd accepts")))
+                        return
+                    }
+                    registeredAgent = true
+                    reply(connection, id, .agentRegistered(AgentRegistered(agentId: "\(peer.pid)")))
+                    log.info("picker agent registered", metadata: ["name": "\(registration.name)"])
+                    sessions.registerAgent(connection)
+                    continue
+                }
+                handleAgent(body, id: id, connection: connection)
+            default:
+                let answer = ControlHandler(broker: self, connection: connection, requestID: id, logger: log).handle(body)
+                if let answer { reply(connection, id, answer) }
+            }
+        }
+    }
+
+    /// The client role: present, close, configuration.
+    private func handleClient(_ body: Envelope.Body, id: UInt64, connection: FrameConnection, identity: PeerIdentity, logger: Logger) {
+        switch body {
+        case .present(let request):
+            guard let exe = identity.executablePath, let app = registry.app(forExecutable: exe) else {
+                let what = identity.executablePath ?? "this program"
+                logger.notice("not entitled: unregistered", metadata: ["executable": "\(what)"])
+                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: "\(what) is not a registered app (pickerctl apps register)")))
+                return
+            }
+            if let refusal = EntitlementGate.refusal(for: app, executableBytes: identity.executableBytes) {
+                logger.notice("not entitled", metadata: ["reason": "\(refusal)"])
+                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: refusal)))
+                return
+            }
+            sessions.present(client: connection, requestID: id, app: app, request: request)
+        case .close(let request):
+            sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
+        case .configuration:
+            let app = identity.executablePath.flatMap(registry.app(forExecutable:))
+            var causes: [OffCause] = [.notificationsOff]
+            if app?.notificationUrlFormat.isEmpty ?? true { causes.append(.noUrlFormat) }
+            reply(connection, id, .configurationReply(ConfigurationReply(schedule: .off, offCauses: causes)))
+        case .donation:
+            reply(connection, id, .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not take donations yet")))
+        case .hello:
+            reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged")))
+        default:
+            reply(connection, id, .error(ErrorInfo(code: .wrongRole, message: "\(ControlHandler.name(body)) is not a client request")))
+        }
+    }
+
+    /// The agent role, once registered: consent, decisions, media for previews.
+    private func handleAgent(_ body: Envelope.Body, id: UInt64, connection: FrameConnection) {
+        switch body {
+        case .consentDecision(let decision): sessions.consent(from: connection, requestID: id, decision)
+        case .reviewDecision(let decision): sessions.decide(from: connection, requestID: id, decision)
+        case .fetchMedia(let request): sessions.fetchMedia(from: connection, requestID: id, request)
+        case .cyclePrompt:
+            reply(connection, id, .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not cycle prompts yet")))
+        default:
+            reply(connection, id, .error(ErrorInfo(code: .wrongRole, message: "\(ControlHandler.name(body)) is not an agent request")))
         }
     }
 

@@ -32,7 +32,8 @@ struct ControlHandler {
             let counts = try store.itemCounts()
             return .statusReply(StatusReply(
                 protocolVersion: ProtocolVersion.current, softwareVersion: Broker.version, pid: getpid(),
-                uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: 0, registeredAgents: 0,
+                uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: UInt32(broker.sessions.activeSessions),
+                registeredAgents: UInt32(broker.sessions.registeredAgents),
                 consentGiven: try store.consentDate() != nil, dataDir: store.dataDirectory,
                 itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestions().count)))
         case .settingsGet:
@@ -64,8 +65,23 @@ struct ControlHandler {
                                                                                total: UInt64(progress.total))))
             }
             return .libraryStatsReply(try stats())
-        case .appsList, .appRegister, .appRemove, .notificationsGet, .notificationsSet, .notificationsList, .notificationOpen:
-            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not serve app registry or notification requests yet"))
+        case .appsList:
+            return .appsListReply(AppsListReply(apps: broker.registry.apps()))
+        case .appRegister(let request):
+            do {
+                let app = try broker.registry.register(request.app ?? AppManifest())
+                logger.info("app registered", metadata: ["bundle": "\(app.bundleId)", "executable": "\(app.executablePath)"])
+                return .appRegisterReply(AppRegisterReply(app: app))
+            } catch {
+                return .error(ErrorInfo(code: .invalidArgument, message: error.message))
+            }
+        case .appRemove(let request):
+            guard broker.registry.remove(bundleID: request.bundleId) else {
+                return .error(ErrorInfo(code: .notFound, message: "no app \(request.bundleId) is registered"))
+            }
+            return .ack(Ack())
+        case .notificationsGet, .notificationsSet, .notificationsList, .notificationOpen:
+            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not serve notification requests yet"))
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

@@ -18,6 +18,15 @@ public final class ProtocolClient: Sendable {
         public var message: String
         /// The message.
         public var description: String { message }
+
+        /// Creates an error.
+        /// - Parameters:
+        ///   - code: the protocol error code.
+        ///   - message: pickerd's message.
+        public init(code: ErrorCode, message: String) {
+            self.code = code
+            self.message = message
+        }
     }
 
     /// Connects to a pickerd socket and says hello.

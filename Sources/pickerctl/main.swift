@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Library.self, Settings.self, History.self])
+        subcommands: [Status.self, Library.self, Settings.self, Apps.self, History.self])
 }
 
 struct Connection: ParsableArguments {
@@ -194,6 +194,70 @@ struct History: ParsableCommand {
             let when = formatter.string(from: Date(timeIntervalSince1970: Double(entry.time?.unixMs ?? 0) / 1000))
             print("\(when)  \(entry.appDisplayName) (\(entry.bundleId)): \"\(entry.title)\", \(entry.items.count) items")
             for item in entry.items { print("    \(item.kind): \(item.summary)") }
+        }
+    }
+}
+
+struct Apps: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The app registry: which programs may present the picker.",
+                                                    subcommands: [Register.self, List.self, Remove.self])
+
+    struct Register: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register an app (its entitlements must allow journaling suggestions).")
+        @OptionGroup var connection: Connection
+        @Option(help: "The app's executable.") var executable: String
+        @Option(help: "Its entitlements plist (Apple's format).") var entitlements: String
+        @Option(help: "Its bundle id (default: local.<executable name>).") var bundleId: String = ""
+        @Option(help: "The name the picker shows (default: the executable's name).") var name: String = ""
+        @Option(help: "JSNotificationURLFormat, with {journaling-suggestion-id}.") var notificationUrlFormat: String = ""
+        @Option(help: "How to launch it with a URL: argv, {url} replaced (e.g. \"journal-demo open-url {url}\").")
+        var launchCommand: String = ""
+        @Flag(help: "Record the executable's SHA-256: pickerd refuses the app if the file changes.") var pinHash = false
+
+        func run() throws {
+            let cwd = FileManager.default.currentDirectoryPath
+            func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
+            var hash = ""
+            if pinHash {
+                guard let data = FileManager.default.contents(atPath: absolute(executable)) else {
+                    fail("cannot read \(executable) to hash it", code: 2)
+                }
+                hash = SHA256.hex([UInt8](data))
+            }
+            let app = AppManifest(bundleId: bundleId, displayName: name, executablePath: absolute(executable),
+                                  executableSha256: hash, entitlementsPath: absolute(entitlements),
+                                  notificationUrlFormat: notificationUrlFormat,
+                                  launchCommand: launchCommand.split(separator: " ").map(String.init))
+            guard case .appRegisterReply(let reply) = perform(try connection.open(), .appRegister(AppRegisterRequest(app: app))),
+                  let stored = reply.app else { fail("unexpected reply", code: 1) }
+            print("registered \(stored.bundleId) (\(stored.displayName)): \(stored.executablePath)")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List registered apps.")
+        @OptionGroup var connection: Connection
+        func run() throws {
+            guard case .appsListReply(let reply) = perform(try connection.open(), .appsList(AppsListRequest())) else {
+                fail("unexpected reply", code: 1)
+            }
+            if reply.apps.isEmpty { print("no apps are registered") }
+            for app in reply.apps {
+                print("\(app.bundleId)  \(app.displayName)")
+                print("    executable:    \(app.executablePath)\(app.executableSha256.isEmpty ? "" : " (sha256 \(app.executableSha256.prefix(12))…)")")
+                print("    entitlements:  \(app.entitlementsPath)")
+                if !app.notificationUrlFormat.isEmpty { print("    notifications: \(app.notificationUrlFormat)") }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an app from the registry.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "The app's bundle id.") var bundleId: String
+        func run() throws {
+            _ = perform(try connection.open(), .appRemove(AppRemoveRequest(bundleId: bundleId)))
+            print("removed \(bundleId)")
         }
     }
 }

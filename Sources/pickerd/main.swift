@@ -24,6 +24,12 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: "The app registry and settings (default: $XDG_CONFIG_HOME/pickerd).")
     var configDir: String?
 
+    @Option(help: "A program accepted as a picker agent (repeatable; default: picker-agent beside pickerd).")
+    var agentExecutable: [String] = []
+
+    @Option(help: "What to start when an app presents and no picker agent is registered, e.g. \"picker-agent --script FILE\".")
+    var agentCommand: String?
+
     @Flag(help: "Fill an empty store with the bundled demo library before serving.")
     var seedDemo = false
 
@@ -39,7 +45,9 @@ struct PickerdCommand: ParsableCommand {
         let broker: Broker
         do {
             let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir, dataDirectory: dataDir, configDirectory: configDir)
-            broker = try Broker(configuration: .init(paths: paths), logger: logger)
+            let command = agentCommand.map { $0.split(separator: " ").map(String.init) } ?? []
+            broker = try Broker(configuration: .init(paths: paths, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
+                                                     agentCommand: command), logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
             throw ExitCode(1)

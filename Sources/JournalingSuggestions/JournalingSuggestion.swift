@@ -1,0 +1,61 @@
+public import Foundation
+
+/// A moment the person chose to share with the app: a title, a date range and the items they kept.
+public struct JournalingSuggestion: Sendable {
+    /// The title (possibly edited by the person).
+    public var title: String
+    /// The span of time the suggestion covers.
+    public var date: DateInterval?
+    /// The items the person approved, in order.
+    public var items: [ItemContent]
+
+    /// Every item's content of one type.
+    /// - Parameter type: the asset type, such as `JournalingSuggestion.Photo.self`.
+    /// - Returns: the contents of that type, in item order.
+    public func content<Content: JournalingSuggestionAsset>(forType type: Content.Type) async -> [Content] {
+        items.compactMap { $0.value(as: type) }
+    }
+}
+
+/// One approved item (Apple's `ItemContent`): an identifier and its content in one or more
+/// representations.
+public struct ItemContent: Sendable, Identifiable {
+    /// The item's stable identifier.
+    public var id: UUID
+    let assets: [any JournalingSuggestionAsset]
+
+    /// The types this item can be read as (an image-bearing asset also as a generic image).
+    public var representations: [any JournalingSuggestionAsset.Type] { assets.map { type(of: $0) } }
+
+    /// Whether the item can be read as `type`.
+    /// - Parameter type: an asset type.
+    /// - Returns: `true` when ``content(forType:)`` returns a value for it.
+    public func hasContent<Content: JournalingSuggestionAsset>(ofType type: Content.Type) -> Bool {
+        value(as: type) != nil
+    }
+
+    /// The item's content as `type`.
+    /// - Parameter type: an asset type.
+    /// - Returns: the content, or `nil` when the item is not of that type.
+    /// - Throws: never today; kept for Apple's signature.
+    public func content<Content: JournalingSuggestionAsset>(forType type: Content.Type) async throws -> Content? {
+        value(as: type)
+    }
+
+    func value<Content: JournalingSuggestionAsset>(as type: Content.Type) -> Content? {
+        assets.lazy.compactMap { $0 as? Content }.first
+    }
+}
+
+/// A reference to a suggestion, from a notification's URL, that opens the picker on it (Apple's
+/// `JournalingSuggestionPresentationToken`). The person still reviews and confirms.
+public struct JournalingSuggestionPresentationToken: Sendable, Hashable {
+    /// The suggestion's identifier, or `nil` for a general reminder.
+    public var suggestionIdentifier: UUID?
+
+    /// Creates a token.
+    /// - Parameter suggestionIdentifier: the suggestion's identifier, or `nil` for none.
+    public init(suggestionIdentifier: UUID?) {
+        self.suggestionIdentifier = suggestionIdentifier
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+import PickerdTransport
+import CPickerdShims
+import SystemPackage
+
+/// Who is connecting, from the kernel: uid and pid from `SO_PEERCRED`, the executable behind the
+/// pidfd. The pidfd is checked to still name a live process after the executable is read, so a pid
+/// reused by another program in between is caught.
+struct PeerIdentity {
+    let uid: UInt32
+    let pid: Int32
+    /// The peer's executable as the kernel resolves `/proc/<pid>/exe`, or `nil` if it could not be.
+    let executablePath: String?
+    private let pidfd: OwnedFileDescriptor?
+
+    init(_ credentials: PeerCredentials) {
+        uid = credentials.uid
+        pid = credentials.pid
+        pidfd = credentials.pidfd
+        var path: String? = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(credentials.pid)/exe")
+        if let p = path, p.hasSuffix(" (deleted)") { path = String(p.dropLast(" (deleted)".count)) }
+        executablePath = Self.alive(credentials.pidfd) ? path : nil
+    }
+
+    /// The bytes of the running executable (through `/proc/<pid>/exe`, which is the file the
+    /// process runs even if its path has changed), if the process is still the one that connected.
+    func executableBytes() -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/exe"), Self.alive(pidfd) else { return nil }
+        return [UInt8](data)
+    }
+
+    private static func alive(_ pidfd: OwnedFileDescriptor?) -> Bool {
+        guard let fd = pidfd?.descriptor?.rawValue else { return false }
+        return pickerd_pidfd_alive(fd) == 0
+    }
+}

@@ -1,0 +1,400 @@
+import Foundation
+import Logging
+import PickerdLibrary
+import PickerdStore
+import PickerdTransport
+import PickerdWire
+import Synchronization
+import SystemPackage
+
+/// Presentations in flight: which client asked, which agent shows it, what the agent was shown.
+///
+/// All state sits behind one lock; messages are sent after it is released. The agent never sends
+/// data back, only identifiers, and an outcome is built from pickerd's own store using only the
+/// item ids the person kept, checked against what that agent was shown.
+final class SessionManager: Sendable {
+    private let brokerReference = Mutex<Broker?>(nil)
+    private var broker: Broker { brokerReference.withLock { $0! } }
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    private struct Session {
+        let handle: String
+        let client: FrameConnection
+        let requestID: UInt64
+        let app: AppManifest
+        let buttonTitle: String
+        let token: String
+        var agent: ObjectIdentifier?
+        var awaitingConsent = false
+        var shown: [String: ListedSuggestion] = [:]
+    }
+
+    private struct Agent {
+        let connection: FrameConnection
+        var sessions: Set<String> = []
+    }
+
+    private struct State {
+        var sessions: [String: Session] = [:]
+        var agents: [ObjectIdentifier: Agent] = [:]
+        var spawning = false
+        var shuttingDown = false
+    }
+
+    /// Something to send once the lock is released.
+    private enum Send {
+        case outcome(FrameConnection, UInt64, String, Outcome.Result)
+        case dismiss(FrameConnection, UInt64, String, DismissReason)
+        case review(FrameConnection, String)
+    }
+
+    init(broker: Broker?, logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Ties the manager to its broker (which owns it) once the broker is built.
+    func attach(_ broker: Broker) {
+        brokerReference.withLock { $0 = broker }
+    }
+
+    var activeSessions: Int { state.withLock { $0.sessions.count } }
+    var registeredAgents: Int { state.withLock { $0.agents.count } }
+
+    // MARK: Client side
+
+    /// A present request from an entitled app. Answers `PresentAccepted` (or an error) at once.
+    func present(client: FrameConnection, requestID: UInt64, app: AppManifest, request: PresentRequest) {
+        let handle = UUID().uuidString
+        enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: Bool) }
+        let decision = state.withLock { state -> Decision in
+            if state.shuttingDown { return .shuttingDown }
+            if state.sessions.values.contains(where: { $0.client === client }) { return .busy }
+            let canSpawn = !broker.configuration.agentCommand.isEmpty
+            guard let agentID = state.agents.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
+                guard canSpawn else { return .noPicker }
+                state.sessions[handle] = Session(handle: handle, client: client, requestID: requestID, app: app,
+                                                 buttonTitle: request.buttonTitle, token: request.suggestionToken)
+                let spawn = !state.spawning
+                state.spawning = true
+                return .waitForAgent(spawn: spawn)
+            }
+            state.sessions[handle] = Session(handle: handle, client: client, requestID: requestID, app: app,
+                                             buttonTitle: request.buttonTitle, token: request.suggestionToken, agent: agentID)
+            state.agents[agentID]?.sessions.insert(handle)
+            return .assigned(state.agents[agentID]!.connection)
+        }
+        switch decision {
+        case .busy:
+            broker.reply(client, requestID, .error(ErrorInfo(code: .busy, message: "this app already has a presentation in progress")))
+        case .noPicker:
+            broker.reply(client, requestID, .error(ErrorInfo(code: .noPickerAvailable,
+                                                             message: "no picker agent is registered and pickerd has no agent command to start one")))
+        case .shuttingDown:
+            broker.reply(client, requestID, .error(ErrorInfo(code: .noPickerAvailable, message: "pickerd is shutting down")))
+        case .assigned(let agent):
+            broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
+            logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)"])
+            startReview(handle, on: agent)
+        case .waitForAgent(let spawn):
+            broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
+            logger.info("presentation waits for a picker agent", metadata: ["session": "\(handle)", "app": "\(app.bundleId)"])
+            if spawn { spawnAgent() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + broker.configuration.agentStartTimeout) { [self] in
+                let stranded = state.withLock { state -> Session? in
+                    guard let s = state.sessions[handle], s.agent == nil else { return nil }
+                    state.sessions[handle] = nil
+                    state.spawning = false
+                    return s
+                }
+                if let stranded {
+                    perform([.outcome(stranded.client, stranded.requestID, handle, .error(ErrorInfo(
+                        code: .noPickerAvailable, message: "the picker agent did not start")))])
+                }
+            }
+        }
+    }
+
+    /// The app withdraws its presentation.
+    func close(client: FrameConnection, requestID: UInt64, handle: String) {
+        let sends = state.withLock { state -> [Send]? in
+            guard let session = state.sessions[handle], session.client === client else { return nil }
+            return end(&state, handle, outcome: .dismissed(Dismissed(reason: .clientClosed)), dismiss: .clientClosed)
+        }
+        guard let sends else {
+            broker.reply(client, requestID, .error(ErrorInfo(code: .notFound, message: "no presentation \(handle) of this app")))
+            return
+        }
+        perform(sends)
+    }
+
+    /// The app disconnected: its presentations end, and nothing will be sent to it.
+    func clientGone(_ client: FrameConnection) {
+        let sends = state.withLock { state -> [Send] in
+            state.sessions.values.filter { $0.client === client }.map(\.handle).flatMap {
+                end(&state, $0, outcome: nil, dismiss: .clientGone)
+            }
+        }
+        perform(sends)
+    }
+
+    // MARK: Agent side
+
+    func registerAgent(_ connection: FrameConnection) {
+        let waiting = state.withLock { state -> [String] in
+            let id = ObjectIdentifier(connection)
+            state.agents[id] = Agent(connection: connection)
+            state.spawning = false
+            let unassigned = state.sessions.values.filter { $0.agent == nil }.map(\.handle)
+            for handle in unassigned {
+                state.sessions[handle]?.agent = id
+                state.agents[id]?.sessions.insert(handle)
+            }
+            return unassigned
+        }
+        for handle in waiting { startReview(handle, on: connection) }
+    }
+
+    func agentGone(_ connection: FrameConnection) {
+        let sends = state.withLock { state -> [Send] in
+            guard let agent = state.agents.removeValue(forKey: ObjectIdentifier(connection)) else { return [] }
+            return agent.sessions.flatMap { end(&state, $0, outcome: .dismissed(Dismissed(reason: .agentGone)), dismiss: nil) }
+        }
+        perform(sends)
+    }
+
+    /// Consent on the first presentation: recorded once per device.
+    func consent(from agent: FrameConnection, requestID: UInt64, _ decision: ConsentDecision) {
+        let known = state.withLock { state -> Bool in
+            guard let s = state.sessions[decision.sessionHandle], s.agent == ObjectIdentifier(agent), s.awaitingConsent else { return false }
+            state.sessions[decision.sessionHandle]?.awaitingConsent = false
+            return true
+        }
+        guard known else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(decision.sessionHandle) awaits consent from this agent")))
+            return
+        }
+        do {
+            switch decision.answer {
+            case .accept, .customize:
+                if decision.answer == .customize { try broker.store.setCategories(decision.categories) }
+                try broker.store.recordConsent(at: Self.now())
+                logger.info("consent given", metadata: ["customized": "\(decision.answer == .customize)"])
+                startReview(decision.sessionHandle, on: agent)
+            default:
+                let sends = state.withLock { end(&$0, decision.sessionHandle, outcome: .dismissed(Dismissed(reason: .consentDeclined)), dismiss: nil) }
+                perform(sends)
+            }
+        } catch {
+            fail(decision.sessionHandle, error)
+        }
+    }
+
+    /// The person's choice. Only ids the agent was shown are accepted; the result comes from the store.
+    func decide(from agent: FrameConnection, requestID: UInt64, _ decision: ReviewDecision) {
+        let session = state.withLock { state -> Session? in
+            guard let s = state.sessions[decision.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            return s
+        }
+        guard let session else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(decision.sessionHandle) is under review by this agent")))
+            return
+        }
+        if decision.privacyBannerDismissed { try? broker.store.dismissPrivacyBanner() }
+        switch decision.decision {
+        case .approve(let approval)?:
+            guard let shown = session.shown[approval.suggestionId] else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .invalidArgument, message: "suggestion \(approval.suggestionId) was not shown")))
+                return
+            }
+            let allowed = Set(shown.items.map(\.id.uuidString))
+            guard !approval.keptItemIds.isEmpty, approval.keptItemIds.allSatisfy(allowed.contains) else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .invalidArgument,
+                                                                message: "kept items must be at least one of the suggestion's own")))
+                return
+            }
+            release(session, shown: shown, approval: approval)
+        default:
+            let sends = state.withLock { end(&$0, session.handle, outcome: .cancelled(Cancelled()), dismiss: nil) }
+            logger.info("cancelled by the person", metadata: ["session": "\(session.handle)"])
+            perform(sends)
+        }
+    }
+
+    /// Media of an item the agent was shown, as sealed read-only copies, for previews.
+    func fetchMedia(from agent: FrameConnection, requestID: UInt64, _ request: FetchMediaRequest) {
+        let item = state.withLock { state -> LibraryItem? in
+            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent) else { return nil }
+            return s.shown.values.lazy.flatMap(\.items).first { $0.id.uuidString == request.itemId }
+        }
+        guard let item else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "item \(request.itemId) was not shown in that session")))
+            return
+        }
+        do {
+            let files = try item.media.map(sealedCopy)
+            let media = item.media.enumerated().map { index, stored in
+                var m = stored.media(slot: index)
+                m.hasFd = true
+                return m
+            }
+            try agent.send(Envelope(requestId: requestID, body: .fetchMediaReply(FetchMediaReply(itemId: request.itemId, media: media))),
+                           descriptors: files.compactMap(\.descriptor))
+        } catch {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Every presentation ends dismissed (SHUTDOWN); agents are told.
+    func shutdown() {
+        let sends = state.withLock { state -> [Send] in
+            state.shuttingDown = true
+            return Array(state.sessions.keys).flatMap { end(&state, $0, outcome: .dismissed(Dismissed(reason: .shutdown)), dismiss: .shutdown) }
+        }
+        perform(sends)
+    }
+
+    // MARK: Internals
+
+    /// Removes a session, returning what to tell its client and agent.
+    private func end(_ state: inout State, _ handle: String, outcome: Outcome.Result?, dismiss: DismissReason?) -> [Send] {
+        guard let session = state.sessions.removeValue(forKey: handle) else { return [] }
+        var sends: [Send] = []
+        if let agentID = session.agent, let agent = state.agents[agentID] {
+            state.agents[agentID]?.sessions.remove(handle)
+            if let dismiss { sends.append(.dismiss(agent.connection, session.requestID, handle, dismiss)) }
+        }
+        if let outcome { sends.append(.outcome(session.client, session.requestID, handle, outcome)) }
+        return sends
+    }
+
+    private func perform(_ sends: [Send]) {
+        for send in sends {
+            switch send {
+            case .outcome(let client, let id, let handle, let result):
+                broker.reply(client, id, .outcome(Outcome(sessionHandle: handle, result: result)))
+            case .dismiss(let agent, let id, let handle, let reason):
+                broker.reply(agent, id, .dismiss(Dismiss(sessionHandle: handle, reason: reason)))
+            case .review(let agent, let handle):
+                startReview(handle, on: agent)
+            }
+        }
+    }
+
+    private func fail(_ handle: String, _ error: any Error) {
+        logger.error("session failed", metadata: ["session": "\(handle)", "error": "\(error)"])
+        let code: ErrorCode = error is StoreError ? .storage : .internal
+        let sends = state.withLock { end(&$0, handle, outcome: .error(ErrorInfo(code: code, message: "\(error)")), dismiss: .unspecified) }
+        perform(sends)
+    }
+
+    /// Sends the agent the consent sheet, or the suggestions, for one session.
+    private func startReview(_ handle: String, on agent: FrameConnection) {
+        do {
+            let store = broker.store
+            let consented = try store.consentDate() != nil
+            var request = ReviewRequest(sessionHandle: handle, consentNeeded: !consented,
+                                        showPrivacyBanner: !(try store.privacyBannerDismissed()),
+                                        categories: try store.categorySettings())
+            var lists: SuggestionLists?
+            if consented {
+                lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
+                                             enabled: try store.enabledCategories())
+            }
+            let session = state.withLock { state -> Session? in
+                guard var s = state.sessions[handle] else { return nil }
+                s.awaitingConsent = !consented
+                if let lists { s.shown = Dictionary(lists.recent.map { ($0.suggestion.id.uuidString, $0) }, uniquingKeysWith: { a, _ in a }) }
+                state.sessions[handle] = s
+                return s
+            }
+            guard let session else { return }
+            request.appDisplayName = session.app.displayName
+            request.appBundleId = session.app.bundleId
+            request.buttonTitle = session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle
+            if let lists {
+                request.recommended = lists.recommended.map(\.wire)
+                request.recent = lists.recent.map(\.wire)
+                // A token preloads its suggestion; an unknown one opens the normal picker. The client
+                // sees the same replies either way.
+                if session.shown[session.token] != nil { request.preloadedSuggestionId = session.token }
+            }
+            try agent.send(Envelope(requestId: session.requestID, body: .review(request)))
+        } catch {
+            fail(handle, error)
+        }
+    }
+
+    /// Builds the approved suggestion from the store, sends it with sealed media, records the release.
+    private func release(_ session: Session, shown: ListedSuggestion, approval: Approval) {
+        do {
+            let store = broker.store
+            let enabled = try store.enabledCategories()
+            let kept = Set(approval.keptItemIds.compactMap(UUID.init(uuidString:)))
+            // From pickerd's own store, in the suggestion's order, settings applied once more.
+            let items = try store.items(shown.items.map(\.id).filter(kept.contains))
+                .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
+            guard !items.isEmpty else { throw BrokerError("none of the kept items can be released") }
+            var descriptors: [OwnedFileDescriptor] = []
+            var wireItems: [Item] = []
+            for item in items {
+                let first = descriptors.count
+                descriptors += try item.media.map(sealedCopy)
+                let asset = item.asset.mappingMedia { media in
+                    var m = media
+                    m.fdIndex = UInt32(first) + media.fdIndex
+                    m.hasFd = true
+                    return m
+                }
+                wireItems.append(Item(id: item.id.uuidString, asset: asset))
+            }
+            let title = approval.titleEdited ? approval.title : shown.suggestion.title
+            let suggestion = Suggestion(title: title,
+                                        date: PickerdWire.DateInterval(startUnixMs: items.map(\.startMs).min()!, endUnixMs: items.map(\.endMs).max()!),
+                                        items: wireItems)
+            // The session ends first: a client that closes now gets nothing twice.
+            let stillOpen = state.withLock { state -> Bool in
+                guard state.sessions[session.handle] != nil else { return false }
+                _ = end(&state, session.handle, outcome: nil, dismiss: nil)
+                return true
+            }
+            guard stillOpen else { return }
+            try session.client.send(Envelope(requestId: session.requestID, body: .outcome(Outcome(sessionHandle: session.handle,
+                                                                                                  result: .approved(suggestion)))),
+                                    descriptors: descriptors.compactMap(\.descriptor))
+            try store.recordRelease(timeMs: Self.now(), bundleID: session.app.bundleId, appName: session.app.displayName,
+                                    suggestionID: shown.suggestion.id.uuidString, title: title,
+                                    items: items.map { ReleasedItem(itemId: $0.id.uuidString, kind: $0.kind.rawValue, summary: $0.summary) })
+            logger.info("released", metadata: ["session": "\(session.handle)", "app": "\(session.app.bundleId)",
+                                               "items": "\(items.count)", "media": "\(descriptors.count)"])
+        } catch {
+            fail(session.handle, error)
+        }
+    }
+
+    private func sealedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
+        let source = try FileDescriptor.open(broker.store.path(of: media), .readOnly, options: .closeOnExec)
+        defer { try? source.close() }
+        return try SealedMemoryFile.copy(from: source, name: media.filename)
+    }
+
+    private func spawnAgent() {
+        let command = broker.configuration.agentCommand
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0].hasPrefix("/") ? command[0] : "/usr/bin/env")
+        process.arguments = command[0].hasPrefix("/") ? Array(command.dropFirst()) : command
+        var environment = ProcessInfo.processInfo.environment
+        environment["PICKERD_RUNTIME_DIR"] = broker.configuration.paths.runtimeDirectory
+        process.environment = environment
+        do {
+            try process.run()
+            logger.info("started a picker agent", metadata: ["command": "\(command.joined(separator: " "))", "pid": "\(process.processIdentifier)"])
+        } catch {
+            logger.error("cannot start the picker agent", metadata: ["command": "\(command.joined(separator: " "))", "error": "\(error)"])
+        }
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

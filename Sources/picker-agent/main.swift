@@ -1,0 +1,205 @@
+// picker-agent --script FILE: a picker front end for automation and tests. Registers on pickerd's
+// agent socket and answers consent and review requests from a JSON script, deterministically,
+// printing what it decided. (The terminal picker, --tui, is a later piece of work.)
+
+import ArgumentParser
+import Foundation
+import PickerdTransport
+import PickerdWire
+
+/// The script: a consent answer, then one step per review request, in order (the last one repeats).
+struct Script: Decodable {
+    struct Review: Decodable {
+        /// "approve" (default) or "cancel".
+        var action: String?
+        /// "recommended" (default) or "recent".
+        var list: String?
+        /// Position in the list (default 0).
+        var index: Int?
+        /// Choose the first suggestion whose title contains this instead.
+        var title: String?
+        /// Choose the suggestion the app's token preloaded (falls back to list and index).
+        var preloaded: Bool?
+        /// Deselect items: asset kinds ("photo", "song", …) or item positions as strings ("0", "2").
+        var deselect: [String]?
+        /// Keep only items of these kinds.
+        var keep: [String]?
+        /// An edited title.
+        var newTitle: String?
+        /// Leave the privacy banner dismissed.
+        var dismissBanner: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case action, list, index, title, preloaded, deselect, keep, dismissBanner
+            case newTitle = "set-title"
+            case titleAlias = "edit-title"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            action = try c.decodeIfPresent(String.self, forKey: .action)
+            list = try c.decodeIfPresent(String.self, forKey: .list)
+            index = try c.decodeIfPresent(Int.self, forKey: .index)
+            title = try c.decodeIfPresent(String.self, forKey: .title)
+            preloaded = try c.decodeIfPresent(Bool.self, forKey: .preloaded)
+            deselect = try c.decodeIfPresent([String].self, forKey: .deselect)
+            keep = try c.decodeIfPresent([String].self, forKey: .keep)
+            newTitle = try c.decodeIfPresent(String.self, forKey: .newTitle) ?? c.decodeIfPresent(String.self, forKey: .titleAlias)
+            dismissBanner = try c.decodeIfPresent(Bool.self, forKey: .dismissBanner)
+        }
+    }
+    /// "accept" (default), "decline", or "customize" with `categories`.
+    var consent: String?
+    /// With "customize": the categories to leave on.
+    var categories: [String]?
+    var reviews: [Review]
+}
+
+@main
+struct PickerAgent: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "picker-agent",
+        abstract: "A picker front end for pickerd.",
+        discussion: """
+            --script FILE answers from a JSON script, for example
+              {"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
+              {"reviews": [{"action": "cancel"}]}
+            Selection: by list and index, by a title substring ("title"), or "preloaded": true for the suggestion an
+            app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
+            """)
+
+    @Option(help: "Answer from this JSON script.") var script: String
+    @Option(help: "pickerd's runtime directory (default: $PICKERD_RUNTIME_DIR, else $XDG_RUNTIME_DIR/pickerd).")
+    var runtimeDir: String?
+    @Option(help: "Exit after this many reviews (0: serve until pickerd closes the connection).") var count = 0
+
+    func run() throws {
+        guard let data = FileManager.default.contents(atPath: script) else {
+            FileHandle.standardError.write(Data("picker-agent: cannot read the script \(script)\n".utf8))
+            throw ExitCode(2)
+        }
+        let plan: Script
+        do {
+            plan = try JSONDecoder().decode(Script.self, from: data)
+        } catch {
+            FileHandle.standardError.write(Data("picker-agent: the script \(script) is not valid: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let client: ProtocolClient
+        do {
+            let env = ProcessInfo.processInfo.environment["PICKERD_RUNTIME_DIR"]
+            let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir ?? env)
+            client = try ProtocolClient(path: paths.agentSocket, role: .agent, software: "picker-agent --script")
+            _ = try client.request(.agentRegister(AgentRegister(name: "scripted", capabilities: [.scripted])))
+        } catch let error as ProtocolClient.RemoteError {
+            FileHandle.standardError.write(Data("picker-agent: \(error.message)\n".utf8))
+            throw ExitCode(1)
+        } catch let error as TransportError {
+            FileHandle.standardError.write(Data("picker-agent: \(error.message)\n".utf8))
+            throw ExitCode(3)
+        }
+        say("registered with pickerd")
+        var step = 0
+        var reviews = 0
+        while let frame = try client.connection.receive() {
+            let id = frame.envelope.requestId
+            switch frame.envelope.body {
+            case .review(let review)? where review.consentNeeded:
+                let answer = plan.consent ?? "accept"
+                var decision = ConsentDecision(sessionHandle: review.sessionHandle)
+                switch answer {
+                case "decline": decision.answer = .decline
+                case "customize":
+                    decision.answer = .customize
+                    let on = Set(plan.categories ?? [])
+                    decision.categories = review.categories.map {
+                        CategorySetting(category: $0.category, enabled: on.contains(Self.categoryName($0.category)))
+                    }
+                default: decision.answer = .accept
+                }
+                say("consent for \(review.appDisplayName): \(answer)")
+                try client.connection.send(Envelope(requestId: id, body: .consentDecision(decision)))
+            case .review(let review)?:
+                let rule = plan.reviews.isEmpty ? nil : plan.reviews[min(step, plan.reviews.count - 1)]
+                step += 1
+                let decision = decide(review, rule)
+                try client.connection.send(Envelope(requestId: id, body: .reviewDecision(decision)))
+                reviews += 1
+                if count > 0 && reviews >= count {
+                    // Wait for pickerd to acknowledge nothing more; the decision is sent.
+                    client.close()
+                    return
+                }
+            case .dismiss(let dismiss)?:
+                say("dismissed \(dismiss.sessionHandle): \(dismiss.reason)")
+            case .error(let error)?:
+                say("pickerd refused: \(error.message)")
+            default:
+                break
+            }
+        }
+        say("pickerd closed the connection")
+    }
+
+    func decide(_ review: ReviewRequest, _ rule: Script.Review?) -> ReviewDecision {
+        var decision = ReviewDecision(sessionHandle: review.sessionHandle, privacyBannerDismissed: rule?.dismissBanner ?? false)
+        guard let rule, rule.action != "cancel" else {
+            say("review for \(review.appDisplayName): cancel")
+            decision.decision = .cancel(Cancelled())
+            return decision
+        }
+        let list = rule.list == "recent" ? review.recent : review.recommended
+        var chosen: Suggestion?
+        if rule.preloaded == true { chosen = list.first { $0.id == review.preloadedSuggestionId } ?? review.recent.first { $0.id == review.preloadedSuggestionId } }
+        if chosen == nil, let title = rule.title { chosen = list.first { $0.title.contains(title) } }
+        if chosen == nil {
+            let index = rule.index ?? 0
+            chosen = list.indices.contains(index) ? list[index] : nil
+        }
+        guard let suggestion = chosen else {
+            say("review for \(review.appDisplayName): nothing matches the script; cancel")
+            decision.decision = .cancel(Cancelled())
+            return decision
+        }
+        let deselect = Set(rule.deselect ?? [])
+        let keepKinds = rule.keep.map(Set.init)
+        let kept = suggestion.items.enumerated().filter { index, item in
+            let kind = Self.kindName(item)
+            if deselect.contains(kind) || deselect.contains(String(index)) { return false }
+            if let keepKinds, !keepKinds.contains(kind) { return false }
+            return true
+        }.map(\.element)
+        var approval = Approval(suggestionId: suggestion.id, keptItemIds: kept.map(\.id))
+        if let title = rule.newTitle {
+            approval.titleEdited = true
+            approval.title = title
+        }
+        say("review for \(review.appDisplayName): \"\(suggestion.title)\" keeping \(kept.count) of \(suggestion.items.count) items"
+            + " [\(kept.map(Self.kindName).joined(separator: ", "))]" + (rule.newTitle.map { ", titled \"\($0)\"" } ?? ""))
+        decision.decision = .approve(approval)
+        return decision
+    }
+
+    static func kindName(_ item: Item) -> String {
+        guard let asset = item.asset else { return "unknown" }
+        let name = String(describing: asset).prefix { $0 != "(" }
+        return String(name)
+    }
+
+    static func categoryName(_ category: PickerdWire.Category) -> String {
+        switch category {
+        case .activity: "activity"
+        case .media: "media"
+        case .contacts: "contacts"
+        case .photos: "photos"
+        case .significantLocations: "significant-locations"
+        case .reflectionPrompts: "reflection-prompts"
+        case .stateOfMind: "state-of-mind"
+        default: "\(category)"
+        }
+    }
+}
+
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data("picker-agent: \(line)\n".utf8))
+}
