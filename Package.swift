@@ -129,6 +129,12 @@ let package = Package(
             dependencies: ["PickerdStore", "PickerdWire"],
             path: "Tools/TestSupport/StoreWriter"
         ),
+        // A test helper app: presents over the raw protocol and prints everything it received.
+        .executableTarget(
+            name: "pickerd-test-client",
+            dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tools/TestSupport/TestClient"
+        ),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire"]),

@@ -10,7 +10,8 @@ import PickerdWire
 /// The script: a consent answer, then one step per review request, in order (the last one repeats).
 struct Script: Decodable {
     struct Review: Decodable {
-        /// "approve" (default) or "cancel".
+        /// "approve" (default), "cancel", "wait" (never answer: the picker stays open) or "exit" (the
+        /// agent quits without answering).
         var action: String?
         /// "recommended" (default) or "recent".
         var list: String?
@@ -64,6 +65,7 @@ struct PickerAgent: ParsableCommand {
             --script FILE answers from a JSON script, for example
               {"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
               {"reviews": [{"action": "cancel"}]}
+            Actions: approve (default), cancel, wait (hold the picker open), exit (quit without answering).
             Selection: by list and index, by a title substring ("title"), or "preloaded": true for the suggestion an
             app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
             """)
@@ -122,6 +124,14 @@ struct PickerAgent: ParsableCommand {
             case .review(let review)?:
                 let rule = plan.reviews.isEmpty ? nil : plan.reviews[min(step, plan.reviews.count - 1)]
                 step += 1
+                if rule?.action == "wait" {
+                    say("review for \(review.appDisplayName): waiting (holding the picker open)")
+                    continue
+                }
+                if rule?.action == "exit" {
+                    say("review for \(review.appDisplayName): exiting without an answer")
+                    Foundation.exit(0)
+                }
                 let decision = decide(review, rule)
                 try client.connection.send(Envelope(requestId: id, body: .reviewDecision(decision)))
                 reviews += 1
@@ -174,7 +184,7 @@ struct PickerAgent: ParsableCommand {
             approval.titleEdited = true
             approval.title = title
         }
-        say("review for \(review.appDisplayName): \"\(suggestion.title)\" keeping \(kept.count) of \(suggestion.items.count) items"
+        say("review for \(review.appDisplayName): \"\(suggestion.title)\" (\(suggestion.id))\(suggestion.id == review.preloadedSuggestionId ? " preloaded" : "") keeping \(kept.count) of \(suggestion.items.count) items"
             + " [\(kept.map(Self.kindName).joined(separator: ", "))]" + (rule.newTitle.map { ", titled \"\($0)\"" } ?? ""))
         decision.decision = .approve(approval)
         return decision

@@ -49,7 +49,10 @@ final class RunningPickerd {
     private(set) var process: Process?
     let log: String
 
-    init(seed: Bool = true, root existing: String? = nil) throws {
+    let extra: [String]
+
+    init(seed: Bool = true, root existing: String? = nil, extra: [String] = []) throws {
+        self.extra = extra
         if let existing {
             root = existing
         } else {
@@ -66,7 +69,7 @@ final class RunningPickerd {
     func start(seed: Bool) throws {
         let process = Process()
         process.executableURL = BuiltProducts.url("pickerd")
-        process.arguments = arguments + (seed ? ["--seed-demo"] : [])
+        process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)!
         process.standardError = handle

@@ -1,0 +1,276 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Runs the test client app; returns its JSON lines.
+func testClient(_ pickerd: RunningPickerd, _ mode: String, _ extra: String = "") throws -> [[String: Any]] {
+    let result = try runProduct("pickerd-test-client", [pickerd.runtime, mode] + (extra.isEmpty ? [] : [extra]))
+    return result.stdout.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+}
+
+/// A pickerd with the demo library, the scripted agent on `script`, and the test client registered.
+func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true) throws -> RunningPickerd {
+    var template = Array("/tmp/pkd-s.XXXXXX".utf8CString)
+    let root = String(cString: mkdtemp(&template)!)
+    try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
+    let agent = BuiltProducts.url("picker-agent").path
+    let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"])
+    if register {
+        let file = root + "/app.entitlements"
+        try (entitlements ?? Entitlements.allowed).write(toFile: file, atomically: true, encoding: .utf8)
+        let r = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("pickerd-test-client").path,
+                                 "--entitlements", file, "--bundle-id", "com.example.test", "--name", "Test App"])
+        #expect(r.status == 0, "register: \(r.stderr)")
+    }
+    return pickerd
+}
+
+enum Entitlements {
+    static func plist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict>\(body)</dict></plist>
+        """
+    }
+    static let allowed = plist("<key>com.apple.developer.journal.allow</key><true/>")
+    static let refused = plist("<key>com.apple.developer.journal.allow</key><false/>")
+    static let absent = plist("<key>com.apple.developer.healthkit</key><true/>")
+}
+
+@Suite("Sessions: present, review, approve, across real processes", .serialized)
+struct SessionTests {
+    @Test("an entitled app gets exactly the kept items, the edited title, media readable, read-only and pathless")
+    func approved() throws {
+        let pickerd = try sessionPickerd(script: #"{"consent": "accept", "reviews": [{"list": "recommended", "index": 1, "deselect": ["song"], "set-title": "A good day"}]}"#)
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.first?["event"] as? String == "accepted")
+        let outcome = try #require(lines.last)
+        #expect(outcome["result"] as? String == "approved")
+        #expect(outcome["title"] as? String == "A good day")
+        let kinds = (outcome["items"] as? [[String: String]] ?? []).map { $0["kind"] ?? "" }
+        #expect(!kinds.contains("song"))
+        // Exactly what the agent kept, in its order.
+        let agentLine = try #require(pickerd.logText.split(separator: "\n").first { $0.contains("keeping") })
+        let agentKinds = agentLine.split(separator: "[").last!.split(separator: "]").first!.split(separator: ", ").map(String.init)
+        #expect(kinds == agentKinds)
+        // Media: read-only sealed copies of the store's own files.
+        let descriptors = outcome["descriptors"] as? [[String: Any]] ?? []
+        #expect(!descriptors.isEmpty)
+        var storeHashes = Set<String>()
+        let mediaRoot = pickerd.data + "/media"
+        for path in FileManager.default.enumerator(atPath: mediaRoot)?.compactMap({ $0 as? String }) ?? [] {
+            if let data = FileManager.default.contents(atPath: mediaRoot + "/" + path) { storeHashes.insert(sha256([UInt8](data))) }
+        }
+        for d in descriptors {
+            #expect(d["writable"] as? Bool == false)
+            #expect((d["link"] as? String)?.hasPrefix("/memfd:") == true, "\(d["link"] ?? "")")
+            #expect(storeHashes.contains(d["sha256"] as? String ?? ""))
+        }
+        // Recorded in the history the person can read.
+        let history = try pickerd.ctl(["history"])
+        #expect(history.stdout.contains("Test App (com.example.test): \"A good day\", \(kinds.count) items"))
+        pickerd.stop()
+    }
+
+    @Test("each notEntitled cause is its own message, no UI appears and nothing else is sent",
+          arguments: ["unregistered", "missing", "false", "absent", "hash"])
+    func notEntitled(cause: String) throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#, entitlements: cause == "false" ? Entitlements.refused : cause == "absent" ? Entitlements.absent : nil,
+                                         register: cause != "unregistered")
+        if cause == "missing" { try FileManager.default.removeItem(atPath: pickerd.root + "/app.entitlements") }
+        if cause == "hash" {
+            let manifest = pickerd.config + "/apps/com.example.test.json"
+            var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as! [String: Any]
+            json["executableSHA256"] = String(repeating: "0", count: 64)
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: manifest))
+        }
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.count == 1)
+        #expect(lines.first?["code"] as? String == "notEntitled")
+        let message = lines.first?["message"] as? String ?? ""
+        let expected = ["unregistered": "is not a registered app", "missing": "does not exist", "false": "is not true",
+                        "absent": "is absent", "hash": "SHA-256"][cause]!
+        #expect(message.contains(expected), "\(message)")
+        #expect((lines.first?["descriptors"] as? [Any])?.isEmpty ?? true)
+        #expect(!pickerd.logText.contains("review for"), "no picker was shown")
+        #expect(!pickerd.logText.contains("started a picker agent"))
+        pickerd.stop()
+    }
+
+    @Test("cancel gives cancelled and releases nothing")
+    func cancelled() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.last?["result"] as? String == "cancelled")
+        #expect((lines.last?["descriptors"] as? [Any])?.isEmpty ?? false)
+        #expect(try pickerd.ctl(["history"]).stdout.contains("nothing has been released yet"))
+        pickerd.stop()
+    }
+
+    @Test("the app closing its request dismisses the picker and gives dismissed (clientClosed)")
+    func closed() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "wait"}]}"#)
+        let lines = try testClient(pickerd, "close")
+        #expect(lines.last?["result"] as? String == "dismissed")
+        #expect(lines.last?["reason"] as? String == "clientClosed")
+        usleep(200_000)
+        #expect(pickerd.logText.contains("clientClosed"), "the agent was told")
+        pickerd.stop()
+    }
+
+    @Test("an app that vanishes mid-review ends its session; the agent is told; nothing is kept for it")
+    func vanished() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "wait"}]}"#)
+        _ = try testClient(pickerd, "vanish")
+        for _ in 0..<40 where !pickerd.logText.contains("clientGone") { usleep(50_000) }
+        #expect(pickerd.logText.contains("clientGone"))
+        #expect(try pickerd.ctl(["status"]).stdout.contains("sessions: 0 active"))
+        #expect(try pickerd.ctl(["history"]).stdout.contains("nothing has been released yet"))
+        pickerd.stop()
+    }
+
+    @Test("the picker agent vanishing mid-review gives the app dismissed (agentGone)")
+    func agentGone() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "exit"}]}"#)
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.last?["result"] as? String == "dismissed")
+        #expect(lines.last?["reason"] as? String == "agentGone")
+        pickerd.stop()
+    }
+
+    @Test("a second present while one is open gets busy")
+    func busy() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "wait"}]}"#)
+        let lines = try testClient(pickerd, "busy")
+        #expect(lines.first?["event"] as? String == "accepted")
+        #expect(lines.last?["code"] as? String == "busy")
+        pickerd.stop()
+    }
+
+    @Test("no agent and no agent command: noPickerAvailable")
+    func noPicker() throws {
+        let pickerd = try RunningPickerd(seed: true)
+        try Entitlements.allowed.write(toFile: pickerd.root + "/e.plist", atomically: true, encoding: .utf8)
+        _ = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("pickerd-test-client").path, "--entitlements", pickerd.root + "/e.plist"])
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.last?["code"] as? String == "noPickerAvailable")
+        pickerd.stop()
+    }
+
+    @Test("from a client connection every agent and control message is refused")
+    func probing() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        let lines = try testClient(pickerd, "probe")
+        #expect(lines.count == 9)
+        #expect(lines.allSatisfy { $0["code"] as? String == "wrongRole" })
+        pickerd.stop()
+    }
+
+    @Test("a token preloads its suggestion for review; a valid and an unknown token look the same to the app")
+    func tokens() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"list": "recent", "index": 3}, {"preloaded": true, "list": "recent", "index": 0}]}"#)
+        // The id a notification would carry: the suggestion the first review chose.
+        _ = try testClient(pickerd, "present")
+        func decisions() -> [Substring] { pickerd.logText.split(separator: "\n").filter { $0.contains("keeping") } }
+        let first = try #require(decisions().first)
+        let id = String(first.split(separator: "(")[1].prefix(36))
+        #expect(UUID(uuidString: id) != nil)
+        let valid = try testClient(pickerd, "present", id)
+        let unknown = try testClient(pickerd, "present", UUID().uuidString)
+        #expect(decisions().count == 3)
+        #expect(decisions()[1].contains("(\(id)) preloaded"), "the picker opened on the token's suggestion")
+        #expect(!decisions()[2].contains("preloaded"), "an unknown token opens the normal picker")
+        // What the app receives has the same shape either way: accepted, then one outcome.
+        #expect(valid.map { $0["event"] as? String ?? "" } == ["accepted", "outcome"])
+        #expect(unknown.map { $0["event"] as? String ?? "" } == ["accepted", "outcome"])
+        #expect((valid[0]["handle"] as? String)?.count == (unknown[0]["handle"] as? String)?.count)
+        pickerd.stop()
+    }
+
+    @Test("another uid cannot connect; with the directory opened up, pickerd refuses it by uid")
+    func otherUID() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        // A copy of the client that user nobody can execute.
+        let binary = pickerd.root + "/client-copy"
+        try FileManager.default.copyItem(atPath: BuiltProducts.url("pickerd-test-client").path, toPath: binary)
+        chmod(pickerd.root, 0o755)
+        chmod(binary, 0o755)
+        func asNobody() throws -> CommandResult {
+            try runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, pickerd.runtime, "present"])
+        }
+        let blocked = try asNobody()
+        #expect(blocked.status != 0)
+        #expect(blocked.stdout.lowercased().contains("permission denied"), "\(blocked.stdout)")
+        chmod(pickerd.runtime, 0o755)
+        chmod(pickerd.runtime + "/client.sock", 0o666)
+        let refused = try asNobody()
+        #expect(refused.stdout.contains("permissionDenied"), "\(refused.stdout)")
+        #expect(refused.stdout.contains("serves only uid"))
+        pickerd.stop()
+    }
+
+    @Test("pickerd restarted keeps the library, consent and history")
+    func restart() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        #expect(try testClient(pickerd, "present").last?["result"] as? String == "approved")
+        #expect(pickerd.stop() == 0)
+        let again = try RunningPickerd(seed: true, root: pickerd.root, extra: pickerd.extra)
+        let status = try again.ctl(["status"]).stdout
+        #expect(status.contains("library: 196 items"))
+        #expect(status.contains("consent: given"))
+        #expect(try again.ctl(["history"]).stdout.contains("Test App (com.example.test)"))
+        again.stop()
+    }
+
+    @Test("SIGTERM during a review: the app gets dismissed (shutdown) and pickerd exits 0")
+    func sigterm() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "wait"}]}"#)
+        let client = Process()
+        client.executableURL = BuiltProducts.url("pickerd-test-client")
+        client.arguments = [pickerd.runtime, "present"]
+        let out = Pipe()
+        client.standardOutput = out
+        try client.run()
+        for _ in 0..<100 where !pickerd.logText.contains("waiting") { usleep(50_000) }
+        #expect(pickerd.stop() == 0)
+        client.waitUntilExit()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.contains("\"reason\":\"shutdown\""), "\(text)")
+    }
+
+    @Test("the configuration reports off, with its causes")
+    func configuration() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        let lines = try testClient(pickerd, "configuration")
+        #expect(lines.first?["schedule"] as? String == "off")
+        #expect((lines.first?["causes"] as? [String]) == ["notificationsOff", "noUrlFormat"])
+        pickerd.stop()
+    }
+}
+
+func runCommand(_ path: String, _ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    let error = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                         stderr: String(decoding: error, as: UTF8.self))
+}
+
+func sha256(_ bytes: [UInt8]) -> String {
+    // The same digest the test client prints, computed by a second implementation: sha256sum.
+    let path = NSTemporaryDirectory() + "/pkd-hash-\(UUID().uuidString)"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try? runCommand("/usr/bin/sha256sum", [path])
+    return String(result?.stdout.prefix(64) ?? "")
+}

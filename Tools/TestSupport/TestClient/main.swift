@@ -1,0 +1,139 @@
+// pickerd-test-client: a test helper app. Presents the picker over the raw protocol and prints, one
+// JSON object a line, everything it received: each message, and for each descriptor its content's
+// hex digest, whether it could be written, and what /proc says it is. Modes drive the cases the
+// tests need: a plain presentation, a close, a second present while busy, a disconnect mid-review,
+// and a latency run.
+
+import Foundation
+import Glibc
+import PickerdTransport
+import PickerdWire
+import SystemPackage
+
+func emit(_ object: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3 else {
+    FileHandle.standardError.write(Data("usage: pickerd-test-client RUNTIME-DIR MODE [TOKEN|COUNT]\n".utf8))
+    exit(2)
+}
+let runtime = arguments[1], mode = arguments[2], extra = arguments.count > 3 ? arguments[3] : ""
+let socket = runtime + "/client.sock"
+
+func describe(_ frame: ReceivedFrame) -> [String: Any] {
+    var out: [String: Any] = ["request": frame.envelope.requestId]
+    switch frame.envelope.body {
+    case .presentAccepted(let a)?: out["event"] = "accepted"; out["handle"] = a.sessionHandle
+    case .error(let e)?: out["event"] = "error"; out["code"] = e.code.description; out["message"] = e.message
+    case .outcome(let o)?:
+        out["event"] = "outcome"
+        switch o.result {
+        case .approved(let s)?:
+            out["result"] = "approved"
+            out["title"] = s.title
+            out["items"] = s.items.map { ["id": $0.id, "kind": $0.asset.map { String(String(describing: $0).prefix { $0 != "(" }) } ?? ""] }
+        case .cancelled?: out["result"] = "cancelled"
+        case .dismissed(let d)?: out["result"] = "dismissed"; out["reason"] = d.reason.description
+        case .error(let e)?: out["result"] = "error"; out["code"] = e.code.description
+        case nil: out["result"] = "none"
+        }
+    default: out["event"] = "other"
+    }
+    out["descriptors"] = frame.descriptors.map { owned -> [String: Any] in
+        let fd = owned.descriptor!.rawValue
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        lseek(fd, 0, SEEK_SET)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            bytes += buffer[..<n]
+        }
+        let writable = write(fd, "x", 1) >= 0
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? ""
+        return ["sha256": SHA256.hex(bytes), "bytes": bytes.count, "writable": writable, "link": link,
+                "base64": Data(bytes).base64EncodedString()]
+    }
+    // Every byte of the frame as received, re-encoded, for the tests' audits.
+    out["raw"] = Data(frame.envelope.serializedBytes()).base64EncodedString()
+    return out
+}
+
+do {
+    let client = try ProtocolClient(path: socket, role: .client, software: "pickerd-test-client")
+    let connection = client.connection
+    func present(_ id: UInt64, token: String = "") throws {
+        try connection.send(Envelope(requestId: id, body: .present(PresentRequest(suggestionToken: token, buttonTitle: "Add to Test"))))
+    }
+    func next() throws -> ReceivedFrame? {
+        guard let frame = try connection.receive() else { emit(["event": "closed"]); return nil }
+        emit(describe(frame))
+        return frame
+    }
+    switch mode {
+    case "present":
+        try present(10, token: extra)
+        while let frame = try next() { if case .outcome? = frame.envelope.body { break }; if case .error? = frame.envelope.body { break } }
+    case "close":
+        try present(10)
+        guard let accepted = try next(), case .presentAccepted(let a)? = accepted.envelope.body else { exit(1) }
+        usleep(300_000)
+        try connection.send(Envelope(requestId: 11, body: .close(CloseRequest(sessionHandle: a.sessionHandle))))
+        while let frame = try next() { if case .outcome? = frame.envelope.body { break } }
+    case "busy":
+        try present(10)
+        _ = try next()
+        try present(12)
+        _ = try next()
+        exit(0)
+    case "vanish":
+        try present(10)
+        _ = try next()
+        usleep(300_000)
+        exit(0)  // gone mid-review: the kernel closes the socket
+    case "configuration":
+        try connection.send(Envelope(requestId: 3, body: .configuration(ConfigurationRequest())))
+        if let frame = try connection.receive(), case .configurationReply(let c)? = frame.envelope.body {
+            emit(["event": "configuration", "schedule": c.schedule.description, "causes": c.offCauses.map(\.description)])
+        }
+    case "probe":
+        // Every agent and control message kind from a client connection: each must be refused.
+        let bodies: [Envelope.Body] = [.agentRegister(AgentRegister()), .reviewDecision(ReviewDecision()), .consentDecision(ConsentDecision()),
+                                       .fetchMedia(FetchMediaRequest()), .status(StatusRequest()), .libraryStats(LibraryStatsRequest()),
+                                       .history(HistoryRequest()), .appsList(AppsListRequest()), .settingsGet(SettingsGetRequest())]
+        for (i, body) in bodies.enumerated() {
+            try connection.send(Envelope(requestId: UInt64(100 + i), body: body))
+            _ = try next()
+        }
+    case "bench":
+        // Present → outcome, repeatedly, on fresh connections; prints the median in ms.
+        let count = Int(extra) ?? 100
+        var samples: [Double] = []
+        for i in 0..<count {
+            let start = Date()
+            let c = try ProtocolClient(path: socket, role: .client, software: "bench")
+            let frame = try c.request(.present(PresentRequest(buttonTitle: "Bench")), isFinal: { if case .outcome = $0 { true } else { false } })
+            samples.append(Date().timeIntervalSince(start) * 1000)
+            guard case .outcome(let o)? = frame.envelope.body, case .approved? = o.result else {
+                FileHandle.standardError.write(Data("run \(i): no approval\n".utf8))
+                exit(1)
+            }
+            c.close()
+        }
+        samples.sort()
+        emit(["event": "bench", "runs": count, "median_ms": samples[count / 2], "p90_ms": samples[count * 9 / 10],
+              "min_ms": samples[0], "max_ms": samples[count - 1]])
+    default:
+        FileHandle.standardError.write(Data("unknown mode \(mode)\n".utf8))
+        exit(2)
+    }
+} catch let error as ProtocolClient.RemoteError {
+    emit(["event": "error", "code": error.code.description, "message": error.message])
+    exit(1)
+} catch {
+    emit(["event": "failure", "message": "\(error)"])
+    exit(1)
+}
