@@ -122,11 +122,15 @@ public struct SuggestionBuilder: Sendable {
         return suggestions.sorted { $0.id.uuidString < $1.id.uuidString }
     }
 
+    // Not inlined: Swift 6.3.1's optimizer trips its own ownership verifier when this is inlined
+    // into build(from:)'s closures in release builds.
+    @inline(never)
     private func isDailyMood(_ item: LibraryItem) -> Bool {
-        if case .stateOfMind(let s) = item.asset { return s.state?.kind == .dailyMood }
-        return false
+        guard case .stateOfMind(let s) = item.asset, let state = s.state else { return false }
+        return state.kind == .dailyMood
     }
 
+    @inline(never)
     private func steps(_ item: LibraryItem) -> Int64 {
         if case .motionActivity(let m) = item.asset { return m.steps }
         return 0

@@ -82,7 +82,7 @@ struct PickerdCommand: ParsableCommand {
             source.resume()
             return source
         }
-        broker.run()
-        _ = signals
+        // The sources must outlive run(): an optimised build would otherwise release them at once.
+        withExtendedLifetime(signals) { broker.run() }
     }
 }
