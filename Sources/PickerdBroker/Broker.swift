@@ -79,8 +79,14 @@ public final class Broker: Sendable {
         store = try Store(dataDirectory: configuration.paths.dataDirectory)
         registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
         var listeners: [(UnixListener, Role)] = []
+        let activated = SocketActivation.listeners()
         for (path, role) in [(configuration.paths.clientSocket, Role.client), (configuration.paths.agentSocket, .agent),
                              (configuration.paths.controlSocket, .control)] {
+            if let listener = activated[role] {
+                listeners.append((listener, role))
+                logger.info("socket from systemd", metadata: ["role": "\(role)"])
+                continue
+            }
             runtime.removeStaleSocket(path)
             do {
                 listeners.append((try UnixListener(path: path), role))

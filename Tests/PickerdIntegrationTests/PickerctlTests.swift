@@ -136,6 +136,52 @@ struct PickerctlTests {
         pickerd.stop()
     }
 
+    @Test("systemd socket activation: pickerd serves the sockets it is given, and leaves them to systemd on exit")
+    func socketActivation() throws {
+        var template = Array("/tmp/pkd-it.XXXXXX".utf8CString)
+        let root = String(cString: mkdtemp(&template)!)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // What systemd does: bind and listen, pass the sockets from descriptor 3 with LISTEN_PID and
+        // LISTEN_FDS, exec the service. python3 keeps its pid across exec, as systemd's child does.
+        let activate = """
+            import os, socket, sys
+            run, argv = sys.argv[1], sys.argv[2:]
+            os.makedirs(run, mode=0o700, exist_ok=True)
+            held = []
+            for name in ["control.sock", "client.sock", "agent.sock"]:
+                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                s.bind(os.path.join(run, name)); s.listen(16)
+                held.append(s)
+            high = [os.dup(s.fileno()) for s in held]
+            for i, fd in enumerate(high):
+                os.dup2(fd, 30 + i)
+            for i in range(3):
+                os.dup2(30 + i, 3 + i, inheritable=True)
+            os.environ["LISTEN_PID"] = str(os.getpid())
+            os.environ["LISTEN_FDS"] = "3"
+            os.execv(argv[0], argv)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", activate, root + "/run", BuiltProducts.url("pickerd").path,
+                             "--runtime-dir", root + "/run", "--data-dir", root + "/data", "--config-dir", root + "/config"]
+        let log = Pipe()
+        process.standardError = log
+        try process.run()
+        var up = false
+        for _ in 0..<100 {
+            if (try? runProduct("pickerctl", ["status", "--runtime-dir", root + "/run"]))?.status == 0 { up = true; break }
+            usleep(50_000)
+        }
+        #expect(up)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let text = String(decoding: log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(text.components(separatedBy: "socket from systemd").count - 1 == 3, "\(text)")
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: root + "/run/control.sock"), "systemd's socket stays")
+    }
+
     @Test("the runtime directory is private and the socket is 0600")
     func permissions() throws {
         let pickerd = try RunningPickerd(seed: false)
