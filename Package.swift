@@ -135,6 +135,7 @@ let package = Package(
             dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
         ),
+        .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire"]),

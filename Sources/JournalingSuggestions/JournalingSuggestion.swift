@@ -59,3 +59,38 @@ public struct JournalingSuggestionPresentationToken: Sendable, Hashable {
         self.suggestionIdentifier = suggestionIdentifier
     }
 }
+
+extension JournalingSuggestionPresentationToken {
+    /// The token a notification URL carries: the app's `JSNotificationURLFormat` with
+    /// `{journaling-suggestion-id}` replaced, in path form (`myapp://suggestions/<id>`) or query form
+    /// (`myapp://open?suggestion=<id>`). An empty id is a general reminder.
+    /// - Parameters:
+    ///   - url: the URL the app was opened with.
+    ///   - format: the app's `JSNotificationURLFormat`, if known; it says where the id sits. Without
+    ///     it, the last path component or a query value is taken.
+    /// - Returns: the token, or `nil` when the URL does not match the format or its id is not a UUID.
+    public init?(url: URL, format: String? = nil) {
+        let placeholder = "{journaling-suggestion-id}"
+        var candidate: String?
+        if let format, let range = format.range(of: placeholder) {
+            let prefix = String(format[..<range.lowerBound]), suffix = String(format[range.upperBound...])
+            let text = url.absoluteString
+            guard text.hasPrefix(prefix), text.hasSuffix(suffix), text.count >= prefix.count + suffix.count else { return nil }
+            candidate = String(text.dropFirst(prefix.count).dropLast(suffix.count)).removingPercentEncoding
+        } else if let components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            if let items = components.queryItems, !items.isEmpty {
+                candidate = items.first { UUID(uuidString: $0.value ?? "") != nil }?.value ?? items.first { ($0.value ?? "").isEmpty }.map { _ in "" }
+            } else {
+                candidate = components.path.hasSuffix("/") ? "" : components.path.split(separator: "/").last.map(String.init) ?? ""
+            }
+        }
+        guard let candidate else { return nil }
+        if candidate.isEmpty {
+            self.init(suggestionIdentifier: nil)
+        } else if let id = UUID(uuidString: candidate) {
+            self.init(suggestionIdentifier: id)
+        } else {
+            return nil
+        }
+    }
+}

@@ -20,10 +20,17 @@ struct NewEntry: AsyncParsableCommand {
 
     @Option(help: "Where entries are written.") var output: String
     @Option(help: "Open the picker on this suggestion (a notification's suggestion id).") var token: String?
+    @Option(help: "Open the picker on the suggestion a notification URL names (path or query form).") var url: String?
     @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
 
     func run() async throws {
         var presentation: JournalingSuggestionPresentationToken?
+        if let url {
+            guard let parsed = URL(string: url), let token = JournalingSuggestionPresentationToken(url: parsed) else {
+                Self.exit("'\(url)' is not a journaling suggestion URL", 1)
+            }
+            presentation = token
+        }
         if let token {
             guard let id = UUID(uuidString: token) else { Self.exit("'\(token)' is not a suggestion id", 1) }
             presentation = JournalingSuggestionPresentationToken(suggestionIdentifier: id)
