@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
         .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
+        .library(name: "PickerdTestKit", targets: ["PickerdTestKit"]),
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
         .executable(name: "picker-agent", targets: ["picker-agent"]),
@@ -123,6 +124,9 @@ let package = Package(
             path: "Tools/Demo/ProtocolTour"
         ),
         .testTarget(name: "PickerdWireTests", dependencies: ["PickerdWire"]),
+        // For tests of pickerd and of apps: a real pickerd in temporary directories, the built
+        // products, temporary stores.
+        .target(name: "PickerdTestKit", dependencies: ["PickerdStore"]),
         // A test helper: writes store batches until killed (the durability test).
         .executableTarget(
             name: "pickerd-store-writer",
@@ -136,9 +140,9 @@ let package = Package(
             path: "Tools/TestSupport/TestClient"
         ),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
-        .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire"]),
-        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire"]),
-        .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire"]),
+        .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PickerdTestKit
 import Testing
 
 @Suite("journal-demo through the JournalingSuggestions library", .serialized)

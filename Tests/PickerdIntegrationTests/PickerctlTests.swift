@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PickerdTransport
 import PickerdWire
+import PickerdTestKit
 import Testing
 
 @Suite("pickerd and pickerctl, as separate processes", .serialized)

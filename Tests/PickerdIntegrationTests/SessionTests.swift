@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PickerdTestKit
 import Testing
 
 /// Runs the test client app; returns its JSON lines.
@@ -199,7 +200,7 @@ struct SessionTests {
         chmod(pickerd.root, 0o755)
         chmod(binary, 0o755)
         func asNobody() throws -> CommandResult {
-            try runCommand("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary, pickerd.runtime, "present"])
+            try runCommand(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", binary, pickerd.runtime, "present"])
         }
         let blocked = try asNobody()
         #expect(blocked.status != 0)
@@ -251,26 +252,11 @@ struct SessionTests {
     }
 }
 
-func runCommand(_ path: String, _ arguments: [String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let error = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
-                         stderr: String(decoding: error, as: UTF8.self))
-}
-
 func sha256(_ bytes: [UInt8]) -> String {
     // The same digest the test client prints, computed by a second implementation: sha256sum.
     let path = NSTemporaryDirectory() + "/pkd-hash-\(UUID().uuidString)"
     _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let result = try? runCommand("/usr/bin/sha256sum", [path])
+    let result = try? runCommand(URL(fileURLWithPath: "/usr/bin/sha256sum"), [path])
     return String(result?.stdout.prefix(64) ?? "")
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PickerdLibrary
 import PickerdStore
+import PickerdTestKit
 import PickerdWire
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import PickerdLibrary
 import PickerdStore
+import PickerdTestKit
 import Testing
 
 @Suite("The demo library's media are real files")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PickerdStore
+import PickerdTestKit
 import PickerdWire
 import Testing
 
@@ -123,28 +124,3 @@ struct StoreTests {
     }
 }
 
-/// Where the package's executables are built: beside the test bundle.
-enum BuiltProducts {
-    static func url(_ name: String) -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path), directory.path != "/" {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent(name)
-    }
-}
-
-/// A store in a fresh temporary directory, removed at the end.
-final class TemporaryStore {
-    let directory: String
-    let store: Store
-
-    init() throws {
-        var template = Array("/tmp/pkd-store.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        directory = String(cString: made)
-        store = try Store(dataDirectory: directory + "/data")
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
-}

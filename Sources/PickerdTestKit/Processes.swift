@@ -1,0 +1,60 @@
+public import Foundation
+import Glibc
+
+/// Where the package's executables are built: beside the test bundle (or a directory above it).
+public enum BuiltProducts {
+    /// The built executable `name`.
+    /// - Parameter name: a product name, such as `pickerd`.
+    /// - Returns: its URL.
+    public static func url(_ name: String) -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path), directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent(name)
+    }
+}
+
+/// What a finished command printed, and how it ended.
+public struct CommandResult: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Everything it wrote to standard output.
+    public var stdout: String
+    /// Everything it wrote to standard error.
+    public var stderr: String
+}
+
+/// Runs a program to completion, reading both pipes while it runs so neither can stall it.
+/// - Parameters:
+///   - executable: the program.
+///   - arguments: its arguments.
+/// - Returns: its output and status.
+/// - Throws: when it cannot be started.
+public func runCommand(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    nonisolated(unsafe) var errorData = Data()
+    let reader = Thread { errorData = err.fileHandleForReading.readDataToEndOfFile() }
+    reader.start()
+    let output = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !reader.isFinished { usleep(1000) }
+    return CommandResult(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+                         stderr: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Runs one of the package's executables to completion.
+/// - Parameters:
+///   - name: the product name.
+///   - arguments: its arguments.
+/// - Returns: its output and status.
+/// - Throws: when it cannot be started.
+public func runProduct(_ name: String, _ arguments: [String]) throws -> CommandResult {
+    try runCommand(BuiltProducts.url(name), arguments)
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+
+/// A real pickerd in temporary directories: started, waited for until its control socket answers,
+/// stopped with SIGTERM, and cleaned up (SIGKILL if still running) when the object goes away.
+public final class RunningPickerd: @unchecked Sendable {
+    /// The temporary root holding `run/`, `data/`, `config/` and the log.
+    public let root: String
+    /// The runtime directory (sockets).
+    public var runtime: String { root + "/run" }
+    /// The data directory (store).
+    public var data: String { root + "/data" }
+    /// The configuration directory (app registry).
+    public var config: String { root + "/config" }
+    /// Extra arguments pickerd was started with.
+    public let extra: [String]
+    /// pickerd's stdout and stderr, and anything the agents it started printed.
+    public let log: String
+    private var process: Process?
+    private let ownsRoot: Bool
+
+    /// Starts pickerd and waits until `pickerctl status` succeeds.
+    /// - Parameters:
+    ///   - seed: pass `--seed-demo`.
+    ///   - root: reuse this root (to restart on the same store); a new one by default.
+    ///   - extra: more arguments, such as `--agent-command`.
+    /// - Throws: when pickerd does not come up; the error holds its log.
+    public init(seed: Bool = true, root existing: String? = nil, extra: [String] = []) throws {
+        self.extra = extra
+        if let existing {
+            root = existing
+            ownsRoot = false
+        } else {
+            var template = Array("/tmp/pkd-it.XXXXXX".utf8CString)
+            guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+            root = String(cString: made)
+            ownsRoot = true
+        }
+        log = root + "/pickerd-\(UUID().uuidString.prefix(8)).log"
+        try start(seed: seed)
+    }
+
+    /// pickerd's path arguments.
+    public var arguments: [String] { ["--runtime-dir", runtime, "--data-dir", data, "--config-dir", config] }
+
+    private func start(seed: Bool) throws {
+        let process = Process()
+        process.executableURL = BuiltProducts.url("pickerd")
+        process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = FileHandle(forWritingAtPath: log)!
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        self.process = process
+        for _ in 0..<600 {
+            if FileManager.default.fileExists(atPath: runtime + "/control.sock"),
+               (try? runProduct("pickerctl", ["status", "--runtime-dir", runtime]))?.status == 0 { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "pickerd did not come up: \(logText)"])
+    }
+
+    /// Everything in the log so far.
+    public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// Sends SIGTERM and waits.
+    /// - Returns: pickerd's exit status.
+    @discardableResult
+    public func stop() -> Int32 {
+        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Runs `pickerctl` against this pickerd.
+    /// - Parameter arguments: the subcommand and its arguments.
+    /// - Returns: its output and status.
+    /// - Throws: when it cannot be started.
+    public func ctl(_ arguments: [String]) throws -> CommandResult {
+        try runProduct("pickerctl", arguments + ["--runtime-dir", runtime])
+    }
+
+    deinit {
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        if ownsRoot { try? FileManager.default.removeItem(atPath: root) }
+    }
+}
