@@ -139,6 +139,7 @@ let package = Package(
             dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
         ),
+        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdTestKit"]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),

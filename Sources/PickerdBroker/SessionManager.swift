@@ -337,11 +337,13 @@ final class SessionManager: Sendable {
             let items = try store.items(shown.items.map(\.id).filter(kept.contains))
                 .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
             guard !items.isEmpty else { throw BrokerError("none of the kept items can be released") }
+            // A photo's GPS leaves only with a place the person kept.
+            let placeApproved = items.contains { $0.kind == .location || $0.kind == .locationGroup }
             var descriptors: [OwnedFileDescriptor] = []
             var wireItems: [Item] = []
             for item in items {
                 let first = descriptors.count
-                descriptors += try item.media.map(sealedCopy)
+                descriptors += try item.media.map { placeApproved ? try sealedCopy($0) : try redactedCopy($0) }
                 let asset = item.asset.mappingMedia { media in
                     var m = media
                     m.fdIndex = UInt32(first) + media.fdIndex
@@ -378,6 +380,15 @@ final class SessionManager: Sendable {
         let source = try FileDescriptor.open(broker.store.path(of: media), .readOnly, options: .closeOnExec)
         defer { try? source.close() }
         return try SealedMemoryFile.copy(from: source, name: media.filename)
+    }
+
+    /// A sealed copy with GPS metadata removed from images.
+    private func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
+        guard media.contentType == "image/png" || media.contentType == "image/jpeg" else { return try sealedCopy(media) }
+        guard let data = FileManager.default.contents(atPath: broker.store.path(of: media)) else {
+            throw BrokerError("cannot read the media file \(media.relativePath)")
+        }
+        return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS([UInt8](data)))
     }
 
     private func spawnAgent() {

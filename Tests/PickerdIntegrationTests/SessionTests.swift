@@ -76,6 +76,23 @@ struct SessionTests {
         pickerd.stop()
     }
 
+    @Test("a photo whose place was not approved arrives without GPS; with the place, GPS stays",
+          arguments: [false, true])
+    func gpsRedaction(placeKept: Bool) throws {
+        let keep = placeKept ? #"["photo", "location"]"# : #"["photo"]"#
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": \#(keep)}]}"#)
+        let outcome = try #require(try testClient(pickerd, "present").last)
+        #expect(outcome["result"] as? String == "approved")
+        let photo = try #require((outcome["descriptors"] as? [[String: Any]])?.first)
+        let bytes = Data(base64Encoded: photo["base64"] as? String ?? "")!
+        let directory = try TemporaryDirectory(prefix: "pkd-gps")
+        try bytes.write(to: URL(fileURLWithPath: directory.path + "/photo.png"))
+        let tags = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-n", "-s", "-a", directory.path + "/photo.png"]).stdout
+        #expect(tags.contains("DateTimeOriginal"))
+        #expect(tags.contains("GPSLatitude") == placeKept, "\(tags)")
+        pickerd.stop()
+    }
+
     @Test("each notEntitled cause is its own message, no UI appears and nothing else is sent",
           arguments: ["unregistered", "missing", "false", "absent", "hash"])
     func notEntitled(cause: String) throws {
