@@ -93,6 +93,29 @@ struct SessionTests {
         pickerd.stop()
     }
 
+    @Test("a sandboxed app (bwrap) that sees only the client socket presents and gets its items; the store is out of its view")
+    func sandboxed() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": ["photo", "workout"]}]}"#)
+        let client = BuiltProducts.url("pickerd-test-client").path
+        let sandbox = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
+                       "--symlink", "usr/bin", "/bin", "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", client, client,
+                       "--bind", pickerd.runtime + "/client.sock", "/run/pickerd/client.sock",
+                       "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+        let bwrap = URL(fileURLWithPath: "/usr/bin/bwrap")
+        let result = try runCommand(bwrap, sandbox + [client, "/run/pickerd", "present"])
+        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.last?["result"] as? String == "approved", "\(result.stdout)\(result.stderr)")
+        let kinds = Set((lines.last?["items"] as? [[String: String]] ?? []).compactMap { $0["kind"] })
+        #expect(kinds == ["photo", "workout"])
+        // What the sandbox cannot see: pickerd's data and configuration, the other sockets.
+        for path in [pickerd.data, pickerd.data + "/pickerd.sqlite", pickerd.config, pickerd.runtime + "/agent.sock",
+                     pickerd.runtime + "/control.sock", "/run/pickerd/agent.sock", "/run/pickerd/control.sock"] {
+            let probe = try runCommand(bwrap, sandbox + ["/usr/bin/test", "-e", path])
+            #expect(probe.status == 1, "\(path) is visible in the sandbox")
+        }
+        pickerd.stop()
+    }
+
     @Test("each notEntitled cause is its own message, no UI appears and nothing else is sent",
           arguments: ["unregistered", "missing", "false", "absent", "hash"])
     func notEntitled(cause: String) throws {
