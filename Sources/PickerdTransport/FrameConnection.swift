@@ -11,6 +11,8 @@ public struct ReceivedFrame: Sendable {
     /// The descriptors that came with the frame, in order (a `Media`'s `fdIndex` indexes this).
     /// Each is closed when its last reference goes, unless taken.
     public var descriptors: [OwnedFileDescriptor]
+    /// The body exactly as it arrived (the encoded envelope), for audits.
+    public var body: [UInt8] = []
 }
 
 /// One end of a connected Unix stream socket that speaks pickerd frames, with descriptors passed
@@ -216,7 +218,7 @@ public final class FrameConnection: Sendable {
                 "\(state.descriptors.count) descriptors arrived that no frame declares"))
         }
         let decoded = Result { () throws(WireError) in try Framing.decodeEnvelope(frame.body) }
-        return ReceivedFrame(envelope: try decoded.mapError(TransportError.init).get(), descriptors: descriptors)
+        return ReceivedFrame(envelope: try decoded.mapError(TransportError.init).get(), descriptors: descriptors, body: frame.body)
     }
 
     private func receiveChunk(

@@ -1,17 +1,84 @@
-// pickerd-store-writer: a test helper. Writes batches of items into a store, one transaction per
-// batch, and prints "ack N" after batch N has committed, until killed. The store tests kill it with
-// SIGKILL mid-stream and check that every acknowledged batch survived.
+// pickerd-store-writer: a test helper for the store and the privacy audit.
+//
+//   pickerd-store-writer DATA-DIR            writes batches of items, one transaction per batch,
+//                                             printing "ack N" after batch N commits, until killed
+//   pickerd-store-writer DATA-DIR canaries   adds a suggestion "Canary day" whose every item carries
+//                                             unique canary strings and media bytes, and prints
+//                                             {"item id": ["canary", …]} as JSON
 
 import Foundation
 import PickerdStore
 import PickerdWire
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: pickerd-store-writer DATA-DIR\n".utf8))
+guard CommandLine.arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: pickerd-store-writer DATA-DIR [canaries]\n".utf8))
     exit(2)
 }
-
 let store = try Store(dataDirectory: CommandLine.arguments[1])
+
+if CommandLine.arguments.count == 3 && CommandLine.arguments[2] == "canaries" {
+    var canaries: [String: [String]] = [:]
+    var items: [LibraryItem] = []
+    let base: Int64 = 1_795_200_000_000
+    func canary(_ label: String) -> String { "CANARY-\(label)-\(UUID().uuidString.prefix(8))" }
+    func add(_ asset: (inout [StoredMedia], inout [String]) throws -> Item.Asset) throws {
+        var media: [StoredMedia] = []
+        var strings: [String] = []
+        let made = try asset(&media, &strings)
+        let item = LibraryItem(id: UUID(), asset: made, media: media, startMs: base + Int64(items.count) * 60_000)
+        items.append(item)
+        canaries[item.id.uuidString] = strings
+    }
+    /// A media file whose bytes hold a canary of their own.
+    func file(_ label: String, _ media: inout [StoredMedia], _ strings: inout [String]) throws -> Media {
+        let marker = canary("bytes-\(label)")
+        strings.append(marker)
+        let path = "canary/\(UUID().uuidString).bin"
+        let bytes = Array("media \(marker) end".utf8)
+        try store.writeMedia(bytes, to: path)
+        let stored = StoredMedia(relativePath: path, contentType: "application/octet-stream", filename: "\(label).bin", byteCount: UInt64(bytes.count))
+        media.append(stored)
+        return stored.media(slot: media.count - 1)
+    }
+    try add { m, s in
+        let photo = try file("photo", &m, &s)
+        return .photo(Photo(photo: photo, date: Timestamp(unixMs: base)))
+    }
+    try add { m, s in
+        let name = canary("contact"); s.append(name)
+        return .contact(Contact(name: name, photo: try file("contact", &m, &s)))
+    }
+    try add { _, s in
+        let place = canary("place"), city = canary("city"); s += [place, city]
+        return .location(Location(place: place, city: city, location: GeoLocation(latitude: 12.345_678, longitude: 98.765_432)))
+    }
+    try add { m, s in
+        let song = canary("song"), artist = canary("artist"); s += [song, artist]
+        return .song(Song(song: song, artist: artist, album: "Album", artwork: try file("artwork", &m, &s)))
+    }
+    try add { _, s in
+        let prompt = canary("prompt"); s.append(prompt)
+        return .reflection(Reflection(prompt: prompt, color: Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 1)))
+    }
+    try add { m, s in
+        let title = canary("media"); s.append(title)
+        return .genericMedia(GenericMedia(title: title, artist: "A", album: "B", appIcon: try file("icon", &m, &s)))
+    }
+    try add { m, s in
+        let name = canary("workout"); s.append(name)
+        return .workout(Workout(details: WorkoutDetails(activityType: 37, localizedName: name), icon: try file("workout", &m, &s)))
+    }
+    try store.insert(items)
+    let title = canary("title")
+    var suggestions = try store.suggestions()
+    suggestions.append(StoredSuggestion(id: UUID(), title: "Canary day \(title)", kind: .outing, startMs: base,
+                                        endMs: base + Int64(items.count) * 60_000, score: 100, itemIDs: items.map(\.id)))
+    try store.replaceSuggestions(suggestions)
+    canaries["title"] = [title]
+    let data = try JSONSerialization.data(withJSONObject: canaries, options: [.sortedKeys])
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+    exit(0)
+}
 
 /// The id of item `index` of batch `batch`: the test computes the same ids.
 func itemID(batch: Int, index: Int) -> UUID {

@@ -57,8 +57,8 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
         return ["sha256": SHA256.hex(bytes), "bytes": bytes.count, "writable": writable, "link": link,
                 "base64": Data(bytes).base64EncodedString()]
     }
-    // Every byte of the frame as received, re-encoded, for the tests' audits.
-    out["raw"] = Data(frame.envelope.serializedBytes()).base64EncodedString()
+    // Every byte of the frame's body exactly as received, for the tests' audits.
+    out["raw"] = Data(frame.body).base64EncodedString()
     return out
 }
 
