@@ -143,7 +143,9 @@ let package = Package(
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
-        .testTarget(name: "PickerdIntegrationTests", dependencies: ["PickerdTransport", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdIntegrationTests", dependencies: [
+            "PickerdTransport", "PickerdWire", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
+        ]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

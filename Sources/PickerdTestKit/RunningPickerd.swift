@@ -62,6 +62,9 @@ public final class RunningPickerd: @unchecked Sendable {
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "pickerd did not come up: \(logText)"])
     }
 
+    /// pickerd's process id while it runs.
+    public var pid: Int32? { process?.isRunning == true ? process?.processIdentifier : nil }
+
     /// Everything in the log so far.
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 

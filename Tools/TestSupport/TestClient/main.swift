@@ -6,6 +6,7 @@
 
 import Foundation
 import Glibc
+import Synchronization
 import PickerdTransport
 import PickerdWire
 import SystemPackage
@@ -62,6 +63,25 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
     return out
 }
 
+/// One whole presentation on its own connection; whether it was approved.
+@Sendable nonisolated func soakOne(_ socket: String) -> Bool {
+    do {
+        let c = try ProtocolClient(path: socket, role: .client, software: "soak")
+        defer { c.close() }
+        let frame = try c.request(.present(PresentRequest(buttonTitle: "Soak")), isFinal: { if case .outcome = $0 { true } else { false } })
+        if case .outcome(let o)? = frame.envelope.body, case .approved? = o.result { return true }
+        return false
+    } catch {
+        return false
+    }
+}
+
+final class FailureCount: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
 do {
     let client = try ProtocolClient(path: socket, role: .client, software: "pickerd-test-client")
     let connection = client.connection
@@ -108,6 +128,21 @@ do {
             try connection.send(Envelope(requestId: UInt64(100 + i), body: body))
             _ = try next()
         }
+    case "soak", "concurrent":
+        // Many presentations, one after another or all at once, each on its own connection.
+        let count = Int(extra) ?? 100
+        let failures = FailureCount()
+        if mode == "soak" {
+            for _ in 0..<count where !soakOne(socket) { failures.add() }
+        } else {
+            let group = DispatchGroup()
+            for _ in 0..<count {
+                group.enter()
+                Thread { if !soakOne(socket) { failures.add() }; group.leave() }.start()
+            }
+            group.wait()
+        }
+        emit(["event": mode, "sessions": count, "failures": failures.value])
     case "bench":
         // Present → outcome, repeatedly, on fresh connections; prints the median in ms.
         let count = Int(extra) ?? 100

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import PickerdTestKit
+import PickerdTransport
+import PickerdWire
+import SystemPackage
+import Testing
+
+@Suite("Robustness: bad peers get typed errors; pickerd keeps serving everyone else", .serialized)
+struct RobustnessTests {
+    /// A well-behaved app still completes a whole session.
+    func stillServes(_ pickerd: RunningPickerd) throws {
+        let lines = try testClient(pickerd, "present")
+        #expect(lines.last?["result"] as? String == "approved", "after the bad peer: \(lines)")
+    }
+
+    func firstError(_ connection: FrameConnection) -> ErrorCode? {
+        if case .error(let e)? = (try? connection.receive())??.envelope.body { return e.code }
+        return nil
+    }
+
+    @Test("a corpus of malformed frames and misbehaving peers, each followed by a good session")
+    func corpus() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        let socket = pickerd.runtime + "/client.sock"
+        let hello = Envelope(requestId: 1, body: .hello(Hello(minVersion: 1, maxVersion: 1, role: .client)))
+
+        // Truncated: half a frame, then gone.
+        let truncated = try UnixSocket.connect(path: socket)
+        try truncated.sendRawBytes(Array(try Framing.encode(hello).prefix(6)))
+        try truncated.close()
+        try stillServes(pickerd)
+
+        // Oversized: a length prefix of 1 GiB.
+        let oversized = try UnixSocket.connect(path: socket)
+        try oversized.sendRawBytes(FrameHeader(bodyLength: 1 << 30, descriptorCount: 0).bytes)
+        #expect(firstError(oversized) == .frameTooLarge)
+        try stillServes(pickerd)
+
+        // Garbage.
+        let garbage = try UnixSocket.connect(path: socket)
+        try garbage.sendRawBytes((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
+        #expect(firstError(garbage) == .malformed)
+        try stillServes(pickerd)
+
+        // A body that is not protobuf.
+        let undecodable = try UnixSocket.connect(path: socket)
+        try undecodable.sendRawBytes(FrameHeader(bodyLength: 3, descriptorCount: 0).bytes + [0xFF, 0xFF, 0xFF])
+        #expect(firstError(undecodable) == .malformed)
+        try stillServes(pickerd)
+
+        // Wrong version, wrong role, no hello.
+        let future = try UnixSocket.connect(path: socket)
+        try future.send(Envelope(requestId: 1, body: .hello(Hello(minVersion: 9, maxVersion: 12, role: .client))))
+        #expect(firstError(future) == .unsupportedVersion)
+        let wrongRole = try UnixSocket.connect(path: socket)
+        try wrongRole.send(Envelope(requestId: 1, body: .hello(Hello(minVersion: 1, maxVersion: 1, role: .agent))))
+        #expect(firstError(wrongRole) == .wrongRole)
+        let rude = try UnixSocket.connect(path: socket)
+        try rude.send(Envelope(requestId: 1, body: .present(PresentRequest())))
+        #expect(firstError(rude) == .handshakeRequired)
+        try stillServes(pickerd)
+
+        // Descriptors where none belong: pickerd refuses and closes them.
+        let stray = try UnixSocket.connect(path: socket)
+        let memfd = try SealedMemoryFile.make(name: "stray", contents: [1, 2, 3])
+        try stray.sendRawBytes(try Framing.encode(hello), descriptors: [memfd.descriptor!, memfd.descriptor!])
+        #expect(firstError(stray) == .malformed)
+        try stillServes(pickerd)
+
+        // An unknown message kind (a field number no version defines).
+        let unknown = try UnixSocket.connect(path: socket)
+        try unknown.send(hello)
+        _ = try unknown.receive()
+        try unknown.sendRawBytes(FrameHeader(bodyLength: 5, descriptorCount: 0).bytes + [0x08, 0x05, 0xB8, 0x3E, 0x01])
+        #expect(firstError(unknown) == .unknownRequest)
+        try stillServes(pickerd)
+
+        // A flood: more connections at once than pickerd serves; the extra ones are told busy.
+        var flood: [FrameConnection] = []
+        for _ in 0..<300 { flood.append(try UnixSocket.connect(path: socket)) }
+        usleep(300_000)
+        var busy = 0
+        for connection in flood.suffix(60) {
+            var poller = pollfd(fd: connection.descriptor!.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 100) > 0, firstError(connection) == .busy { busy += 1 }
+        }
+        #expect(busy > 0, "connections past the limit are refused with busy")
+        for connection in flood { try connection.close() }
+        usleep(300_000)
+        try stillServes(pickerd)
+
+        // Through all of it, pickerd kept no descriptor of the bad peers.
+        #expect(pickerd.stop() == 0)
+    }
+
+    @Test("soak: sequential and concurrent sessions all complete, and pickerd's descriptors return to where they started")
+    func soak() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
+        guard let pid = pickerd.pid else { Issue.record("no pid"); return }
+        _ = try testClient(pickerd, "present")  // consent, agent start-up
+        // Warm up: under concurrency the store's connection pool opens its readers (at most five,
+        // a database and a WAL descriptor each) and keeps them. The soak starts from that steady state.
+        _ = try testClient(pickerd, "concurrent", "32")
+        usleep(300_000)
+        let before = openDescriptors(pid)
+        let sequential = try testClient(pickerd, "soak", "100")
+        #expect(sequential.last?["failures"] as? Int == 0)
+        let concurrent = try testClient(pickerd, "concurrent", "32")
+        #expect(concurrent.last?["failures"] as? Int == 0)
+        usleep(300_000)
+        #expect(openDescriptors(pid) == before, "pickerd holds descriptors it had not before the soak")
+        pickerd.stop()
+    }
+}
+
+func openDescriptors(_ pid: Int32) -> Int {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count
+}
