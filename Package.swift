@@ -139,6 +139,9 @@ let package = Package(
             dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
         ),
+        // The privacy conformance suite: the twelve invariants of DESIGN.md, per caller kind, with
+        // real binaries (Tools/conformance prints its table).
+        .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdTestKit"]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 
 /// A real pickerd in temporary directories: started, waited for until its control socket answers,
@@ -45,7 +45,7 @@ public final class RunningPickerd: @unchecked Sendable {
 
     private func start(seed: Bool) throws {
         let process = Process()
-        process.executableURL = BuiltProducts.url("pickerd")
+        process.executableURL = Self.executable
         process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)!
@@ -60,6 +60,13 @@ public final class RunningPickerd: @unchecked Sendable {
             usleep(50_000)
         }
         throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "pickerd did not come up: \(logText)"])
+    }
+
+    /// The pickerd under test: `$PICKERD_UNDER_TEST` if set (Tools/conformance --pickerd PATH), else
+    /// the one this package built.
+    public static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["PICKERD_UNDER_TEST"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return BuiltProducts.url("pickerd")
     }
 
     /// pickerd's process id while it runs.

@@ -49,11 +49,25 @@ struct Script: Decodable {
             dismissBanner = try c.decodeIfPresent(Bool.self, forKey: .dismissBanner)
         }
     }
-    /// "accept" (default), "decline", or "customize" with `categories`.
-    var consent: String?
+    /// "accept" (default), "decline", or "customize" with `categories`; or a list of these, one per
+    /// consent request in order (the last one repeats).
+    var consent: [String]
     /// With "customize": the categories to leave on.
     var categories: [String]?
     var reviews: [Review]
+
+    enum CodingKeys: String, CodingKey { case consent, categories, reviews }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let list = try? c.decode([String].self, forKey: .consent) {
+            consent = list
+        } else {
+            consent = [try c.decodeIfPresent(String.self, forKey: .consent) ?? "accept"]
+        }
+        categories = try c.decodeIfPresent([String].self, forKey: .categories)
+        reviews = try c.decodeIfPresent([Review].self, forKey: .reviews) ?? []
+    }
 }
 
 @main
@@ -102,12 +116,14 @@ struct PickerAgent: ParsableCommand {
         }
         say("registered with pickerd")
         var step = 0
+        var consents = 0
         var reviews = 0
         while let frame = try client.connection.receive() {
             let id = frame.envelope.requestId
             switch frame.envelope.body {
             case .review(let review)? where review.consentNeeded:
-                let answer = plan.consent ?? "accept"
+                let answer = plan.consent.isEmpty ? "accept" : plan.consent[min(consents, plan.consent.count - 1)]
+                consents += 1
                 var decision = ConsentDecision(sessionHandle: review.sessionHandle)
                 switch answer {
                 case "decline": decision.answer = .decline

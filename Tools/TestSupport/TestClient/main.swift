@@ -143,6 +143,46 @@ do {
             group.wait()
         }
         emit(["event": mode, "sessions": count, "failures": failures.value])
+    case "malformed":
+        // Each on a fresh connection; each must be answered with its typed error.
+
+        let cases: [(String, (FrameConnection) throws -> Void)] = [
+            ("oversized", { try $0.sendRawBytes(FrameHeader(bodyLength: 1 << 30, descriptorCount: 0).bytes) }),
+            ("garbage", { try $0.sendRawBytes((0..<256).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }) }),
+            ("undecodable", { try $0.sendRawBytes(FrameHeader(bodyLength: 3, descriptorCount: 0).bytes + [0xFF, 0xFF, 0xFF]) }),
+            ("version", { try $0.send(Envelope(requestId: 1, body: .hello(Hello(minVersion: 9, maxVersion: 12, role: .client)))) }),
+            ("role", { try $0.send(Envelope(requestId: 1, body: .hello(Hello(minVersion: 1, maxVersion: 1, role: .agent)))) }),
+            ("no hello", { try $0.send(Envelope(requestId: 1, body: .present(PresentRequest()))) }),
+        ]
+
+        for (name, send) in cases {
+            let raw = try UnixSocket.connect(path: socket)
+            try send(raw)
+            var line: [String: Any] = ["case": name]
+            if case .error(let e)? = (try? raw.receive())??.envelope.body { line["code"] = e.code.description }
+            line["closed"] = ((try? raw.receive()) ?? nil) == nil
+            emit(line)
+            try? raw.close()
+        }
+    case "isolation":
+        // Concurrent presentations: each must get exactly one outcome, for its own session.
+        let count = Int(extra) ?? 8
+        let mismatches = FailureCount()
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                guard let c = try? ProtocolClient(path: socket, role: .client, software: "isolation") else { mismatches.add(); return }
+                defer { c.close() }
+                var handle = ""
+                guard let frame = try? c.request(.present(PresentRequest()), isFinal: { if case .outcome = $0 { true } else { false } },
+                                                 onEvent: { if case .presentAccepted(let a) = $0 { handle = a.sessionHandle } }),
+                      case .outcome(let o)? = frame.envelope.body, o.sessionHandle == handle, !handle.isEmpty else { mismatches.add(); return }
+            }.start()
+        }
+        group.wait()
+        emit(["event": "isolation", "sessions": count, "mismatches": mismatches.value])
     case "bench":
         // Present → outcome, repeatedly, on fresh connections; prints the median in ms.
         let count = Int(extra) ?? 100

@@ -1,0 +1,310 @@
+import Foundation
+import Glibc
+import PickerdTestKit
+import Testing
+
+/// Who is calling: an app on the host, an app in a bubblewrap sandbox that sees only the client
+/// socket, or an app of another user (which must be refused, whatever it asks).
+enum Caller: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case host, sandboxed, otherUID = "other-uid"
+    var testDescription: String { rawValue }
+}
+
+/// One pickerd for one check: the demo library, the scripted agent on `script`, the test client
+/// registered as an entitled app and a copy of it registered without the entitlement.
+final class World {
+    let pickerd: RunningPickerd
+    let client = BuiltProducts.url("pickerd-test-client").path
+    var unentitled: String { pickerd.root + "/unentitled-client" }
+
+    init(script: String) throws {
+        var template = Array("/tmp/pkd-c.XXXXXX".utf8CString)
+        let root = String(cString: mkdtemp(&template)!)
+        try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
+        let agent = BuiltProducts.url("picker-agent").path
+        pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json",
+                                                                      "--agent-executable", agent])
+        try FileManager.default.copyItem(atPath: client, toPath: unentitled)
+        for (path, allow) in [(client, true), (unentitled, false)] {
+            let plist = root + "/\(allow ? "allowed" : "refused").plist"
+            try """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0"><dict><key>com.apple.developer.journal.allow</key><\(allow)/></dict></plist>
+                """.write(toFile: plist, atomically: true, encoding: .utf8)
+            let result = try pickerd.ctl(["apps", "register", "--executable", path, "--entitlements", plist,
+                                          "--bundle-id", allow ? "org.conformance.app" : "org.conformance.unentitled", "--name", "Conformance"])
+            precondition(result.status == 0, result.stderr)
+        }
+        // Let user nobody traverse to the programs (not to pickerd's sockets: those stay 0700).
+        chmod(root, 0o755)
+        chmod(unentitled, 0o755)
+    }
+
+    deinit { pickerd.stop() }
+
+    /// Runs the test client as `caller`; returns its JSON lines (and its raw output for messages).
+    func run(_ caller: Caller, _ mode: String, _ extra: String = "", program: String? = nil) throws -> (lines: [[String: Any]], text: String) {
+        let program = program ?? client
+        let arguments = [mode] + (extra.isEmpty ? [] : [extra])
+        let result: CommandResult
+        switch caller {
+        case .host:
+            result = try runCommand(URL(fileURLWithPath: program), [pickerd.runtime] + arguments)
+        case .sandboxed:
+            result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), Self.sandbox(program: program, socket: pickerd.runtime + "/client.sock")
+                                    + [program, "/run/pickerd"] + arguments)
+        case .otherUID:
+            // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
+            result = try runCommand(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", unentitled,
+                                                                             pickerd.runtime] + arguments)
+        }
+        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return (lines, result.stdout + result.stderr)
+    }
+
+    static func sandbox(program: String, socket: String) -> [String] {
+        ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+         "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
+         "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+    }
+
+    /// Every byte a run received: frame bodies and descriptor contents.
+    static func bytes(_ lines: [[String: Any]]) -> [Data] {
+        lines.flatMap { line -> [Data] in
+            var all: [Data] = []
+            if let raw = line["raw"] as? String, let data = Data(base64Encoded: raw) { all.append(data) }
+            for d in line["descriptors"] as? [[String: Any]] ?? [] {
+                if let b = d["base64"] as? String, let data = Data(base64Encoded: b) { all.append(data) }
+            }
+            return all
+        }
+    }
+
+    static func contains(_ haystack: [Data], _ needle: String) -> Bool {
+        haystack.contains { $0.range(of: Data(needle.utf8)) != nil }
+    }
+}
+
+/// Records one row of the conformance table when `PICKERD_CONFORMANCE_REPORT` names a file.
+func report(_ invariant: Int, _ caller: Caller, _ passed: Bool, _ why: String) {
+    guard let path = ProcessInfo.processInfo.environment["PICKERD_CONFORMANCE_REPORT"], !path.isEmpty else { return }
+    let row = "\(invariant)\t\(caller.rawValue)\t\(passed ? "pass" : "FAIL")\t\(why.replacingOccurrences(of: "\n", with: " "))\n"
+    if let handle = FileHandle(forWritingAtPath: path) {
+        handle.seekToEndOfFile()
+        handle.write(Data(row.utf8))
+        try? handle.close()
+    } else {
+        _ = FileManager.default.createFile(atPath: path, contents: Data(row.utf8))
+    }
+}
+
+/// Checks one invariant for one caller: `body` returns (passed, why), which is both asserted and reported.
+func check(_ invariant: Int, _ caller: Caller, _ body: () throws -> (Bool, String)) {
+    do {
+        let (passed, why) = try body()
+        report(invariant, caller, passed, why)
+        #expect(passed, "invariant \(invariant), \(caller.rawValue): \(why)")
+    } catch {
+        report(invariant, caller, false, "\(error)")
+        Issue.record("invariant \(invariant), \(caller.rawValue): \(error)")
+    }
+}
+
+/// What another uid must see, whatever it asks: no connection.
+func refusedOtherUID(_ world: World, _ mode: String = "present") throws -> (Bool, String) {
+    _ = mode  // whatever it would ask, it asks by connecting first
+    let (lines, text) = try world.run(.otherUID, "present")
+    let refused = lines.allSatisfy { ($0["result"] as? String) != "approved" } && text.lowercased().contains("permission denied")
+    return (refused, refused ? "refused: cannot reach the socket" : "another uid got through: \(text)")
+}
+
+@Suite("Privacy conformance: the twelve invariants, per caller kind", .serialized)
+struct ConformanceTests {
+    @Test("1. no entitlement: notEntitled, no UI, zero data bytes", arguments: Caller.allCases)
+    func noEntitlement(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(1, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            let (lines, _) = try world.run(caller, "present", program: world.unentitled)
+            let onlyError = lines.count == 1 && lines[0]["code"] as? String == "notEntitled"
+            let noData = (lines.first?["descriptors"] as? [Any])?.isEmpty ?? true
+            let noUI = !world.pickerd.logText.contains("review for") && !world.pickerd.logText.contains("started a picker agent")
+            return (onlyError && noData && noUI, "reply \(lines.map { $0["code"] ?? $0["event"] ?? "?" }), ui shown: \(!noUI)")
+        }
+    }
+
+    @Test("2. only approved items reach the client (canary byte audit)", arguments: Caller.allCases)
+    func onlyApproved(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"title": "Canary day", "keep": ["reflection"], "set-title": "Audit"}]}"#)
+        let planted = try runProduct("pickerd-store-writer", [world.pickerd.data, "canaries"])
+        let canaries = try JSONSerialization.jsonObject(with: Data(planted.stdout.utf8)) as? [String: [String]] ?? [:]
+        check(2, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            let (lines, _) = try world.run(caller, "present")
+            guard lines.last?["result"] as? String == "approved", let kept = (lines.last?["items"] as? [[String: String]])?.first?["id"] else {
+                return (false, "no approval: \(lines.last ?? [:])")
+            }
+            let bytes = World.bytes(lines)
+            let leaked = canaries.filter { $0.key != kept }.values.flatMap { $0 }.filter { World.contains(bytes, $0) }
+            let seen = (canaries[kept] ?? []).allSatisfy { World.contains(bytes, $0) }
+            return (leaked.isEmpty && seen && !canaries.isEmpty,
+                    leaked.isEmpty ? "no canary of \(canaries.count - 1) unkept entries; the kept one's arrived: \(seen)" : "leaked \(leaked)")
+        }
+    }
+
+    @Test("3. cancel, close and dismissal each give their own outcome and release nothing", arguments: Caller.allCases)
+    func endings(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"action": "cancel"}, {"action": "wait"}, {"action": "exit"}]}"#)
+        check(3, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            let cancelled = try world.run(caller, "present").lines
+            let closed = try world.run(caller, "close").lines
+            let dismissed = try world.run(caller, "present").lines
+            let outcomes = [cancelled.last?["result"], closed.last?["reason"], dismissed.last?["reason"]].map { $0 as? String ?? "?" }
+            let released = (cancelled + closed + dismissed).contains { !(($0["descriptors"] as? [Any])?.isEmpty ?? true) || $0["items"] != nil }
+            let history = try world.pickerd.ctl(["history"]).stdout.contains("nothing has been released yet")
+            return (outcomes == ["cancelled", "clientClosed", "agentGone"] && !released && history, "outcomes \(outcomes), released: \(released)")
+        }
+    }
+
+    @Test("4. no request lets a client list, search, count or probe; unknown requests are refused", arguments: Caller.allCases)
+    func noProbing(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(4, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "probe") }
+            let (lines, _) = try world.run(caller, "probe")
+            let codes = lines.map { $0["code"] as? String ?? "answered" }
+            return (codes.count == 9 && codes.allSatisfy { $0 == "wrongRole" }, "\(codes.count) agent and control requests: \(Set(codes))")
+        }
+    }
+
+    @Test("5. a token preloads the picker but needs review; a valid and an unknown token look the same", arguments: Caller.allCases)
+    func tokens(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"list": "recent", "index": 2}, {"preloaded": true, "list": "recent", "index": 0}]}"#)
+        check(5, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            _ = try world.run(caller, "present")
+            let decisions = { world.pickerd.logText.split(separator: "\n").filter { $0.contains("keeping") } }
+            guard let first = decisions().first else { return (false, "no review") }
+            let id = String(first.split(separator: "(")[1].prefix(36))
+            let valid = try world.run(caller, "present", id).lines
+            let unknown = try world.run(caller, "present", UUID().uuidString).lines
+            let shapes = [valid, unknown].map { $0.map { $0["event"] as? String ?? "" } }
+            let preloaded = decisions().count == 3 && decisions()[1].contains("preloaded") && !decisions()[2].contains("preloaded")
+            let sameSize = (valid.first?["raw"] as? String)?.count == (unknown.first?["raw"] as? String)?.count
+            return (preloaded && shapes[0] == ["accepted", "outcome"] && shapes[0] == shapes[1] && sameSize,
+                    "preloaded then reviewed: \(preloaded); replies \(shapes[0]) vs \(shapes[1]); same accept size: \(sameSize)")
+        }
+    }
+
+    @Test("6. a disabled category never reaches the picker or the client; before consent nothing is shown", arguments: Caller.allCases)
+    func categoriesAndConsent(caller: Caller) throws {
+        let world = try World(script: #"{"consent": ["decline", "accept"], "reviews": [{"title": "Morning run"}]}"#)
+        check(6, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            // Consent declined: dismissed, and the agent was shown no suggestion.
+            let declined = try world.run(caller, "present").lines
+            let noShow = !world.pickerd.logText.contains("review for")
+            // With photos off, a suggestion that holds photos arrives without them.
+            _ = try world.pickerd.ctl(["settings", "set", "photos", "off"])
+            let approved = try world.run(caller, "present").lines
+            let kinds = (approved.last?["items"] as? [[String: String]] ?? []).compactMap { $0["kind"] }
+            let ok = declined.last?["reason"] as? String == "consentDeclined" && noShow
+                && approved.last?["result"] as? String == "approved" && !kinds.isEmpty && !kinds.contains("photo") && !kinds.contains("livePhoto")
+            return (ok, "declined: \(declined.last?["reason"] ?? "?"), nothing shown: \(noShow); with photos off: \(kinds)")
+        }
+    }
+
+    @Test("7. concurrent clients never receive each other's results", arguments: Caller.allCases)
+    func isolation(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(7, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "isolation") }
+            let result = try world.run(caller, "isolation", "8").lines.last
+            return (result?["mismatches"] as? Int == 0, "8 concurrent sessions, mismatched outcomes: \(result?["mismatches"] ?? "?")")
+        }
+    }
+
+    @Test("8. a client that disconnects mid-review gets nothing later; its session is released", arguments: Caller.allCases)
+    func disconnect(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"action": "wait"}]}"#)
+        check(8, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "vanish") }
+            _ = try world.run(caller, "vanish")
+            for _ in 0..<40 where !world.pickerd.logText.contains("clientGone") { usleep(50_000) }
+            let told = world.pickerd.logText.contains("clientGone")
+            let status = try world.pickerd.ctl(["status"]).stdout
+            let released = status.contains("sessions: 0 active")
+            let nothing = try world.pickerd.ctl(["history"]).stdout.contains("nothing has been released yet")
+            return (told && released && nothing, "agent told: \(told), session released: \(released), nothing released: \(nothing)")
+        }
+    }
+
+    @Test("9. another uid cannot connect; a sandboxed client works and cannot read the store", arguments: Caller.allCases)
+    func identity(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(9, caller) {
+            switch caller {
+            case .otherUID:
+                return try refusedOtherUID(world)
+            case .host:
+                let (lines, _) = try world.run(.host, "present")
+                return (lines.last?["result"] as? String == "approved", "the host app is served")
+            case .sandboxed:
+                let (lines, _) = try world.run(.sandboxed, "present")
+                var visible: [String] = []
+                for path in [world.pickerd.data, world.pickerd.config, world.pickerd.runtime + "/agent.sock", world.pickerd.runtime + "/control.sock"] {
+                    let probe = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"),
+                                               World.sandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock") + ["/usr/bin/test", "-e", path])
+                    if probe.status == 0 { visible.append(path) }
+                }
+                return (lines.last?["result"] as? String == "approved" && visible.isEmpty, "served; store visible: \(visible)")
+            }
+        }
+    }
+
+    @Test("10. approved media arrive read-only, pathless, without GPS unless the place was approved", arguments: Caller.allCases)
+    func media(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"title": "Morning run", "keep": ["photo", "workout"]}]}"#)
+        check(10, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            let (lines, _) = try world.run(caller, "present")
+            let descriptors = lines.last?["descriptors"] as? [[String: Any]] ?? []
+            let readOnly = !descriptors.isEmpty && descriptors.allSatisfy { $0["writable"] as? Bool == false }
+            let pathless = descriptors.allSatisfy { ($0["link"] as? String)?.hasPrefix("/memfd:") == true }
+            let gps = descriptors.contains { d in
+                guard let data = Data(base64Encoded: d["base64"] as? String ?? "") else { return false }
+                // "GPS" IFD tag 0x8825 as big-endian bytes in the EXIF, or the latitude's 40° rational.
+                return data.range(of: Data([0x88, 0x25, 0x00, 0x04])) != nil || data.range(of: Data([0, 0, 0, 0x28, 0, 0, 0, 1])) != nil
+            }
+            return (readOnly && pathless && !gps, "\(descriptors.count) descriptors: read-only \(readOnly), pathless \(pathless), GPS \(gps)")
+        }
+    }
+
+    @Test("11. malformed frames get a typed error and a closed connection; pickerd keeps serving", arguments: Caller.allCases)
+    func malformed(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(11, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "malformed") }
+            let (lines, _) = try world.run(caller, "malformed")
+            let codes = lines.compactMap { $0["code"] as? String }
+            let closed = lines.allSatisfy { $0["closed"] as? Bool == true }
+            let after = try world.run(caller, "present").lines.last?["result"] as? String
+            let expected = ["frameTooLarge", "malformed", "malformed", "unsupportedVersion", "wrongRole", "handshakeRequired"]
+            return (codes == expected && closed && after == "approved", "errors \(codes), each closed: \(closed); a session after: \(after ?? "none")")
+        }
+    }
+
+    @Test("12. every release is recorded in a history the person can read", arguments: Caller.allCases)
+    func history(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{"title": "Morning run", "set-title": "Recorded"}]}"#)
+        check(12, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            let (lines, _) = try world.run(caller, "present")
+            let count = (lines.last?["items"] as? [Any])?.count ?? 0
+            let history = try world.pickerd.ctl(["history"]).stdout
+            let recorded = history.contains("Conformance (org.conformance.app): \"Recorded\", \(count) items")
+            return (count > 0 && recorded, "released \(count) items; history: \(history.split(separator: "\n").first ?? "")")
+        }
+    }
+}
