@@ -174,7 +174,8 @@ struct ConformanceTests {
             if caller == .otherUID { return try refusedOtherUID(world, "probe") }
             let (lines, _) = try world.run(caller, "probe")
             let codes = lines.map { $0["code"] as? String ?? "answered" }
-            return (codes.count == 9 && codes.allSatisfy { $0 == "wrongRole" }, "\(codes.count) agent and control requests: \(Set(codes))")
+            return (codes.count == 41 && codes.allSatisfy { $0 == "wrongRole" },
+                    "\(codes.count) agent, control and server-side message kinds from a client: \(Set(codes))")
         }
     }
 

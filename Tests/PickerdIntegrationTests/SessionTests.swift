@@ -205,7 +205,7 @@ struct SessionTests {
     func probing() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
         let lines = try testClient(pickerd, "probe")
-        #expect(lines.count == 9)
+        #expect(lines.count == 41)
         #expect(lines.allSatisfy { $0["code"] as? String == "wrongRole" })
         pickerd.stop()
     }

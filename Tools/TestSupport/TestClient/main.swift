@@ -121,9 +121,27 @@ do {
         }
     case "probe":
         // Every agent and control message kind from a client connection: each must be refused.
-        let bodies: [Envelope.Body] = [.agentRegister(AgentRegister()), .reviewDecision(ReviewDecision()), .consentDecision(ConsentDecision()),
-                                       .fetchMedia(FetchMediaRequest()), .status(StatusRequest()), .libraryStats(LibraryStatsRequest()),
-                                       .history(HistoryRequest()), .appsList(AppsListRequest()), .settingsGet(SettingsGetRequest())]
+        let bodies: [Envelope.Body] = [
+            // The agent role's messages, both directions.
+            .agentRegister(AgentRegister()), .agentRegistered(AgentRegistered()), .review(ReviewRequest()),
+            .consentDecision(ConsentDecision()), .reviewDecision(ReviewDecision()), .dismiss(Dismiss()),
+            .fetchMedia(FetchMediaRequest()), .fetchMediaReply(FetchMediaReply()), .cyclePrompt(CyclePromptRequest()),
+            .cyclePromptReply(CyclePromptReply()),
+            // The control role's messages, both directions.
+            .status(StatusRequest()), .statusReply(StatusReply()), .settingsGet(SettingsGetRequest()),
+            .settingsSet(SettingsSetRequest()), .consentReset(ConsentResetRequest()), .settingsReply(SettingsReply()),
+            .appsList(AppsListRequest()), .appsListReply(AppsListReply()), .appRegister(AppRegisterRequest()),
+            .appRegisterReply(AppRegisterReply()), .appRemove(AppRemoveRequest()), .ack(Ack()), .history(HistoryRequest()),
+            .historyReply(HistoryReply()), .librarySeedDemo(LibrarySeedDemoRequest()), .seedProgress(SeedProgress()),
+            .libraryStats(LibraryStatsRequest()), .libraryStatsReply(LibraryStatsReply()),
+            .notificationsGet(NotificationsGetRequest()), .notificationsSet(NotificationsSetRequest()),
+            .notificationsReply(NotificationsReply()), .notificationsList(NotificationsListRequest()),
+            .notificationsListReply(NotificationsListReply()), .notificationOpen(NotificationOpenRequest()),
+            .notificationOpenReply(NotificationOpenReply()),
+            // What only pickerd sends to a client.
+            .helloReply(HelloReply()), .presentAccepted(PresentAccepted()), .outcome(Outcome()),
+            .configurationReply(ConfigurationReply()), .donationReply(DonationReply()), .error(ErrorInfo()),
+        ]
         for (i, body) in bodies.enumerated() {
             try connection.send(Envelope(requestId: UInt64(100 + i), body: body))
             _ = try next()
