@@ -58,3 +58,19 @@ public func runCommand(_ executable: URL, _ arguments: [String]) throws -> Comma
 public func runProduct(_ name: String, _ arguments: [String]) throws -> CommandResult {
     try runCommand(BuiltProducts.url(name), arguments)
 }
+
+/// Polls `condition` until it holds or `timeout` seconds pass (for effects another process makes
+/// asynchronously: a log line, a released descriptor). Loaded machines are slow; tests wait.
+/// - Parameters:
+///   - timeout: the most seconds to wait.
+///   - condition: what should come true.
+/// - Returns: whether it did.
+@discardableResult
+public func eventually(timeout: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if try condition() { return true }
+        if Date() > deadline { return false }
+        usleep(20_000)
+    }
+}

@@ -232,10 +232,8 @@ struct ConformanceTests {
         check(8, caller) {
             if caller == .otherUID { return try refusedOtherUID(world, "vanish") }
             _ = try world.run(caller, "vanish")
-            for _ in 0..<40 where !world.pickerd.logText.contains("clientGone") { usleep(50_000) }
-            let told = world.pickerd.logText.contains("clientGone")
-            let status = try world.pickerd.ctl(["status"]).stdout
-            let released = status.contains("sessions: 0 active")
+            let told = eventually { world.pickerd.logText.contains("clientGone") }
+            let released = try eventually { try world.pickerd.ctl(["status"]).stdout.contains("sessions: 0 active") }
             let nothing = try world.pickerd.ctl(["history"]).stdout.contains("nothing has been released yet")
             return (told && released && nothing, "agent told: \(told), session released: \(released), nothing released: \(nothing)")
         }

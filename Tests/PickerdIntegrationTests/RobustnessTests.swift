@@ -79,15 +79,11 @@ struct RobustnessTests {
         // A flood: more connections at once than pickerd serves; the extra ones are told busy.
         var flood: [FrameConnection] = []
         for _ in 0..<300 { flood.append(try UnixSocket.connect(path: socket)) }
-        usleep(300_000)
-        var busy = 0
-        for connection in flood.suffix(60) {
-            var poller = pollfd(fd: connection.descriptor!.rawValue, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 100) > 0, firstError(connection) == .busy { busy += 1 }
-        }
-        #expect(busy > 0, "connections past the limit are refused with busy")
+        // The last one is past the limit of 256 whatever the order of accepts: it is told busy.
+        var poller = pollfd(fd: flood.last!.descriptor!.rawValue, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 10_000) > 0)
+        #expect(firstError(flood.last!) == .busy, "connections past the limit are refused with busy")
         for connection in flood { try connection.close() }
-        usleep(300_000)
         try stillServes(pickerd)
 
         // Through all of it, pickerd kept no descriptor of the bad peers.
@@ -102,14 +98,13 @@ struct RobustnessTests {
         // Warm up: under concurrency the store's connection pool opens its readers (at most five,
         // a database and a WAL descriptor each) and keeps them. The soak starts from that steady state.
         _ = try testClient(pickerd, "concurrent", "32")
-        usleep(300_000)
+        Thread.sleep(forTimeInterval: 1)  // let the warm-up's connection threads wind down
         let before = openDescriptors(pid)
         let sequential = try testClient(pickerd, "soak", "100")
         #expect(sequential.last?["failures"] as? Int == 0)
         let concurrent = try testClient(pickerd, "concurrent", "32")
         #expect(concurrent.last?["failures"] as? Int == 0)
-        usleep(300_000)
-        #expect(openDescriptors(pid) == before, "pickerd holds descriptors it had not before the soak")
+        #expect(eventually { openDescriptors(pid) <= before }, "pickerd holds descriptors it had not before the soak")
         pickerd.stop()
     }
 }

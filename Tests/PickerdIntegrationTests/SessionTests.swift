@@ -157,8 +157,7 @@ struct SessionTests {
         let lines = try testClient(pickerd, "close")
         #expect(lines.last?["result"] as? String == "dismissed")
         #expect(lines.last?["reason"] as? String == "clientClosed")
-        usleep(200_000)
-        #expect(pickerd.logText.contains("clientClosed"), "the agent was told")
+        #expect(eventually { pickerd.logText.contains("clientClosed") }, "the agent was told")
         pickerd.stop()
     }
 
@@ -166,9 +165,8 @@ struct SessionTests {
     func vanished() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "wait"}]}"#)
         _ = try testClient(pickerd, "vanish")
-        for _ in 0..<40 where !pickerd.logText.contains("clientGone") { usleep(50_000) }
-        #expect(pickerd.logText.contains("clientGone"))
-        #expect(try pickerd.ctl(["status"]).stdout.contains("sessions: 0 active"))
+        #expect(eventually { pickerd.logText.contains("clientGone") })
+        #expect(try eventually { try pickerd.ctl(["status"]).stdout.contains("sessions: 0 active") })
         #expect(try pickerd.ctl(["history"]).stdout.contains("nothing has been released yet"))
         pickerd.stop()
     }
@@ -275,7 +273,7 @@ struct SessionTests {
         let out = Pipe()
         client.standardOutput = out
         try client.run()
-        for _ in 0..<100 where !pickerd.logText.contains("waiting") { usleep(50_000) }
+        eventually { pickerd.logText.contains("waiting") }
         #expect(pickerd.stop() == 0)
         client.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
