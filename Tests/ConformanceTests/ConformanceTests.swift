@@ -114,8 +114,12 @@ func check(_ invariant: Int, _ caller: Caller, _ body: () throws -> (Bool, Strin
 func refusedOtherUID(_ world: World, _ mode: String = "present") throws -> (Bool, String) {
     _ = mode  // whatever it would ask, it asks by connecting first
     let (lines, text) = try world.run(.otherUID, "present")
-    let refused = lines.allSatisfy { ($0["result"] as? String) != "approved" } && text.lowercased().contains("permission denied")
-    return (refused, refused ? "refused: cannot reach the socket" : "another uid got through: \(text)")
+    // Refused either way: the kernel keeps it from the 0700 socket directory, or pickerd refuses its uid.
+    let unreachable = text.lowercased().contains("permission denied")
+    let byUID = lines.contains { $0["code"] as? String == "permissionDenied" }
+    let noData = lines.allSatisfy { ($0["result"] as? String) == nil && (($0["descriptors"] as? [Any])?.isEmpty ?? true) }
+    let refused = (unreachable || byUID) && noData
+    return (refused, refused ? (unreachable ? "refused: cannot reach the socket" : "refused by uid") : "another uid got through: \(text)")
 }
 
 @Suite("Privacy conformance: the twelve invariants, per caller kind", .serialized)
