@@ -74,3 +74,27 @@ public func eventually(timeout: Double = 10, _ condition: () throws -> Bool) ret
         usleep(20_000)
     }
 }
+
+/// Every byte a `pickerd-test-client` run received, from its JSON lines: each frame body exactly as
+/// it arrived (`raw`) and each descriptor's content (`base64`).
+/// - Parameter lines: the client's output, one JSON object a line.
+/// - Returns: the byte strings.
+public func receivedBytes(_ lines: [[String: Any]]) -> [Data] {
+    lines.flatMap { line -> [Data] in
+        var all: [Data] = []
+        if let raw = line["raw"] as? String, let data = Data(base64Encoded: raw) { all.append(data) }
+        for descriptor in line["descriptors"] as? [[String: Any]] ?? [] {
+            if let text = descriptor["base64"] as? String, let data = Data(base64Encoded: text) { all.append(data) }
+        }
+        return all
+    }
+}
+
+/// Whether any of `haystack` holds the UTF-8 bytes of `needle`.
+/// - Parameters:
+///   - haystack: byte strings, as ``receivedBytes(_:)`` gives.
+///   - needle: a canary.
+/// - Returns: `true` when found.
+public func anyContains(_ haystack: [Data], _ needle: String) -> Bool {
+    haystack.contains { $0.range(of: Data(needle.utf8)) != nil }
+}

@@ -67,22 +67,6 @@ final class World {
          "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
          "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
     }
-
-    /// Every byte a run received: frame bodies and descriptor contents.
-    static func bytes(_ lines: [[String: Any]]) -> [Data] {
-        lines.flatMap { line -> [Data] in
-            var all: [Data] = []
-            if let raw = line["raw"] as? String, let data = Data(base64Encoded: raw) { all.append(data) }
-            for d in line["descriptors"] as? [[String: Any]] ?? [] {
-                if let b = d["base64"] as? String, let data = Data(base64Encoded: b) { all.append(data) }
-            }
-            return all
-        }
-    }
-
-    static func contains(_ haystack: [Data], _ needle: String) -> Bool {
-        haystack.contains { $0.range(of: Data(needle.utf8)) != nil }
-    }
 }
 
 /// Records one row of the conformance table when `PICKERD_CONFORMANCE_REPORT` names a file.
@@ -148,9 +132,9 @@ struct ConformanceTests {
             guard lines.last?["result"] as? String == "approved", let kept = (lines.last?["items"] as? [[String: String]])?.first?["id"] else {
                 return (false, "no approval: \(lines.last ?? [:])")
             }
-            let bytes = World.bytes(lines)
-            let leaked = canaries.filter { $0.key != kept }.values.flatMap { $0 }.filter { World.contains(bytes, $0) }
-            let seen = (canaries[kept] ?? []).allSatisfy { World.contains(bytes, $0) }
+            let bytes = receivedBytes(lines)
+            let leaked = canaries.filter { $0.key != kept }.values.flatMap { $0 }.filter { anyContains(bytes, $0) }
+            let seen = (canaries[kept] ?? []).allSatisfy { anyContains(bytes, $0) }
             return (leaked.isEmpty && seen && !canaries.isEmpty,
                     leaked.isEmpty ? "no canary of \(canaries.count - 1) unkept entries; the kept one's arrived: \(seen)" : "leaked \(leaked)")
         }

@@ -4,23 +4,6 @@ import Testing
 
 @Suite("The byte audit: nothing the person did not approve reaches the app", .serialized)
 struct AuditTests {
-    /// Every byte the test client received: frame bodies and descriptor contents.
-    func receivedBytes(_ lines: [[String: Any]]) -> [Data] {
-        lines.flatMap { line -> [Data] in
-            var all: [Data] = []
-            if let raw = line["raw"] as? String, let data = Data(base64Encoded: raw) { all.append(data) }
-            for d in line["descriptors"] as? [[String: Any]] ?? [] {
-                if let b = d["base64"] as? String, let data = Data(base64Encoded: b) { all.append(data) }
-            }
-            return all
-        }
-    }
-
-    func contains(_ haystack: [Data], _ needle: String) -> Bool {
-        let bytes = Data(needle.utf8)
-        return haystack.contains { $0.range(of: bytes) != nil }
-    }
-
     @Test("approve one item: its canaries arrive, no other item's do; cancel and close release none")
     func audit() throws {
         let script = #"{"reviews": [{"title": "Canary day", "keep": ["reflection"], "set-title": "Audit"}, {"action": "cancel"}, {"action": "wait"}]}"#
@@ -38,11 +21,11 @@ struct AuditTests {
         let keptID = try #require(items.first?["id"])
         let bytes = receivedBytes(approved)
         for canary in canaries[keptID] ?? [] {
-            #expect(contains(bytes, canary), "the kept item's canary \(canary) must arrive (the audit can see)")
+            #expect(anyContains(bytes, canary), "the kept item's canary \(canary) must arrive (the audit can see)")
         }
         for (id, planted) in canaries where id != keptID {
             for canary in planted {
-                #expect(!contains(bytes, canary), "\(canary) of an item the person did not keep reached the app")
+                #expect(!anyContains(bytes, canary), "\(canary) of an item the person did not keep reached the app")
             }
         }
 
@@ -53,7 +36,7 @@ struct AuditTests {
         #expect(closed.last?["reason"] as? String == "clientClosed")
         let nothing = receivedBytes(cancelled) + receivedBytes(closed)
         for canary in canaries.values.flatMap({ $0 }) {
-            #expect(!contains(nothing, canary), "\(canary) reached the app without an approval")
+            #expect(!anyContains(nothing, canary), "\(canary) reached the app without an approval")
         }
         pickerd.stop()
     }
