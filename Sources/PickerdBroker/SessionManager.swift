@@ -352,7 +352,10 @@ final class SessionManager: Sendable {
                 }
                 wireItems.append(Item(id: item.id.uuidString, asset: asset))
             }
-            let title = approval.titleEdited ? approval.title : shown.suggestion.title
+            // An unedited title is made again from what was kept: it must not name a person or a
+            // place the person left out ("Evening with Maya at Via Carota" without Maya).
+            let title = approval.titleEdited ? approval.title
+                : items.count == shown.items.count ? shown.suggestion.title : broker.builder.title(shown.suggestion.kind, items)
             let suggestion = Suggestion(title: title,
                                         date: PickerdWire.DateInterval(startUnixMs: items.map(\.startMs).min()!, endUnixMs: items.map(\.endMs).max()!),
                                         items: wireItems)

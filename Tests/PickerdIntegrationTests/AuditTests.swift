@@ -6,7 +6,7 @@ import Testing
 struct AuditTests {
     @Test("approve one item: its canaries arrive, no other item's do; cancel and close release none")
     func audit() throws {
-        let script = #"{"reviews": [{"title": "Canary day", "keep": ["reflection"], "set-title": "Audit"}, {"action": "cancel"}, {"action": "wait"}]}"#
+        let script = #"{"reviews": [{"title": "Canary day", "keep": ["reflection"], "set-title": "Audit"}, {"action": "cancel"}, {"action": "wait"}, {"title": "Canary day", "keep": ["song"]}]}"#
         let pickerd = try sessionPickerd(script: script)
         let planted = try runProduct("pickerd-store-writer", [pickerd.data, "canaries"])
         #expect(planted.status == 0, "\(planted.stderr)")
@@ -37,6 +37,17 @@ struct AuditTests {
         let nothing = receivedBytes(cancelled) + receivedBytes(closed)
         for canary in canaries.values.flatMap({ $0 }) {
             #expect(!anyContains(nothing, canary), "\(canary) reached the app without an approval")
+        }
+
+        // Approve again without editing the title: the title is made from what was kept, so it names
+        // no canary of the rest (the suggestion's own title is a canary, too).
+        let untitled = try testClient(pickerd, "present")
+        let song = try #require((untitled.last?["items"] as? [[String: String]])?.first?["id"])
+        let songBytes = receivedBytes(untitled)
+        for (id, planted) in canaries where id != song {
+            for canary in planted {
+                #expect(!anyContains(songBytes, canary), "\(canary) reached the app in an unedited approval")
+            }
         }
         pickerd.stop()
     }

@@ -76,6 +76,19 @@ struct SessionTests {
         pickerd.stop()
     }
 
+    @Test("an unedited title never names what the person left out")
+    func titleFollowsKeptItems() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "with Maya", "deselect": ["contact", "location"]}, {"title": "with Maya"}]}"#)
+        let trimmed = try #require(try testClient(pickerd, "present").last)
+        #expect(trimmed["result"] as? String == "approved")
+        let title = trimmed["title"] as? String ?? ""
+        #expect(!title.isEmpty)
+        #expect(!title.contains("Maya") && !title.contains("Strand"), "\(title)")
+        let whole = try #require(try testClient(pickerd, "present").last)
+        #expect((whole["title"] as? String)?.contains("with Maya at") == true, "kept whole, the title stays: \(whole["title"] ?? "")")
+        pickerd.stop()
+    }
+
     @Test("a photo whose place was not approved arrives without GPS; with the place, GPS stays",
           arguments: [false, true])
     func gpsRedaction(placeKept: Bool) throws {
