@@ -284,9 +284,13 @@ public final class Broker: Sendable {
             sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
         case .configuration:
             let app = identity.executablePath.flatMap(registry.app(forExecutable:))
-            var causes: [OffCause] = [.notificationsOff]
-            if app?.notificationUrlFormat.isEmpty ?? true { causes.append(.noUrlFormat) }
-            reply(connection, id, .configurationReply(ConfigurationReply(schedule: .off, offCauses: causes)))
+            do {
+                let configuration = NotificationPolicy.configuration(for: app, settings: try store.notificationSettings(),
+                                                                     consentGiven: try store.consentDate() != nil)
+                reply(connection, id, .configurationReply(configuration))
+            } catch {
+                reply(connection, id, .error(ErrorInfo(code: .storage, message: "\(error)")))
+            }
         case .donation:
             reply(connection, id, .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not take donations yet")))
         case .hello:

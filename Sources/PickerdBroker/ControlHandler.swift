@@ -80,13 +80,35 @@ struct ControlHandler {
                 return .error(ErrorInfo(code: .notFound, message: "no app \(request.bundleId) is registered"))
             }
             return .ack(Ack())
-        case .notificationsGet, .notificationsSet, .notificationsList, .notificationOpen:
-            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not serve notification requests yet"))
+        case .notificationsGet:
+            return .notificationsReply(try notificationsReply())
+        case .notificationsSet(let request):
+            let settings = request.settings ?? NotificationSettings()
+            if let problem = NotificationPolicy.validate(settings, apps: broker.registry.apps()) {
+                return .error(ErrorInfo(code: .invalidArgument, message: problem))
+            }
+            try store.setNotificationSettings(settings)
+            return .notificationsReply(try notificationsReply())
+        case .notificationsList, .notificationOpen:
+            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not deliver reminders yet"))
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:
             return .error(ErrorInfo(code: .wrongRole, message: "\(Self.name(body)) is not a control request"))
         }
+    }
+
+    private func notificationsReply() throws -> NotificationsReply {
+        let store = broker.store
+        let settings = try store.notificationSettings()
+        let smart = NotificationPolicy.smartChoice(releaseTimes: try store.releaseTimes())
+        let next = NotificationPolicy.nextFire(settings: settings, smartMinute: smart.minute)
+        return NotificationsReply(
+            settings: settings,
+            eligibleBundleIds: broker.registry.apps().filter { !$0.notificationUrlFormat.isEmpty }.map(\.bundleId),
+            nextFire: next.map { Timestamp(unixMs: Int64($0.timeIntervalSince1970 * 1000)) },
+            smartMinuteOfDay: smart.minute, smartExplanation: smart.why,
+            effectiveSchedule: !settings.enabled ? .off : settings.mode == .custom ? .custom : .smart)
     }
 
     private func settingsReply() throws -> Envelope.Body {

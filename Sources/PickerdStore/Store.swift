@@ -238,6 +238,26 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: notification settings and records") { db in
+            try db.execute(sql: """
+                CREATE TABLE notification_settings (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    enabled INTEGER NOT NULL,
+                    mode INTEGER NOT NULL,
+                    slots TEXT NOT NULL,
+                    open_with TEXT NOT NULL
+                );
+                CREATE TABLE notification (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    suggestion_id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    fired_ms INTEGER NOT NULL,
+                    opened INTEGER NOT NULL DEFAULT 0,
+                    url TEXT NOT NULL DEFAULT ''
+                );
+                """)
+        }
         return migrator
     }
 
@@ -433,6 +453,45 @@ public final class Store: Sendable {
         try write("record the banner") { db in
             try db.execute(sql: "INSERT INTO consent (id, privacy_banner_dismissed) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET privacy_banner_dismissed = 1")
         }
+    }
+
+    // MARK: Notifications
+
+    /// The person's notification settings (by default: on, smart, no app chosen to open them).
+    /// - Returns: the settings.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func notificationSettings() throws(StoreError) -> NotificationSettings {
+        try read("read notification settings") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM notification_settings WHERE id = 1") else {
+                return NotificationSettings(enabled: true, mode: .smart)
+            }
+            let slots = (row["slots"] as String).split(separator: ",").compactMap { pair -> ReminderSlot? in
+                let parts = pair.split(separator: ":").compactMap { UInt32($0) }
+                return parts.count == 2 ? ReminderSlot(weekday: parts[0], minuteOfDay: parts[1]) : nil
+            }
+            return NotificationSettings(enabled: row["enabled"], mode: NotificationMode(rawValue: row["mode"]), slots: slots,
+                                        openWithBundleId: row["open_with"])
+        }
+    }
+
+    /// Replaces the notification settings.
+    /// - Parameter settings: the new settings.
+    /// - Throws: ``StoreError`` `.writeFailed`.
+    public func setNotificationSettings(_ settings: NotificationSettings) throws(StoreError) {
+        try write("change notification settings") { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO notification_settings (id, enabled, mode, slots, open_with) VALUES (1, ?, ?, ?, ?)",
+                           arguments: [settings.enabled, Int(settings.mode.rawValue),
+                                       settings.slots.map { "\($0.weekday):\($0.minuteOfDay)" }.joined(separator: ","),
+                                       settings.openWithBundleId])
+        }
+    }
+
+    /// When the person usually adds entries: the release times of the history, in ms since 1970.
+    /// - Parameter limit: the most recent releases to consider.
+    /// - Returns: release times, newest first.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func releaseTimes(limit: Int = 200) throws(StoreError) -> [Int64] {
+        try read("read the history") { db in try Int64.fetchAll(db, sql: "SELECT time_ms FROM release ORDER BY id DESC LIMIT ?", arguments: [limit]) }
     }
 
     // MARK: History

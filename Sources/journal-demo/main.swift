@@ -12,7 +12,10 @@ struct JournalDemo: AsyncParsableCommand {
         commandName: "journal-demo",
         abstract: "A small journaling app built on the JournalingSuggestions library.",
         discussion: "Exit status: 0 entry written, 1 failed, 3 cancelled, 4 dismissed, 5 not entitled, 6 no picker or pickerd unreachable.",
-        subcommands: [NewEntry.self])
+        subcommands: [NewEntry.self, OpenURL.self, Configuration.self])
+
+    /// journal-demo's JSNotificationURLFormat (register it with --notification-url-format).
+    static let notificationURLFormat = "journaldemo://suggestion/{journaling-suggestion-id}"
 }
 
 struct NewEntry: AsyncParsableCommand {
@@ -26,7 +29,9 @@ struct NewEntry: AsyncParsableCommand {
     func run() async throws {
         var presentation: JournalingSuggestionPresentationToken?
         if let url {
-            guard let parsed = URL(string: url), let token = JournalingSuggestionPresentationToken(url: parsed) else {
+            guard let parsed = URL(string: url),
+                  let token = JournalingSuggestionPresentationToken(url: parsed, format: JournalDemo.notificationURLFormat)
+                    ?? JournalingSuggestionPresentationToken(url: parsed) else {
                 Self.exit("'\(url)' is not a journaling suggestion URL", 1)
             }
             presentation = token
@@ -61,6 +66,36 @@ struct NewEntry: AsyncParsableCommand {
     static func exit(_ message: String, _ code: Int32) -> Never {
         FileHandle.standardError.write(Data("journal-demo: \(message)\n".utf8))
         Foundation.exit(code)
+    }
+}
+
+/// What a tapped reminder runs: the picker opens on the suggestion the URL names, the person reviews,
+/// and the entry is written.
+struct OpenURL: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "open-url", abstract: "Open a journaling reminder's URL.")
+    @Argument(help: "The URL, in journal-demo's JSNotificationURLFormat (\(JournalDemo.notificationURLFormat)).") var url: String
+    @Option(help: "Where entries are written (default: ~/Journal).") var output: String = NSHomeDirectory() + "/Journal"
+    @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
+
+    func run() async throws {
+        let entry = try NewEntry.parse(["--output", output, "--url", url] + (runtimeDir.map { ["--runtime-dir", $0] } ?? []))
+        try await entry.run()
+    }
+}
+
+/// Prints the reminder configuration this app sees, and why it is off when it is.
+struct Configuration: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the reminder schedule as this app sees it.")
+    @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
+
+    func run() async throws {
+        do {
+            let configuration = try await JournalingSuggestionsConfiguration.current(runtimeDirectory: runtimeDir)
+            print("schedule: \(configuration.notificationSchedule)")
+            if !configuration.offReasons.isEmpty { print("off because: " + configuration.offReasons.map { "\($0)" }.joined(separator: ", ")) }
+        } catch {
+            NewEntry.exit(error.message, 6)
+        }
     }
 }
 

@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Library.self, Settings.self, Apps.self, History.self])
+        subcommands: [Status.self, Library.self, Settings.self, Apps.self, Notifications.self, History.self])
 }
 
 struct Connection: ParsableArguments {
@@ -258,6 +258,78 @@ struct Apps: ParsableCommand {
         func run() throws {
             _ = perform(try connection.open(), .appRemove(AppRemoveRequest(bundleId: bundleId)))
             print("removed \(bundleId)")
+        }
+    }
+}
+
+struct Notifications: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Journaling reminders: on or off, smart or custom, and which app opens them.",
+                                                    subcommands: [Get.self, Set.self])
+
+    static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    static func show(_ reply: Envelope.Body) {
+        guard case .notificationsReply(let r) = reply, let s = r.settings else { fail("unexpected reply", code: 1) }
+        func time(_ minute: UInt32) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
+        print("notifications  \(s.enabled ? "on" : "off")")
+        print("schedule       \(s.mode == .custom ? "custom" : "smart") (apps see: \(r.effectiveSchedule))")
+        if s.mode == .custom {
+            print("times          " + s.slots.map { "\(days[Int($0.weekday) - 1]) \(time($0.minuteOfDay))" }.joined(separator: ", "))
+        } else {
+            print("smart time     \(time(r.smartMinuteOfDay)): \(r.smartExplanation)")
+        }
+        if let next = r.nextFire {
+            print("next reminder  \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(next.unixMs) / 1000)))")
+        }
+        print("open with      \(s.openWithBundleId.isEmpty ? "(no app chosen)" : s.openWithBundleId)")
+        print("can open them  \(r.eligibleBundleIds.isEmpty ? "(no registered app declares JSNotificationURLFormat)" : r.eligibleBundleIds.joined(separator: ", "))")
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the reminder settings and what the smart schedule chose, and why.")
+        @OptionGroup var connection: Connection
+        func run() throws {
+            Notifications.show(perform(try connection.open(), .notificationsGet(NotificationsGetRequest())))
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the reminder settings (what is not given stays).")
+        @OptionGroup var connection: Connection
+        @Option(help: "on or off.") var enabled: String?
+        @Option(help: "smart or custom.") var schedule: String?
+        @Option(help: "A custom time, \"DAY HH:MM\" (mon … sun); repeat for more. Replaces the custom times.") var time: [String] = []
+        @Option(help: "The app that opens reminders (a bundle id; \"none\" for no app).") var openWith: String?
+
+        func run() throws {
+            let client = try connection.open()
+            guard case .notificationsReply(let current) = perform(client, .notificationsGet(NotificationsGetRequest())),
+                  var settings = current.settings else { fail("unexpected reply", code: 1) }
+            if let enabled {
+                switch enabled.lowercased() {
+                case "on": settings.enabled = true
+                case "off": settings.enabled = false
+                default: fail("'\(enabled)' is neither on nor off", code: 2)
+                }
+            }
+            if let schedule {
+                switch schedule.lowercased() {
+                case "smart": settings.mode = .smart
+                case "custom": settings.mode = .custom
+                default: fail("'\(schedule)' is neither smart nor custom", code: 2)
+                }
+            }
+            if !time.isEmpty {
+                settings.slots = time.map { text in
+                    let parts = text.lowercased().split(separator: " ")
+                    let clock = parts.count == 2 ? parts[1].split(separator: ":").compactMap { UInt32($0) } : []
+                    guard parts.count == 2, let day = Notifications.days.firstIndex(of: String(parts[0].prefix(3))), clock.count == 2,
+                          clock[0] < 24, clock[1] < 60 else { fail("'\(text)' is not a time like \"mon 20:30\"", code: 2) }
+                    return ReminderSlot(weekday: UInt32(day + 1), minuteOfDay: clock[0] * 60 + clock[1])
+                }
+            }
+            if let openWith { settings.openWithBundleId = openWith == "none" ? "" : openWith }
+            Notifications.show(perform(client, .notificationsSet(NotificationsSetRequest(settings: settings))))
         }
     }
 }

@@ -293,12 +293,12 @@ struct SessionTests {
         #expect(text.contains("\"reason\":\"shutdown\""), "\(text)")
     }
 
-    @Test("the configuration reports off, with its causes")
+    @Test("the configuration reports off, with every cause")
     func configuration() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
         let lines = try testClient(pickerd, "configuration")
         #expect(lines.first?["schedule"] as? String == "off")
-        #expect((lines.first?["causes"] as? [String]) == ["notificationsOff", "noUrlFormat"])
+        #expect((lines.first?["causes"] as? [String]) == ["suggestionsOff", "notChosenApp", "noUrlFormat"])
         pickerd.stop()
     }
 }
