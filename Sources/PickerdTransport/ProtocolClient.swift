@@ -37,12 +37,22 @@ public final class ProtocolClient: Sendable {
     /// - Throws: `TransportError` when the socket cannot be reached; ``RemoteError`` when pickerd
     ///   refuses the hello (another role, no common version).
     public init(path: String, role: Role, software: String) throws {
-        connection = try UnixSocket.connect(path: path)
+        let connection = try UnixSocket.connect(path: path)
+        self.connection = connection
         nextID = Counter()
         let hello = Envelope(requestId: nextID.next(), body: .hello(Hello(minVersion: ProtocolVersion.minimum,
                                                                           maxVersion: ProtocolVersion.current,
                                                                           role: role, software: software)))
-        try connection.send(hello)
+        let sent = Result { () throws(TransportError) in try connection.send(hello) }
+        if case .failure(let error) = sent {
+            // pickerd may refuse a peer at once (another uid, too many connections) and close: its
+            // reason is already waiting in the receive buffer.
+            if error.errno == .brokenPipe || error.errno == .connectionReset,
+               case .error(let refusal)? = (try? connection.receive())??.envelope.body {
+                throw RemoteError(code: refusal.code, message: refusal.message)
+            }
+            throw error
+        }
         guard let reply = try connection.receive() else {
             throw RemoteError(code: .internal, message: "pickerd closed the connection during the hello")
         }
