@@ -117,7 +117,7 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/TransportBench"
         ),
-        // Tools/demo, until pickerd exists: a tour of the protocol over a real socket.
+        // A tour of the protocol over a real socket, frame by frame, as Google's protoc reads it.
         .executableTarget(
             name: "pickerd-protocol-tour",
             dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")],

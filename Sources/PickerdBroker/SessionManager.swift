@@ -46,7 +46,6 @@ final class SessionManager: Sendable {
     private enum Send {
         case outcome(FrameConnection, UInt64, String, Outcome.Result)
         case dismiss(FrameConnection, UInt64, String, DismissReason)
-        case review(FrameConnection, String)
     }
 
     init(broker: Broker?, logger: Logger) {
@@ -277,8 +276,6 @@ final class SessionManager: Sendable {
                 broker.reply(client, id, .outcome(Outcome(sessionHandle: handle, result: result)))
             case .dismiss(let agent, let id, let handle, let reason):
                 broker.reply(agent, id, .dismiss(Dismiss(sessionHandle: handle, reason: reason)))
-            case .review(let agent, let handle):
-                startReview(handle, on: agent)
             }
         }
     }
