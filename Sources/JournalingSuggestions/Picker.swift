@@ -225,24 +225,3 @@ public final class JournalingSuggestionsPicker: Sendable {
         return JournalingSuggestionsError(code: .failed, message: "\(error)")
     }
 }
-
-extension Item.Asset {
-    /// Calls `body` with every media reference the asset holds.
-    func forEachMedia(_ body: (Media) -> Void) {
-        func workout(_ w: PickerdWire.Workout) { w.icon.map(body) }
-        switch self {
-        case .photo(let p): p.photo.map(body)
-        case .livePhoto(let p): p.image.map(body); p.video.map(body)
-        case .video(let v): v.url.map(body)
-        case .workout(let w): workout(w)
-        case .workoutGroup(let g): g.icon.map(body); g.workouts.forEach(workout)
-        case .contact(let c): c.photo.map(body)
-        case .song(let s): s.artwork.map(body)
-        case .podcast(let p): p.artwork.map(body)
-        case .motionActivity(let m): m.icon.map(body)
-        case .genericMedia(let g): g.appIcon.map(body)
-        case .stateOfMind(let s): s.icon.map(body)
-        case .location, .locationGroup, .reflection: break
-        }
-    }
-}
