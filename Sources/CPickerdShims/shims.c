@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -76,3 +77,20 @@ const int pickerd_seal_write = F_SEAL_WRITE;
 const int pickerd_seal_grow = F_SEAL_GROW;
 const int pickerd_seal_shrink = F_SEAL_SHRINK;
 const int pickerd_seal_seal = F_SEAL_SEAL;
+
+int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid) {
+    posix_spawnattr_t attributes;
+    int error = posix_spawnattr_init(&attributes);
+    if (error != 0) return error;
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    error = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
+    if (error == 0) error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
+    pid_t child = 0;
+    if (error == 0) error = posix_spawnp(&child, file, NULL, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    if (error == 0) *pid = (int)child;
+    return error;
+}

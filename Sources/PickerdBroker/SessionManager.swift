@@ -392,19 +392,8 @@ final class SessionManager: Sendable {
     }
 
     private func spawnAgent() {
-        let command = broker.configuration.agentCommand
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0].hasPrefix("/") ? command[0] : "/usr/bin/env")
-        process.arguments = command[0].hasPrefix("/") ? Array(command.dropFirst()) : command
-        var environment = ProcessInfo.processInfo.environment
-        environment["PICKERD_RUNTIME_DIR"] = broker.configuration.paths.runtimeDirectory
-        process.environment = environment
-        do {
-            try process.run()
-            logger.info("started a picker agent", metadata: ["command": "\(command.joined(separator: " "))", "pid": "\(process.processIdentifier)"])
-        } catch {
-            logger.error("cannot start the picker agent", metadata: ["command": "\(command.joined(separator: " "))", "error": "\(error)"])
-        }
+        Launcher.launch(broker.configuration.agentCommand, runtimeDirectory: broker.configuration.paths.runtimeDirectory,
+                        what: "a picker agent", logger: logger)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }

@@ -74,4 +74,10 @@ extern const int pickerd_seal_grow;
 extern const int pickerd_seal_shrink;
 extern const int pickerd_seal_seal;
 
+/* Start a program the way a desktop would (pickerd launching a picker agent or the app that opens a
+ * reminder): posix_spawnp with every signal back at its default action and none blocked (pickerd
+ * ignores SIGPIPE and its threads block signals, which children would otherwise inherit), in a new
+ * session (pickerd's terminal signals are not the child's). Returns 0 and the pid, or an errno. */
+int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid);
+
 #endif

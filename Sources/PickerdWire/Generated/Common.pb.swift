@@ -76,9 +76,11 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let storage = ErrorCode(rawValue: 13)
     /// a bug in pickerd; the message says what failed
     public static let `internal` = ErrorCode(rawValue: 14)
+    /// sound, but what it needs is not set up (no app chosen…)
+    public static let failedPrecondition = ErrorCode(rawValue: 15)
 
     /// Every value this build knows, in schema order.
-    public static let allKnown: [ErrorCode] = [.unspecified, .malformed, .unsupportedVersion, .wrongRole, .unknownRequest, .notEntitled, .noPickerAvailable, .busy, .notFound, .permissionDenied, .invalidArgument, .frameTooLarge, .handshakeRequired, .storage, .internal]
+    public static let allKnown: [ErrorCode] = [.unspecified, .malformed, .unsupportedVersion, .wrongRole, .unknownRequest, .notEntitled, .noPickerAvailable, .busy, .notFound, .permissionDenied, .invalidArgument, .frameTooLarge, .handshakeRequired, .storage, .internal, .failedPrecondition]
 
     /// The value's name in the schema, or its number when unknown.
     public var description: String {
@@ -98,6 +100,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case 12: return "handshakeRequired"
         case 13: return "storage"
         case 14: return "internal"
+        case 15: return "failedPrecondition"
         default: return "ErrorCode(\(rawValue))"
         }
     }

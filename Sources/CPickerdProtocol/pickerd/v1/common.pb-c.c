@@ -659,7 +659,7 @@ const ProtobufCEnumDescriptor pickerd__v1__role__descriptor =
   pickerd__v1__role__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[15] =
+static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[16] =
 {
   { "ERROR_CODE_UNSPECIFIED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_UNSPECIFIED", 0 },
   { "ERROR_CODE_MALFORMED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_MALFORMED", 1 },
@@ -676,13 +676,15 @@ static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[1
   { "ERROR_CODE_HANDSHAKE_REQUIRED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_HANDSHAKE_REQUIRED", 12 },
   { "ERROR_CODE_STORAGE", "PICKERD__V1__ERROR_CODE__ERROR_CODE_STORAGE", 13 },
   { "ERROR_CODE_INTERNAL", "PICKERD__V1__ERROR_CODE__ERROR_CODE_INTERNAL", 14 },
+  { "ERROR_CODE_FAILED_PRECONDITION", "PICKERD__V1__ERROR_CODE__ERROR_CODE_FAILED_PRECONDITION", 15 },
 };
 static const ProtobufCIntRange pickerd__v1__error_code__value_ranges[] = {
-{0, 0},{0, 15}
+{0, 0},{0, 16}
 };
-static const ProtobufCEnumValueIndex pickerd__v1__error_code__enum_values_by_name[15] =
+static const ProtobufCEnumValueIndex pickerd__v1__error_code__enum_values_by_name[16] =
 {
   { "ERROR_CODE_BUSY", 7 },
+  { "ERROR_CODE_FAILED_PRECONDITION", 15 },
   { "ERROR_CODE_FRAME_TOO_LARGE", 11 },
   { "ERROR_CODE_HANDSHAKE_REQUIRED", 12 },
   { "ERROR_CODE_INTERNAL", 14 },
@@ -705,9 +707,9 @@ const ProtobufCEnumDescriptor pickerd__v1__error_code__descriptor =
   "ErrorCode",
   "Pickerd__V1__ErrorCode",
   "pickerd.v1",
-  15,
+  16,
   pickerd__v1__error_code__enum_values_by_number,
-  15,
+  16,
   pickerd__v1__error_code__enum_values_by_name,
   1,
   pickerd__v1__error_code__value_ranges,

@@ -106,7 +106,11 @@ typedef enum _Pickerd__V1__ErrorCode {
   /*
    * a bug in pickerd; the message says what failed
    */
-  PICKERD__V1__ERROR_CODE__ERROR_CODE_INTERNAL = 14
+  PICKERD__V1__ERROR_CODE__ERROR_CODE_INTERNAL = 14,
+  /*
+   * sound, but what it needs is not set up (no app chosen…)
+   */
+  PICKERD__V1__ERROR_CODE__ERROR_CODE_FAILED_PRECONDITION = 15
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ERROR_CODE)
 } Pickerd__V1__ErrorCode;
 /*

@@ -1,0 +1,48 @@
+import CPickerdShims
+import Foundation
+import Glibc
+import Logging
+
+/// Starts the programs pickerd launches (picker agents, the app that opens a reminder) as the person,
+/// with pickerd's environment plus where pickerd's sockets are, signals at their defaults and in a
+/// session of their own. pickerd does not wait for them, but reaps each when it exits.
+enum Launcher {
+    /// Starts `argv` (a bare program name is looked up on `PATH`).
+    /// - Parameters:
+    ///   - argv: the program and its arguments.
+    ///   - runtimeDirectory: pickerd's runtime directory, passed as `PICKERD_RUNTIME_DIR`.
+    ///   - what: what the program is, for the log.
+    ///   - logger: where to log.
+    /// - Returns: the process id, or `nil` when the program could not be started (logged).
+    @discardableResult
+    static func launch(_ argv: [String], runtimeDirectory: String, what: String, logger: Logger) -> Int32? {
+        guard let program = argv.first, !program.isEmpty else {
+            logger.error("nothing to start", metadata: ["what": "\(what)"])
+            return nil
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PICKERD_RUNTIME_DIR"] = runtimeDirectory
+        let arguments = argv.map { strdup($0) } + [nil]
+        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            arguments.forEach { free($0) }
+            variables.forEach { free($0) }
+        }
+        var pid: Int32 = 0
+        let error = pickerd_spawn(program, arguments, variables, &pid)
+        guard error == 0 else {
+            logger.error("cannot start \(what)", metadata: ["command": "\(argv.joined(separator: " "))",
+                                                            "error": "\(String(cString: strerror(error)))"])
+            return nil
+        }
+        logger.info("started \(what)", metadata: ["command": "\(argv.joined(separator: " "))", "pid": "\(pid)"])
+        let child = pid
+        let reaper = Thread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+        }
+        reaper.name = "pickerd-reaper"
+        reaper.start()
+        return pid
+    }
+}
