@@ -24,6 +24,8 @@ public final class Broker: Sendable {
         public var agentCommand: [String]
         /// How long a started agent has to register before the presentation fails.
         public var agentStartTimeout: Double
+        /// The time reminders follow.
+        public var clock: PickerdClock
 
         /// Creates a configuration.
         /// - Parameters:
@@ -33,8 +35,9 @@ public final class Broker: Sendable {
         ///     pickerd's own executable.
         ///   - agentCommand: what to start when no agent is registered.
         ///   - agentStartTimeout: seconds a started agent has to register.
+        ///   - clock: the time reminders follow (the system clock by default).
         public init(paths: PickerdPaths, maxConnections: Int = 256, agentExecutables: [String]? = nil,
-                    agentCommand: [String] = [], agentStartTimeout: Double = 15) {
+                    agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock()) {
             self.paths = paths
             self.maxConnections = maxConnections
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
@@ -42,6 +45,7 @@ public final class Broker: Sendable {
             self.agentExecutables = (agentExecutables ?? [sibling]).map(AppRegistry.canonical)
             self.agentCommand = agentCommand
             self.agentStartTimeout = agentStartTimeout
+            self.clock = clock
         }
     }
 
@@ -57,6 +61,7 @@ public final class Broker: Sendable {
     private let runtime: RuntimeDirectory
     private let listeners: [(UnixListener, Role)]
     let sessions: SessionManager
+    let reminders: ReminderScheduler
     private let state = Mutex(State())
     private let finished = DispatchSemaphore(value: 0)
 
@@ -96,7 +101,9 @@ public final class Broker: Sendable {
         }
         self.listeners = listeners
         sessions = SessionManager(broker: nil, logger: logger)
+        reminders = ReminderScheduler(logger: logger)
         sessions.attach(self)
+        reminders.attach(self)
     }
 
     /// Seeds the demo library into an empty store, reporting progress.
@@ -118,6 +125,7 @@ public final class Broker: Sendable {
             thread.name = "pickerd-accept"
             thread.start()
         }
+        reminders.start()
         finished.wait()
         logger.info("pickerd stopped")
     }
@@ -132,6 +140,7 @@ public final class Broker: Sendable {
         }
         logger.info("pickerd shutting down", metadata: ["connections": "\(connections.count)"])
         sessions.shutdown()
+        reminders.stop()
         for (listener, _) in listeners { listener.shutdown() }
         for connection in connections { connection.shutdown() }
     }

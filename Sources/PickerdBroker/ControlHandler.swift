@@ -87,10 +87,17 @@ struct ControlHandler {
             if let problem = NotificationPolicy.validate(settings, apps: broker.registry.apps()) {
                 return .error(ErrorInfo(code: .invalidArgument, message: problem))
             }
+            broker.reminders.settingsWillChange()
             try store.setNotificationSettings(settings)
+            broker.reminders.wake()
             return .notificationsReply(try notificationsReply())
-        case .notificationsList, .notificationOpen:
-            return .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not deliver reminders yet"))
+        case .notificationsList(let request):
+            return .notificationsListReply(NotificationsListReply(notifications: try store.notifications(limit: Int(request.limit))))
+        case .notificationOpen(let request):
+            switch broker.reminders.open(id: request.id) {
+            case .success(let reply): return .notificationOpenReply(reply)
+            case .failure(let error): return .error(ErrorInfo(code: error.code, message: error.message))
+            }
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

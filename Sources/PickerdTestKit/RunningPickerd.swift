@@ -14,6 +14,8 @@ public final class RunningPickerd: @unchecked Sendable {
     public var config: String { root + "/config" }
     /// Extra arguments pickerd was started with.
     public let extra: [String]
+    /// Variables added to pickerd's environment (and so to what it starts).
+    public let environment: [String: String]
     /// pickerd's stdout and stderr, and anything the agents it started printed.
     public let log: String
     private var process: Process?
@@ -24,9 +26,11 @@ public final class RunningPickerd: @unchecked Sendable {
     ///   - seed: pass `--seed-demo`.
     ///   - root: reuse this root (to restart on the same store); a new one by default.
     ///   - extra: more arguments, such as `--agent-command`.
+    ///   - environment: variables to add to pickerd's environment, such as `TZ`.
     /// - Throws: when pickerd does not come up; the error holds its log.
-    public init(seed: Bool = true, root existing: String? = nil, extra: [String] = []) throws {
+    public init(seed: Bool = true, root existing: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws {
         self.extra = extra
+        self.environment = environment
         if let existing {
             root = existing
             ownsRoot = false
@@ -47,6 +51,7 @@ public final class RunningPickerd: @unchecked Sendable {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)!
         process.standardError = handle

@@ -264,7 +264,7 @@ struct Apps: ParsableCommand {
 
 struct Notifications: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Journaling reminders: on or off, smart or custom, and which app opens them.",
-                                                    subcommands: [Get.self, Set.self])
+                                                    subcommands: [Get.self, Set.self, List.self, Open.self])
 
     static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
@@ -330,6 +330,35 @@ struct Notifications: ParsableCommand {
             }
             if let openWith { settings.openWithBundleId = openWith == "none" ? "" : openWith }
             Notifications.show(perform(client, .notificationsSet(NotificationsSetRequest(settings: settings))))
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The reminders that fired, newest first.")
+        @OptionGroup var connection: Connection
+        @Option(help: "Show at most this many (0: all).") var limit: UInt32 = 0
+        func run() throws {
+            guard case .notificationsListReply(let reply) = perform(try connection.open(), .notificationsList(NotificationsListRequest(limit: limit))) else {
+                fail("unexpected reply", code: 1)
+            }
+            if reply.notifications.isEmpty { print("no reminders yet") }
+            for record in reply.notifications {
+                let fired = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(record.firedAt?.unixMs ?? 0) / 1000))
+                print("\(record.id)  \(fired)  \(record.opened ? "opened" : "new   ")  \(record.title): \(record.body)")
+                print("    suggestion \(record.suggestionId.isEmpty ? "(general reminder)" : record.suggestionId)\(record.url.isEmpty ? "" : "  url \(record.url)")")
+            }
+        }
+    }
+
+    struct Open: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Open a reminder: start the chosen app with its URL.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "The reminder's id (from `pickerctl notifications list`).") var id: String
+        func run() throws {
+            guard case .notificationOpenReply(let reply) = perform(try connection.open(), .notificationOpen(NotificationOpenRequest(id: id))) else {
+                fail("unexpected reply", code: 1)
+            }
+            print("opened \(id) with \(reply.bundleId) (pid \(reply.launchedPid)): \(reply.url)")
         }
     }
 }

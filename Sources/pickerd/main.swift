@@ -33,6 +33,10 @@ struct PickerdCommand: ParsableCommand {
     @Flag(help: "Fill an empty store with the bundled demo library before serving.")
     var seedDemo = false
 
+    @Option(help: ArgumentHelp("Start reminders' clock at this moment (ISO 8601, e.g. 2026-11-23T19:59:55-05:00); it runs on from there. For tests and demos.",
+                               visibility: .hidden))
+    var clockStart: String?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -46,8 +50,15 @@ struct PickerdCommand: ParsableCommand {
         do {
             let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir, dataDirectory: dataDir, configDirectory: configDir)
             let command = agentCommand.map { $0.split(separator: " ").map(String.init) } ?? []
+            var clock = PickerdClock()
+            if let clockStart {
+                guard let start = ISO8601DateFormatter().date(from: clockStart) else {
+                    throw ValidationError("--clock-start '\(clockStart)' is not an ISO 8601 time like 2026-11-23T19:59:55-05:00")
+                }
+                clock = PickerdClock(startingAt: start)
+            }
             broker = try Broker(configuration: .init(paths: paths, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
-                                                     agentCommand: command), logger: logger)
+                                                     agentCommand: command, clock: clock), logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
             throw ExitCode(1)

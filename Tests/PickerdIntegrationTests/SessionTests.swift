@@ -12,12 +12,14 @@ func testClient(_ pickerd: RunningPickerd, _ mode: String, _ extra: String = "")
 }
 
 /// A pickerd with the demo library, the scripted agent on `script`, and the test client registered.
-func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true) throws -> RunningPickerd {
+func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true, extra: [String] = [],
+                    environment: [String: String] = [:]) throws -> RunningPickerd {
     var template = Array("/tmp/pkd-s.XXXXXX".utf8CString)
     let root = String(cString: mkdtemp(&template)!)
     try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
     let agent = BuiltProducts.url("picker-agent").path
-    let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"])
+    let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"] + extra,
+                                     environment: environment)
     if register {
         let file = root + "/app.entitlements"
         try (entitlements ?? Entitlements.allowed).write(toFile: file, atomically: true, encoding: .utf8)

@@ -52,6 +52,32 @@ enum NotificationPolicy {
         return candidates.filter { $0 > now }.min()
     }
 
+    /// The latest reminder slot in `(after, upTo]`, or `nil` when none fell due in it.
+    static func latestDue(settings: NotificationSettings, smartMinute: UInt32, after start: Date, upTo end: Date,
+                          timeZone: TimeZone = .current) -> Date? {
+        var latest: Date?
+        var cursor = start
+        while let next = nextFire(settings: settings, smartMinute: smartMinute, now: cursor, timeZone: timeZone), next <= end {
+            latest = next
+            cursor = next
+        }
+        return latest
+    }
+
+    /// A reminder's id: its slot in local time, `yyyyMMdd-HHmm` (one reminder per slot, easy to type).
+    static func reminderID(for slot: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: slot)
+        return String(format: "%04d%02d%02d-%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    /// The URL an app opens a reminder with: its `JSNotificationURLFormat` with
+    /// `{journaling-suggestion-id}` replaced by the suggestion's id (empty for a general reminder).
+    static func url(format: String, suggestionID: String) -> String {
+        format.replacingOccurrences(of: "{journaling-suggestion-id}", with: suggestionID)
+    }
+
     /// Checks settings a person asked for: known apps with a URL format, sane slots.
     static func validate(_ settings: NotificationSettings, apps: [AppManifest]) -> String? {
         if !settings.openWithBundleId.isEmpty {
