@@ -6,6 +6,7 @@ public import PickerdStore
 public import PickerdTransport
 import PickerdWire
 import Synchronization
+import SystemPackage
 
 /// pickerd: owns the store and every decision, serves its sockets, one thread per connection.
 ///
@@ -26,6 +27,9 @@ public final class Broker: Sendable {
         public var agentStartTimeout: Double
         /// The time reminders follow.
         public var clock: PickerdClock
+        /// What to start for a presentation that hands over its terminal (argv; the terminal picker
+        /// registers and draws on that terminal); empty to ignore handed-over terminals.
+        public var terminalAgentCommand: [String]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -36,8 +40,11 @@ public final class Broker: Sendable {
         ///   - agentCommand: what to start when no agent is registered.
         ///   - agentStartTimeout: seconds a started agent has to register.
         ///   - clock: the time reminders follow (the system clock by default).
+        ///   - terminalAgentCommand: what to start for a presentation with a terminal; by default
+        ///     `picker-agent --tui` beside pickerd.
         public init(paths: PickerdPaths, maxConnections: Int = 256, agentExecutables: [String]? = nil,
-                    agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock()) {
+                    agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock(),
+                    terminalAgentCommand: [String]? = nil) {
             self.paths = paths
             self.maxConnections = maxConnections
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
@@ -46,6 +53,7 @@ public final class Broker: Sendable {
             self.agentCommand = agentCommand
             self.agentStartTimeout = agentStartTimeout
             self.clock = clock
+            self.terminalAgentCommand = terminalAgentCommand ?? [sibling, "--tui"]
         }
     }
 
@@ -246,7 +254,7 @@ public final class Broker: Sendable {
             }
             switch role {
             case .client:
-                handleClient(body, id: id, connection: connection, identity: identity, logger: log)
+                handleClient(body, descriptors: frame.descriptors, id: id, connection: connection, identity: identity, logger: log)
             case .agent:
                 if !registeredAgent {
                     guard case .agentRegister(let registration) = body else {
@@ -261,8 +269,9 @@ public final class Broker: Sendable {
                     }
                     registeredAgent = true
                     reply(connection, id, .agentRegistered(AgentRegistered(agentId: "\(peer.pid)")))
-                    log.info("picker agent registered", metadata: ["name": "\(registration.name)"])
-                    sessions.registerAgent(connection)
+                    let terminal = registration.capabilities.contains(.terminal)
+                    log.info("picker agent registered", metadata: ["name": "\(registration.name)", "terminal": "\(terminal)"])
+                    sessions.registerAgent(connection, terminal: terminal)
                     continue
                 }
                 handleAgent(body, id: id, connection: connection)
@@ -274,7 +283,8 @@ public final class Broker: Sendable {
     }
 
     /// The client role: present, close, configuration.
-    private func handleClient(_ body: Envelope.Body, id: UInt64, connection: FrameConnection, identity: PeerIdentity, logger: Logger) {
+    private func handleClient(_ body: Envelope.Body, descriptors: [OwnedFileDescriptor], id: UInt64, connection: FrameConnection,
+                              identity: PeerIdentity, logger: Logger) {
         switch body {
         case .present(let request):
             guard let exe = identity.executablePath, let app = registry.app(forExecutable: exe) else {
@@ -288,7 +298,17 @@ public final class Broker: Sendable {
                 reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: refusal)))
                 return
             }
-            sessions.present(client: connection, requestID: id, app: app, request: request)
+            var terminal: OwnedFileDescriptor?
+            if request.hasTerminal {
+                // Only a real terminal is passed on to a picker (never, say, a file or a socket).
+                guard descriptors.indices.contains(Int(request.terminalFdIndex)),
+                      let fd = descriptors[Int(request.terminalFdIndex)].descriptor, isatty(fd.rawValue) == 1 else {
+                    reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "the descriptor handed over as a terminal is not one")))
+                    return
+                }
+                terminal = descriptors[Int(request.terminalFdIndex)]
+            }
+            sessions.present(client: connection, requestID: id, app: app, request: request, terminal: terminal)
         case .close(let request):
             sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
         case .configuration:
@@ -315,8 +335,7 @@ public final class Broker: Sendable {
         case .consentDecision(let decision): sessions.consent(from: connection, requestID: id, decision)
         case .reviewDecision(let decision): sessions.decide(from: connection, requestID: id, decision)
         case .fetchMedia(let request): sessions.fetchMedia(from: connection, requestID: id, request)
-        case .cyclePrompt:
-            reply(connection, id, .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not cycle prompts yet")))
+        case .cyclePrompt(let request): sessions.cyclePrompt(from: connection, requestID: id, request)
         default:
             reply(connection, id, .error(ErrorInfo(code: .wrongRole, message: "\(ControlHandler.name(body)) is not an agent request")))
         }

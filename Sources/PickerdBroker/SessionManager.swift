@@ -28,10 +28,17 @@ final class SessionManager: Sendable {
         var agent: ObjectIdentifier?
         var awaitingConsent = false
         var shown: [String: ListedSuggestion] = [:]
+        /// The app's terminal, for a terminal picker to draw on (only a terminal agent gets it).
+        var terminal: OwnedFileDescriptor?
+        var terminalType = ""
+        /// Order of arrival, so agents take waiting sessions first come, first served.
+        var sequence = 0
     }
 
     private struct Agent {
         let connection: FrameConnection
+        /// A terminal picker: it serves one session, on that session's terminal.
+        let terminal: Bool
         var sessions: Set<String> = []
     }
 
@@ -40,6 +47,7 @@ final class SessionManager: Sendable {
         var agents: [ObjectIdentifier: Agent] = [:]
         var spawning = false
         var shuttingDown = false
+        var sequence = 0
     }
 
     /// Something to send once the lock is released.
@@ -63,23 +71,37 @@ final class SessionManager: Sendable {
     // MARK: Client side
 
     /// A present request from an entitled app. Answers `PresentAccepted` (or an error) at once.
-    func present(client: FrameConnection, requestID: UInt64, app: AppManifest, request: PresentRequest) {
+    ///
+    /// A presentation that brings its terminal goes to a terminal picker of its own (started with
+    /// the terminal agent command), which draws on that terminal; any other goes to the least busy
+    /// agent without a terminal, or one started with the agent command.
+    func present(client: FrameConnection, requestID: UInt64, app: AppManifest, request: PresentRequest, terminal: OwnedFileDescriptor?) {
         let handle = UUID().uuidString
-        enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: Bool) }
+        let configuration = broker.configuration
+        // Without a terminal picker to start, a handed-over terminal is simply not used.
+        let terminal = configuration.terminalAgentCommand.isEmpty ? nil : terminal
+        enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: [String]?) }
         let decision = state.withLock { state -> Decision in
             if state.shuttingDown { return .shuttingDown }
             if state.sessions.values.contains(where: { $0.client === client }) { return .busy }
-            let canSpawn = !broker.configuration.agentCommand.isEmpty
-            guard let agentID = state.agents.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
-                guard canSpawn else { return .noPicker }
-                state.sessions[handle] = Session(handle: handle, client: client, requestID: requestID, app: app,
-                                                 buttonTitle: request.buttonTitle, token: request.suggestionToken)
+            state.sequence += 1
+            var session = Session(handle: handle, client: client, requestID: requestID, app: app, buttonTitle: request.buttonTitle,
+                                  token: request.suggestionToken, terminal: terminal, terminalType: request.terminalType,
+                                  sequence: state.sequence)
+            let candidates = state.agents.filter { terminal != nil ? $0.value.terminal && $0.value.sessions.isEmpty : !$0.value.terminal }
+            guard let agentID = candidates.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
+                if terminal != nil {
+                    state.sessions[handle] = session
+                    return .waitForAgent(spawn: configuration.terminalAgentCommand)
+                }
+                guard !configuration.agentCommand.isEmpty else { return .noPicker }
+                state.sessions[handle] = session
                 let spawn = !state.spawning
                 state.spawning = true
-                return .waitForAgent(spawn: spawn)
+                return .waitForAgent(spawn: spawn ? configuration.agentCommand : nil)
             }
-            state.sessions[handle] = Session(handle: handle, client: client, requestID: requestID, app: app,
-                                             buttonTitle: request.buttonTitle, token: request.suggestionToken, agent: agentID)
+            session.agent = agentID
+            state.sessions[handle] = session
             state.agents[agentID]?.sessions.insert(handle)
             return .assigned(state.agents[agentID]!.connection)
         }
@@ -93,17 +115,21 @@ final class SessionManager: Sendable {
             broker.reply(client, requestID, .error(ErrorInfo(code: .noPickerAvailable, message: "pickerd is shutting down")))
         case .assigned(let agent):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
-            logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)"])
+            logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)", "terminal": "\(terminal != nil)"])
             startReview(handle, on: agent)
         case .waitForAgent(let spawn):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
-            logger.info("presentation waits for a picker agent", metadata: ["session": "\(handle)", "app": "\(app.bundleId)"])
-            if spawn { spawnAgent() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + broker.configuration.agentStartTimeout) { [self] in
+            logger.info("presentation waits for a picker agent", metadata: ["session": "\(handle)", "app": "\(app.bundleId)",
+                                                                            "terminal": "\(terminal != nil)"])
+            if let spawn {
+                Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory,
+                                what: terminal != nil ? "a terminal picker" : "a picker agent", logger: logger)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + configuration.agentStartTimeout) { [self] in
                 let stranded = state.withLock { state -> Session? in
                     guard let s = state.sessions[handle], s.agent == nil else { return nil }
                     state.sessions[handle] = nil
-                    state.spawning = false
+                    if s.terminal == nil { state.spawning = false }
                     return s
                 }
                 if let stranded {
@@ -139,17 +165,21 @@ final class SessionManager: Sendable {
 
     // MARK: Agent side
 
-    func registerAgent(_ connection: FrameConnection) {
+    /// A picker agent registered: it takes the presentations waiting for its kind (a terminal picker
+    /// the oldest one that brought a terminal; any other agent all that did not).
+    func registerAgent(_ connection: FrameConnection, terminal: Bool) {
         let waiting = state.withLock { state -> [String] in
             let id = ObjectIdentifier(connection)
-            state.agents[id] = Agent(connection: connection)
-            state.spawning = false
-            let unassigned = state.sessions.values.filter { $0.agent == nil }.map(\.handle)
-            for handle in unassigned {
+            state.agents[id] = Agent(connection: connection, terminal: terminal)
+            let unassigned = state.sessions.values.filter { $0.agent == nil && ($0.terminal != nil) == terminal }
+                .sorted { $0.sequence < $1.sequence }.map(\.handle)
+            let taken = terminal ? Array(unassigned.prefix(1)) : unassigned
+            if !terminal { state.spawning = false }
+            for handle in taken {
                 state.sessions[handle]?.agent = id
                 state.agents[id]?.sessions.insert(handle)
             }
-            return unassigned
+            return taken
         }
         for handle in waiting { startReview(handle, on: connection) }
     }
@@ -244,6 +274,54 @@ final class SessionManager: Sendable {
         }
     }
 
+    /// "Another prompt": swaps a reflection prompt of a suggestion the agent was shown for the next
+    /// one of the library (in a stable order, round the end), and sends the agent the new item. From
+    /// then on the new item, not the old, is what the person may keep.
+    func cyclePrompt(from agent: FrameConnection, requestID: UInt64, _ request: CyclePromptRequest) {
+        let shown = state.withLock { state -> ListedSuggestion? in
+            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            return s.shown[request.suggestionId]
+        }
+        guard let shown, let index = shown.items.firstIndex(where: { $0.id.uuidString == request.itemId }),
+              case .reflection = shown.items[index].asset else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound,
+                                                            message: "no reflection prompt \(request.itemId) was shown in that suggestion")))
+            return
+        }
+        do {
+            let store = broker.store
+            guard try store.enabledCategories().contains(.reflectionPrompts) else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .failedPrecondition, message: "reflection prompts are off")))
+                return
+            }
+            let inSuggestion = Set(shown.items.map(\.id))
+            let prompts = try store.items().filter {
+                if case .reflection = $0.asset { return !$0.excludedFromSuggestions } else { return false }
+            }.sorted { $0.id.uuidString < $1.id.uuidString }
+            let current = shown.items[index]
+            let after = prompts.drop { $0.id.uuidString <= current.id.uuidString } + prompts
+            guard let next = after.first(where: { !inSuggestion.contains($0.id) }) else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "there is no other prompt")))
+                return
+            }
+            let swapped = state.withLock { state -> Bool in
+                guard var listed = state.sessions[request.sessionHandle]?.shown[request.suggestionId],
+                      listed.items.indices.contains(index), listed.items[index].id == current.id else { return false }
+                listed.items[index] = next
+                listed.suggestion.itemIDs = listed.items.map(\.id)
+                state.sessions[request.sessionHandle]?.shown[request.suggestionId] = listed
+                return true
+            }
+            guard swapped else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "the session ended")))
+                return
+            }
+            broker.reply(agent, requestID, .cyclePromptReply(CyclePromptReply(item: next.wireItem)))
+        } catch {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
+        }
+    }
+
     // MARK: Shutdown
 
     /// Every presentation ends dismissed (SHUTDOWN); agents are told.
@@ -318,7 +396,15 @@ final class SessionManager: Sendable {
                 // sees the same replies either way.
                 if session.shown[session.token] != nil { request.preloadedSuggestionId = session.token }
             }
-            try agent.send(Envelope(requestId: session.requestID, body: .review(request)))
+            var descriptors: [FileDescriptor] = []
+            if let terminal = session.terminal?.descriptor,
+               state.withLock({ $0.agents[ObjectIdentifier(agent)]?.terminal ?? false }) {
+                request.hasTerminal = true
+                request.terminalFdIndex = 0
+                request.terminalType = session.terminalType
+                descriptors = [terminal]
+            }
+            try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
         } catch {
             fail(handle, error)
         }
@@ -389,11 +475,6 @@ final class SessionManager: Sendable {
             throw BrokerError("cannot read the media file \(media.relativePath)")
         }
         return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS([UInt8](data)))
-    }
-
-    private func spawnAgent() {
-        Launcher.launch(broker.configuration.agentCommand, runtimeDirectory: broker.configuration.paths.runtimeDirectory,
-                        what: "a picker agent", logger: logger)
     }
 
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }

@@ -1,24 +1,6 @@
-import Foundation
 import PickerdWire
 
 extension LibraryItem {
     /// A one-line description for the release history ("Harbor Lights by The Tideline").
-    public var summary: String {
-        switch asset {
-        case .photo(let p): return "photo \(p.photo?.filename ?? "")"
-        case .livePhoto(let p): return "Live Photo \(p.image?.filename ?? "")"
-        case .video(let v): return "video \(v.url?.filename ?? "")"
-        case .workout(let w): return w.details.map { "\($0.localizedName)" + ($0.distance.map { String(format: ", %.1f km", $0.value / 1000) } ?? "") } ?? "workout"
-        case .workoutGroup(let g): return "\(g.workouts.count) workouts"
-        case .contact(let c): return c.name
-        case .location(let l): return [l.place, l.city].filter { !$0.isEmpty }.joined(separator: ", ")
-        case .locationGroup(let g): return g.locations.map(\.place).joined(separator: ", ")
-        case .song(let s): return "\(s.song) by \(s.artist)"
-        case .podcast(let p): return "\(p.show): \(p.episode)"
-        case .motionActivity(let m): return "\(m.steps) steps (\(m.movementType))"
-        case .genericMedia(let g): return "\(g.title) (\(g.album))"
-        case .reflection(let r): return r.prompt
-        case .stateOfMind(let s): return s.state.map { "\($0.kind), valence \($0.valence)" } ?? "state of mind"
-        }
-    }
+    public var summary: String { asset.summary }
 }

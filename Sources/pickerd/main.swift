@@ -30,6 +30,9 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: "What to start when an app presents and no picker agent is registered, e.g. \"picker-agent --script FILE\".")
     var agentCommand: String?
 
+    @Option(help: "What to start when an app hands over its terminal (default: picker-agent --tui beside pickerd; \"\" for none).")
+    var terminalAgentCommand: String?
+
     @Flag(help: "Fill an empty store with the bundled demo library before serving.")
     var seedDemo = false
 
@@ -58,7 +61,9 @@ struct PickerdCommand: ParsableCommand {
                 clock = PickerdClock(startingAt: start)
             }
             broker = try Broker(configuration: .init(paths: paths, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
-                                                     agentCommand: command, clock: clock), logger: logger)
+                                                     agentCommand: command, clock: clock,
+                                                     terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) }),
+                                logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
             throw ExitCode(1)

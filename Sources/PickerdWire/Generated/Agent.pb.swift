@@ -204,6 +204,8 @@ public struct ReviewRequest: Hashable, Sendable {
     public var hasTerminal: Bool
     /// `terminal_fd_index` (field 12).
     public var terminalFdIndex: UInt32
+    /// the app's $TERM
+    public var terminalType: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -219,7 +221,8 @@ public struct ReviewRequest: Hashable, Sendable {
     ///   - categories: the field's value.
     ///   - hasTerminal: the field's value.
     ///   - terminalFdIndex: the field's value.
-    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0) {
+    ///   - terminalType: the field's value.
+    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "") {
         self.sessionHandle = sessionHandle
         self.appDisplayName = appDisplayName
         self.appBundleId = appBundleId
@@ -232,6 +235,7 @@ public struct ReviewRequest: Hashable, Sendable {
         self.categories = categories
         self.hasTerminal = hasTerminal
         self.terminalFdIndex = terminalFdIndex
+        self.terminalType = terminalType
     }
 }
 
@@ -253,6 +257,7 @@ extension ReviewRequest: CMessageConvertible {
         self.categories = cArray(c.categories, c.n_categories).map { CategorySetting(c: $0!) }
         self.hasTerminal = c.has_terminal != 0
         self.terminalFdIndex = c.terminal_fd_index
+        self.terminalType = swiftString(c.terminal_type)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReviewRequest> {
@@ -273,6 +278,7 @@ extension ReviewRequest: CMessageConvertible {
         c.pointee.categories = arena.array(self.categories.map { Optional($0.toC(arena)) })
         c.pointee.has_terminal = self.hasTerminal ? 1 : 0
         c.pointee.terminal_fd_index = self.terminalFdIndex
+        c.pointee.terminal_type = arena.string(self.terminalType)
         return c
     }
 

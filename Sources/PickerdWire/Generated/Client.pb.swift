@@ -124,6 +124,8 @@ public struct PresentRequest: Hashable, Sendable {
     public var hasTerminal: Bool
     /// `terminal_fd_index` (field 4).
     public var terminalFdIndex: UInt32
+    /// the terminal's $TERM, for the picker that draws on it
+    public var terminalType: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -131,11 +133,13 @@ public struct PresentRequest: Hashable, Sendable {
     ///   - buttonTitle: the field's value.
     ///   - hasTerminal: the field's value.
     ///   - terminalFdIndex: the field's value.
-    public init(suggestionToken: String = "", buttonTitle: String = "", hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0) {
+    ///   - terminalType: the field's value.
+    public init(suggestionToken: String = "", buttonTitle: String = "", hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "") {
         self.suggestionToken = suggestionToken
         self.buttonTitle = buttonTitle
         self.hasTerminal = hasTerminal
         self.terminalFdIndex = terminalFdIndex
+        self.terminalType = terminalType
     }
 }
 
@@ -149,6 +153,7 @@ extension PresentRequest: CMessageConvertible {
         self.buttonTitle = swiftString(c.button_title)
         self.hasTerminal = c.has_terminal != 0
         self.terminalFdIndex = c.terminal_fd_index
+        self.terminalType = swiftString(c.terminal_type)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PresentRequest> {
@@ -158,6 +163,7 @@ extension PresentRequest: CMessageConvertible {
         c.pointee.button_title = arena.string(self.buttonTitle)
         c.pointee.has_terminal = self.hasTerminal ? 1 : 0
         c.pointee.terminal_fd_index = self.terminalFdIndex
+        c.pointee.terminal_type = arena.string(self.terminalType)
         return c
     }
 

@@ -591,7 +591,7 @@ const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor =
   (ProtobufCMessageInit) pickerd__v1__agent_registered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[12] =
+static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[13] =
 {
   {
     "session_handle",
@@ -737,6 +737,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "terminal_type",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, terminal_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   2,   /* field[2] = app_bundle_id */
@@ -751,11 +763,12 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   0,   /* field[0] = session_handle */
   8,   /* field[8] = show_privacy_banner */
   11,   /* field[11] = terminal_fd_index */
+  12,   /* field[12] = terminal_type */
 };
 static const ProtobufCIntRange pickerd__v1__review_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
 {
@@ -765,7 +778,7 @@ const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
   "Pickerd__V1__ReviewRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReviewRequest),
-  12,
+  13,
   pickerd__v1__review_request__field_descriptors,
   pickerd__v1__review_request__field_indices_by_name,
   1,  pickerd__v1__review_request__number_ranges,

@@ -119,10 +119,14 @@ struct  Pickerd__V1__ReviewRequest
    */
   protobuf_c_boolean has_terminal;
   uint32_t terminal_fd_index;
+  /*
+   * the app's $TERM
+   */
+  char *terminal_type;
 };
 #define PICKERD__V1__REVIEW_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__review_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__ConsentDecision

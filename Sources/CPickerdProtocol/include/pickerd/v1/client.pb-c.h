@@ -110,10 +110,14 @@ struct  Pickerd__V1__PresentRequest
    */
   protobuf_c_boolean has_terminal;
   uint32_t terminal_fd_index;
+  /*
+   * the terminal's $TERM, for the picker that draws on it
+   */
+  char *terminal_type;
 };
 #define PICKERD__V1__PRESENT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__present_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /*
