@@ -43,6 +43,13 @@ let package = Package(
             name: "CPickerdShims",
             cSettings: [.define("_GNU_SOURCE")]
         ),
+        // The terminal picker's drawing surface: ncurses (wide) on the terminal pickerd hands over, a
+        // signal-safe restore, and zlib's inflate for photo previews. Debian: libncurses-dev, zlib1g-dev.
+        .target(
+            name: "CTerminal",
+            cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("z")]
+        ),
         // The wire protocol: Swift value types for every message, conversion to and from the
         // protoc-c structs, and framing. No I/O.
         .target(
@@ -102,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "picker-agent",
             dependencies: [
-                "PickerdTransport", "PickerdWire",
+                "PickerdTransport", "PickerdWire", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -75,6 +75,7 @@ public final class JournalingSuggestionsPicker: Sendable {
     /// Where media files are written.
     public let cacheDirectory: URL
     private let runtimeDirectory: String?
+    private let usesTerminal: Bool
     private let current = Mutex<(ProtocolClient, String)?>(nil)
 
     /// Creates a picker.
@@ -83,8 +84,12 @@ public final class JournalingSuggestionsPicker: Sendable {
     ///   - cacheDirectory: where media files go (default: `$XDG_CACHE_HOME/<program>/JournalingSuggestions`).
     ///   - runtimeDirectory: pickerd's runtime directory (default: `$PICKERD_RUNTIME_DIR`, else
     ///     `$XDG_RUNTIME_DIR/pickerd`).
-    public init(buttonTitle: String = "", cacheDirectory: URL? = nil, runtimeDirectory: String? = nil) {
+    ///   - usesTerminal: when the app runs in a terminal (standard input and output are one), hand it
+    ///     to pickerd so the terminal picker appears in it. The app's process never sees what is drawn:
+    ///     pickerd's own picker process draws it. `PICKERD_NO_TERMINAL=1` turns this off too.
+    public init(buttonTitle: String = "", cacheDirectory: URL? = nil, runtimeDirectory: String? = nil, usesTerminal: Bool = true) {
         self.buttonTitle = buttonTitle
+        self.usesTerminal = usesTerminal
         let environment = ProcessInfo.processInfo.environment
         let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
         self.cacheDirectory = cacheDirectory
@@ -152,11 +157,21 @@ public final class JournalingSuggestionsPicker: Sendable {
             current.withLock { $0 = nil }
             client.close()
         }
-        let request = PresentRequest(suggestionToken: token?.suggestionIdentifier?.uuidString ?? "", buttonTitle: buttonTitle)
+        var request = PresentRequest(suggestionToken: token?.suggestionIdentifier?.uuidString ?? "", buttonTitle: buttonTitle)
+        let terminal = usesTerminal ? TerminalHandover.open() : nil
+        if terminal != nil {
+            request.hasTerminal = true
+            request.terminalFdIndex = 0
+            request.terminalType = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        }
+        // Whatever happens to the picker, the terminal ends as the app left it.
+        defer { terminal?.restore() }
         let frame: ReceivedFrame
         do {
-            frame = try client.request(.present(request), isFinal: { if case .outcome = $0 { true } else { false } }, onEvent: { event in
+            frame = try client.request(.present(request), descriptors: terminal.map { [$0.descriptor] } ?? [], isFinal: { if case .outcome = $0 { true } else { false } }, onEvent: { event in
                 if case .presentAccepted(let accepted) = event { self.current.withLock { $0 = (client, accepted.sessionHandle) } }
+                // pickerd holds its own copy now; the app keeps none.
+                terminal?.release()
             })
         } catch {
             throw Self.map(error)

@@ -98,3 +98,24 @@ public func receivedBytes(_ lines: [[String: Any]]) -> [Data] {
 public func anyContains(_ haystack: [Data], _ needle: String) -> Bool {
     haystack.contains { $0.range(of: Data(needle.utf8)) != nil }
 }
+
+/// Runs a program that may leave a daemon behind (`tmux new-session -d`, `dbus-daemon --fork`) and
+/// waits only for the program itself, its output discarded. Foundation's `Process` cannot: it waits
+/// for its pipes and its exit watcher, which such a daemon inherits and keeps open.
+/// - Parameters:
+///   - path: the program.
+///   - arguments: its arguments.
+/// - Returns: its exit status, or -1 when it could not be started.
+public func runDetaching(_ path: String, _ arguments: [String]) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
+}

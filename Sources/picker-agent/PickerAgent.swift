@@ -1,6 +1,6 @@
-// picker-agent --script FILE: a picker front end for automation and tests. Registers on pickerd's
-// agent socket and answers consent and review requests from a JSON script, deterministically,
-// printing what it decided. (The terminal picker, --tui, is a later piece of work.)
+// picker-agent: pickerd's picker front ends. --tui is the terminal picker a person uses, drawn on the
+// terminal an app handed to pickerd (TerminalPicker.swift); --script FILE answers consent and review
+// requests from a JSON script, deterministically, printing what it decided (automation and tests).
 
 import ArgumentParser
 import Foundation
@@ -84,12 +84,22 @@ struct PickerAgent: ParsableCommand {
             app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
             """)
 
-    @Option(help: "Answer from this JSON script.") var script: String
+    @Option(help: "Answer from this JSON script.") var script: String?
+    @Flag(help: "The terminal picker: serve one presentation on the terminal its app handed to pickerd.") var tui = false
     @Option(help: "pickerd's runtime directory (default: $PICKERD_RUNTIME_DIR, else $XDG_RUNTIME_DIR/pickerd).")
     var runtimeDir: String?
     @Option(help: "Exit after this many reviews (0: serve until pickerd closes the connection).") var count = 0
 
+    func validate() throws {
+        guard (script != nil) != tui else { throw ValidationError("give either --tui or --script FILE") }
+    }
+
     func run() throws {
+        if tui {
+            let code = TerminalPicker.serve(runtimeDirectory: runtimeDir ?? ProcessInfo.processInfo.environment["PICKERD_RUNTIME_DIR"])
+            throw ExitCode(code)
+        }
+        guard let script else { throw ExitCode(2) }
         guard let data = FileManager.default.contents(atPath: script) else {
             FileHandle.standardError.write(Data("picker-agent: cannot read the script \(script)\n".utf8))
             throw ExitCode(2)
