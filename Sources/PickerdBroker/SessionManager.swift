@@ -304,19 +304,21 @@ final class SessionManager: Sendable {
                 broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "there is no other prompt")))
                 return
             }
-            let swapped = state.withLock { state -> Bool in
+            let swapped = state.withLock { state -> String? in
                 guard var listed = state.sessions[request.sessionHandle]?.shown[request.suggestionId],
-                      listed.items.indices.contains(index), listed.items[index].id == current.id else { return false }
+                      listed.items.indices.contains(index), listed.items[index].id == current.id else { return nil }
                 listed.items[index] = next
                 listed.suggestion.itemIDs = listed.items.map(\.id)
+                // The title is made again: a reflection's title is its prompt.
+                listed.suggestion.title = broker.builder.title(listed.suggestion.kind, listed.items)
                 state.sessions[request.sessionHandle]?.shown[request.suggestionId] = listed
-                return true
+                return listed.suggestion.title
             }
-            guard swapped else {
+            guard let title = swapped else {
                 broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "the session ended")))
                 return
             }
-            broker.reply(agent, requestID, .cyclePromptReply(CyclePromptReply(item: next.wireItem)))
+            broker.reply(agent, requestID, .cyclePromptReply(CyclePromptReply(item: next.wireItem, title: title)))
         } catch {
             broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
         }

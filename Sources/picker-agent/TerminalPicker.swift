@@ -151,6 +151,8 @@ final class PickerScreen {
         case .cyclePromptReply(let reply)?:
             if let item = reply.item, suggestion.items.indices.contains(itemIndex) {
                 suggestion.items[itemIndex] = item
+                suggestion.title = reply.title
+                if !titleEdited { title = reply.title }
                 message = "Another prompt"
             }
         case .error(let error)?:

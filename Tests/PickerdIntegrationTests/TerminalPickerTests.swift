@@ -159,4 +159,38 @@ struct TerminalPickerTests {
         #expect(try pickerd.ctl(["history"]).stdout == "nothing has been released yet\n")
         pickerd.stop()
     }
+
+    @Test("p changes a reflection prompt to another; the app receives the prompt the person saw")
+    func anotherPrompt() throws {
+        let (pickerd, window) = try world()
+        try consent(window)
+        // Down the Recommended list to a reflection prompt ("✎ 1 prompt").
+        func selectedHoldsPrompt() -> Bool {
+            let lines = window.screen.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let at = lines.firstIndex(where: { $0.hasPrefix(" › ") }), at + 1 < lines.count else { return false }
+            return lines[at + 1].contains("✎ 1 prompt")
+        }
+        var found = selectedHoldsPrompt()
+        for _ in 0..<80 where !found {
+            let before = window.screen
+            try window.keys("Down")
+            _ = eventually(timeout: 2) { window.screen != before }
+            found = selectedHoldsPrompt()
+        }
+        try #require(found, "a reflection prompt in Recommended: \(window.screen)")
+        try window.keys("Enter")
+        #expect(window.waitFor("Reflection prompt"), "\(window.screen)")
+        let first = try #require(items(window.screen).first { _ in true }?.summary)
+        try window.keys("p")
+        #expect(window.waitFor("Another prompt"), "\(window.screen)")
+        let second = try #require(items(window.screen).first?.summary)
+        #expect(second != first, "the prompt changed")
+        #expect(window.screen.contains(" \(second)\n"), "and the title with it: \(window.screen)")
+        try window.keys("Enter")
+        #expect(window.waitFor("EXIT=0"), "\(window.screen)")
+        let history = try pickerd.ctl(["history"]).stdout
+        #expect(history.contains("\"\(second)\", 1 items\n    reflection: \(second)\n"), "the title follows the prompt: \(history)")
+        #expect(!history.contains(first))
+        pickerd.stop()
+    }
 }

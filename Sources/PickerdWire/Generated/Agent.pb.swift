@@ -765,12 +765,16 @@ extension CyclePromptRequest: ProtobufMessage {
 public struct CyclePromptReply: Hashable, Sendable {
     /// `item` (field 1).
     public var item: Item?
+    /// the suggestion's title, made again with the new prompt
+    public var title: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - item: the field's value.
-    public init(item: Item? = nil) {
+    ///   - title: the field's value.
+    public init(item: Item? = nil, title: String = "") {
         self.item = item
+        self.title = title
     }
 }
 
@@ -781,12 +785,14 @@ extension CyclePromptReply: CMessageConvertible {
         let c = pointer.pointee
         self.init()
         self.item = c.item.map { Item(c: $0) }
+        self.title = swiftString(c.title)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__CyclePromptReply> {
         let c = arena.allocate(Pickerd__V1__CyclePromptReply.self)
         pickerd__v1__cycle_prompt_reply__init(c)
         c.pointee.item = self.item.map { $0.toC(arena) }
+        c.pointee.title = arena.string(self.title)
         return c
     }
 

@@ -455,7 +455,7 @@ extension CyclePromptRequest {
 extension CyclePromptReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [CyclePromptReply] {
-        [CyclePromptReply(item: Item.fixtures[0])]
+        [CyclePromptReply(item: Item.fixtures[0], title: "CyclePromptReply.title #0 ✓ ünïcode")]
     }
 }
 

@@ -1220,7 +1220,7 @@ const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_request__descriptor =
   (ProtobufCMessageInit) pickerd__v1__cycle_prompt_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__cycle_prompt_reply__field_descriptors[1] =
+static const ProtobufCFieldDescriptor pickerd__v1__cycle_prompt_reply__field_descriptors[2] =
 {
   {
     "item",
@@ -1234,14 +1234,27 @@ static const ProtobufCFieldDescriptor pickerd__v1__cycle_prompt_reply__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "title",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__CyclePromptReply, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__cycle_prompt_reply__field_indices_by_name[] = {
   0,   /* field[0] = item */
+  1,   /* field[1] = title */
 };
 static const ProtobufCIntRange pickerd__v1__cycle_prompt_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descriptor =
 {
@@ -1251,7 +1264,7 @@ const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descriptor =
   "Pickerd__V1__CyclePromptReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__CyclePromptReply),
-  1,
+  2,
   pickerd__v1__cycle_prompt_reply__field_descriptors,
   pickerd__v1__cycle_prompt_reply__field_indices_by_name,
   1,  pickerd__v1__cycle_prompt_reply__number_ranges,

@@ -242,10 +242,14 @@ struct  Pickerd__V1__CyclePromptReply
 {
   ProtobufCMessage base;
   Pickerd__V1__Item *item;
+  /*
+   * the suggestion's title, made again with the new prompt
+   */
+  char *title;
 };
 #define PICKERD__V1__CYCLE_PROMPT_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__cycle_prompt_reply__descriptor) \
-    , NULL }
+    , NULL, (char *)protobuf_c_empty_string }
 
 
 /* Pickerd__V1__AgentRegister methods */
