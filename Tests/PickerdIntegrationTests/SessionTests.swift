@@ -214,6 +214,18 @@ struct SessionTests {
         pickerd.stop()
     }
 
+    @Test("only a terminal is accepted as the app's terminal: a pipe, or no descriptor, is refused and no picker starts")
+    func fakeTerminal() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
+        let lines = try testClient(pickerd, "fake-terminal")
+        let errors = lines.filter { $0["event"] as? String == "error" }
+        #expect(errors.count == 2, "\(lines)")
+        #expect(errors.allSatisfy { $0["code"] as? String == "invalidArgument" })
+        #expect(errors.first?["message"] as? String == "the descriptor handed over as a terminal is not one")
+        #expect(!pickerd.logText.contains("started a terminal picker"))
+        pickerd.stop()
+    }
+
     @Test("from a client connection every agent and control message is refused")
     func probing() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)

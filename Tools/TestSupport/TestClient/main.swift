@@ -114,6 +114,15 @@ do {
         _ = try next()
         usleep(300_000)
         exit(0)  // gone mid-review: the kernel closes the socket
+    case "fake-terminal":
+        // A pipe handed over as the terminal, then a terminal index with no descriptor: both refused.
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { exit(1) }
+        try connection.send(Envelope(requestId: 20, body: .present(PresentRequest(buttonTitle: "Add to Test", hasTerminal: true, terminalFdIndex: 0))),
+                            descriptors: [FileDescriptor(rawValue: ends[0])])
+        _ = try next()
+        try connection.send(Envelope(requestId: 21, body: .present(PresentRequest(buttonTitle: "Add to Test", hasTerminal: true, terminalFdIndex: 3))))
+        _ = try next()
     case "configuration":
         try connection.send(Envelope(requestId: 3, body: .configuration(ConfigurationRequest())))
         if let frame = try connection.receive(), case .configurationReply(let c)? = frame.envelope.body {
