@@ -76,6 +76,9 @@ struct PickerAgent: ParsableCommand {
         commandName: "picker-agent",
         abstract: "A picker front end for pickerd.",
         discussion: """
+            --tui is the terminal picker: pickerd starts it for a presentation whose app handed over its terminal,
+            and it draws the picker there (keys on its bottom line).
+
             --script FILE answers from a JSON script, for example
               {"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
               {"reviews": [{"action": "cancel"}]}
