@@ -109,7 +109,7 @@ struct ControlHandler {
         let store = broker.store
         let settings = try store.notificationSettings()
         let smart = NotificationPolicy.smartChoice(releaseTimes: try store.releaseTimes())
-        let next = NotificationPolicy.nextFire(settings: settings, smartMinute: smart.minute)
+        let next = NotificationPolicy.nextFire(settings: settings, smartMinute: smart.minute, now: broker.configuration.clock.now())
         return NotificationsReply(
             settings: settings,
             eligibleBundleIds: broker.registry.apps().filter { !$0.notificationUrlFormat.isEmpty }.map(\.bundleId),

@@ -144,6 +144,7 @@ struct Settings: ParsableCommand {
             print(CategoryName.name(setting.category).padding(toLength: 22, withPad: " ", startingAt: 0), setting.enabled ? "on" : "off")
         }
         print("consent".padding(toLength: 22, withPad: " ", startingAt: 0), s.consentGiven ? "given" : "not yet given")
+        print("privacy banner".padding(toLength: 22, withPad: " ", startingAt: 0), s.privacyBannerDismissed ? "dismissed" : "shown")
     }
 
     struct Get: ParsableCommand {

@@ -105,6 +105,7 @@ struct TerminalPickerTests {
         #expect(!window.screen.contains("Review ·"), "the picker left the screen")
         #expect(window.screen.contains("MODES isig icanon echo"), "the terminal is back in its modes: \(window.screen)")
 
+        #expect(try pickerd.ctl(["settings", "get"]).stdout.contains("privacy banner         dismissed"), "the banner stays dismissed")
         let history = try pickerd.ctl(["history"]).stdout
         #expect(history.contains("\"A run to remember\", \(keptSummaries.count) items"), "\(history)")
         let released = history.split(separator: "\n").dropFirst().map { String($0.split(separator: ":", maxSplits: 1)[1].dropFirst()) }
