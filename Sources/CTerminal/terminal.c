@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,10 +171,10 @@ int term_key(int timeout_ms) {
     wint_t key;
     int kind = get_wch(&key);
     if (kind == ERR) {
-        /* A hang-up reads as end of file: no more keys will come. */
-        if (tty >= 0 && timeout_ms < 0) return TERM_KEY_CLOSED;
-        char probe;
-        return (timeout_ms >= 0 && read(tty, &probe, 0) < 0 && errno == EIO) ? TERM_KEY_CLOSED : TERM_KEY_NONE;
+        /* A timeout, or a hang-up (the terminal went away): no more keys will come then. */
+        struct pollfd probe = {.fd = tty, .events = POLLIN, .revents = 0};
+        if (tty < 0 || (poll(&probe, 1, 0) > 0 && (probe.revents & (POLLHUP | POLLERR | POLLNVAL)))) return TERM_KEY_CLOSED;
+        return TERM_KEY_NONE;
     }
     if (kind == KEY_CODE_YES) {
         switch (key) {

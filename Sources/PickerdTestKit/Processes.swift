@@ -101,7 +101,9 @@ public func anyContains(_ haystack: [Data], _ needle: String) -> Bool {
 
 /// Runs a program that may leave a daemon behind (`tmux new-session -d`, `dbus-daemon --fork`) and
 /// waits only for the program itself, its output discarded. Foundation's `Process` cannot: it waits
-/// for its pipes and its exit watcher, which such a daemon inherits and keeps open.
+/// for its pipes and its exit watcher, which such a daemon inherits and keeps open. The program
+/// starts with no signal blocked and every one at its default, as from a shell (the test runner's
+/// threads block signals, and a daemon inheriting that would never hear SIGCHLD or SIGHUP).
 /// - Parameters:
 ///   - path: the program.
 ///   - arguments: its arguments.
@@ -113,8 +115,17 @@ public func runDetaching(_ path: String, _ arguments: [String]) -> Int32 {
     for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t(), none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var pid: pid_t = 0
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+    guard posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0 else { return -1 }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1

@@ -27,7 +27,7 @@ final class TmuxWindow {
     /// Waits until the screen shows `text`; returns whether it did.
     func waitFor(_ text: String, timeout: Double = 20) -> Bool { eventually(timeout: timeout) { screen.contains(text) } }
 
-    deinit { _ = runDetaching("/usr/bin/tmux", ["-L", socket, "kill-server"]) }
+    deinit { _ = try? tmux(["kill-server"]) }
 }
 
 /// The terminal picker (`picker-agent --tui`) on journal-demo's terminal, driven through tmux.
@@ -126,6 +126,16 @@ struct TerminalPickerTests {
         try window.keys("Escape")
         #expect(window.waitFor("EXIT=3"), "\(window.screen)")
         #expect(try pickerd.ctl(["history"]).stdout == "nothing has been released yet\n")
+        pickerd.stop()
+    }
+
+    @Test("Not Now on the consent sheet: dismissed (consent declined), consent still not given")
+    func notNow() throws {
+        let (pickerd, window) = try world()
+        #expect(window.waitFor("[ Turn On ]"))
+        try window.keys("n")
+        #expect(window.waitFor("EXIT=4"), "\(window.screen)")
+        #expect(try pickerd.ctl(["settings", "get"]).stdout.contains("consent                not yet given"))
         pickerd.stop()
     }
 
