@@ -142,9 +142,14 @@ final class PickerScreen {
         case .fetchMediaReply(let reply)?:
             pendingMedia[frame.envelope.requestId] = nil
             var image: PixelImage?
-            for media in reply.media where media.hasFd && media.contentType == "image/png" && image == nil {
-                if frame.descriptors.indices.contains(Int(media.fdIndex)), let fd = frame.descriptors[Int(media.fdIndex)].descriptor {
-                    image = PixelImage(png: Self.readAll(fd))
+            // A still if there is one (a Live Photo's image), else a clip's first frame.
+            let stillsFirst = reply.media.filter { $0.contentType == "image/png" } + reply.media.filter { $0.contentType != "image/png" }
+            for media in stillsFirst where media.hasFd && image == nil {
+                guard frame.descriptors.indices.contains(Int(media.fdIndex)), let fd = frame.descriptors[Int(media.fdIndex)].descriptor else { continue }
+                switch media.contentType {
+                case "image/png": image = PixelImage(png: Self.readAll(fd))
+                case "video/x-yuv4mpeg2", "video/yuv4mpeg": image = PixelImage(y4m: Self.readAll(fd))
+                default: break
                 }
             }
             previews[reply.itemId] = .some(image)
@@ -579,6 +584,7 @@ final class PickerScreen {
         case .contact(let c)?: return c.photo
         case .song(let s)?: return s.artwork
         case .podcast(let p)?: return p.artwork
+        case .video(let v)?: return v.url
         default: return nil
         }
     }

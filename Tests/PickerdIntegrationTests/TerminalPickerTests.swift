@@ -117,12 +117,21 @@ struct TerminalPickerTests {
         pickerd.stop()
     }
 
-    @Test("cancel from the review screen: journal-demo hears cancelled, nothing is released")
+    @Test("previews of a photo and a clip's first frame in half-block cells; cancel from the review screen: nothing is released")
     func cancel() throws {
         let (pickerd, window) = try world()
         try consent(window)
         try window.keys("Enter")
         #expect(window.waitFor("Review · Journal Demo"))
+        // Through the carousel: each picture is fetched from pickerd (sealed copies) and drawn.
+        var seen: Set<String> = []
+        for _ in 0..<12 where seen.count < 2 {
+            try window.keys("Right")
+            for kind in ["▣ Photo", "▶ Video"] where window.waitFor(kind, timeout: 1) {
+                if eventually(timeout: 5, { window.screen.contains("▀▀▀▀") }) { seen.insert(kind) }
+            }
+        }
+        #expect(seen == ["▣ Photo", "▶ Video"], "previews drawn: \(window.screen)")
         try window.keys("Escape")
         #expect(window.waitFor("EXIT=3"), "\(window.screen)")
         #expect(try pickerd.ctl(["history"]).stdout == "nothing has been released yet\n")
