@@ -86,10 +86,10 @@ struct WireConversion {
         return file(media.fdIndex)
     }
     private func text(_ s: String) -> String? { s.isEmpty ? nil : s }
-    private func date(_ t: Timestamp?) -> Date? { t.map { Date(timeIntervalSince1970: Double($0.unixMs) / 1000) } }
+    private func date(_ t: Timestamp?) -> Date? { t.map { Date(unixMs: $0.unixMs) } }
     private func interval(_ d: PickerdWire.DateInterval) -> Foundation.DateInterval {
-        let start = Date(timeIntervalSince1970: Double(d.startUnixMs) / 1000)
-        return Foundation.DateInterval(start: start, end: max(start, Date(timeIntervalSince1970: Double(d.endUnixMs) / 1000)))
+        let start = Date(unixMs: d.startUnixMs)
+        return Foundation.DateInterval(start: start, end: max(start, Date(unixMs: d.endUnixMs)))
     }
     private func quantity(_ q: Quantity?) -> HealthQuantity? { q.map { HealthQuantity(value: $0.value, unit: $0.unit) } }
     private func geo(_ g: PickerdWire.GeoLocation) -> GeoLocation {

@@ -113,7 +113,7 @@ struct ControlHandler {
         return NotificationsReply(
             settings: settings,
             eligibleBundleIds: broker.registry.apps().filter { !$0.notificationUrlFormat.isEmpty }.map(\.bundleId),
-            nextFire: next.map { Timestamp(unixMs: Int64($0.timeIntervalSince1970 * 1000)) },
+            nextFire: next.map { Timestamp(unixMs: $0.unixMs) },
             smartMinuteOfDay: smart.minute, smartExplanation: smart.why,
             effectiveSchedule: !settings.enabled ? .off : settings.mode == .custom ? .custom : .smart)
     }

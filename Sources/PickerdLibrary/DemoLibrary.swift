@@ -174,7 +174,7 @@ struct Generator {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: -5 * 3600)!
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
-                                        from: Date(timeIntervalSince1970: Double(ms) / 1000))
+                                        from: Date(unixMs: ms))
         return String(format: "%04d:%02d:%02d %02d:%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 

@@ -340,7 +340,7 @@ public struct SuggestionBuilder: Sendable {
         }
     }
 
-    private func date(_ timeMs: Int64) -> Date { Date(timeIntervalSince1970: Double(timeMs) / 1000) }
+    private func date(_ timeMs: Int64) -> Date { Date(unixMs: timeMs) }
     private func dayIndex(_ timeMs: Int64) -> Int {
         Int((timeMs + Int64(timeZone.secondsFromGMT(for: date(timeMs))) * 1000).floorDivided(by: 86_400_000))
     }

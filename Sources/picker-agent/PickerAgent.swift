@@ -144,7 +144,7 @@ struct PickerAgent: ParsableCommand {
                     decision.answer = .customize
                     let on = Set(plan.categories ?? [])
                     decision.categories = review.categories.map {
-                        CategorySetting(category: $0.category, enabled: on.contains(Self.categoryName($0.category)))
+                        CategorySetting(category: $0.category, enabled: on.contains($0.category.settingName))
                     }
                 default: decision.answer = .accept
                 }
@@ -219,24 +219,7 @@ struct PickerAgent: ParsableCommand {
         return decision
     }
 
-    static func kindName(_ item: Item) -> String {
-        guard let asset = item.asset else { return "unknown" }
-        let name = String(describing: asset).prefix { $0 != "(" }
-        return String(name)
-    }
-
-    static func categoryName(_ category: PickerdWire.Category) -> String {
-        switch category {
-        case .activity: "activity"
-        case .media: "media"
-        case .contacts: "contacts"
-        case .photos: "photos"
-        case .significantLocations: "significant-locations"
-        case .reflectionPrompts: "reflection-prompts"
-        case .stateOfMind: "state-of-mind"
-        default: "\(category)"
-        }
-    }
+    static func kindName(_ item: Item) -> String { item.asset.map { AssetKind($0).rawValue } ?? "unknown" }
 }
 
 func say(_ line: String) {

@@ -522,7 +522,7 @@ final class PickerScreen {
                     }
                 }
             } else {
-                text(row + height / 2, column + 1 + max(0, pictureWidth / 2 - 5), previews[item.id] == nil ? "loading…" : "[\(Self.kindName(item))]", color: 6)
+                text(row + height / 2, column + 1 + max(0, pictureWidth / 2 - 5), previews[item.id] == nil ? "loading…" : "[\(Self.kind(item)?.rawValue ?? "item")]", color: 6)
             }
         }
         let left = column + pictureWidth + 2
@@ -543,37 +543,36 @@ final class PickerScreen {
 
     static func code(_ character: Character) -> Int { Int(character.unicodeScalars.first!.value) }
 
-    static func kindName(_ item: Item) -> String {
-        guard let asset = item.asset else { return "item" }
-        return String(String(describing: asset).prefix { $0 != "(" })
-    }
+    /// How the picker marks and names each kind of item: a glyph, the carousel's label, and the noun
+    /// it is counted in ("2 photos").
+    private static let kinds: [AssetKind: (glyph: String, label: String, noun: String)] = [
+        .photo: ("▣", "Photo", "photo"), .livePhoto: ("◎", "Live Photo", "live photo"), .video: ("▶", "Video", "video"),
+        .workout: ("⚑", "Workout", "workout"), .workoutGroup: ("⚑", "Workouts", "workout group"),
+        .contact: ("☺", "Contact", "contact"), .location: ("⌖", "Place", "place"), .locationGroup: ("⌖", "Places", "place group"),
+        .song: ("♪", "Song", "song"), .podcast: ("☊", "Podcast", "podcast"), .motionActivity: ("↟", "Steps", "step count"),
+        .genericMedia: ("♫", "Media", "media item"), .reflection: ("✎", "Reflection prompt", "prompt"),
+        .stateOfMind: ("☼", "State of mind", "mood"),
+    ]
 
-    static func kindLabel(_ item: Item) -> String {
-        ["photo": "Photo", "livePhoto": "Live Photo", "video": "Video", "workout": "Workout", "workoutGroup": "Workouts",
-         "contact": "Contact", "location": "Place", "locationGroup": "Places", "song": "Song", "podcast": "Podcast",
-         "motionActivity": "Steps", "genericMedia": "Media", "reflection": "Reflection prompt", "stateOfMind": "State of mind"][kindName(item)] ?? "Item"
-    }
+    static func kind(_ item: Item) -> AssetKind? { item.asset.map(AssetKind.init) }
 
-    static func glyph(_ item: Item) -> String {
-        ["photo": "▣", "livePhoto": "◎", "video": "▶", "workout": "⚑", "workoutGroup": "⚑", "contact": "☺", "location": "⌖",
-         "locationGroup": "⌖", "song": "♪", "podcast": "☊", "motionActivity": "↟", "genericMedia": "♫", "reflection": "✎",
-         "stateOfMind": "☼"][kindName(item)] ?? "•"
-    }
+    static func kindLabel(_ item: Item) -> String { kind(item).flatMap { kinds[$0]?.label } ?? "Item" }
+
+    static func glyph(_ item: Item) -> String { kind(item).flatMap { kinds[$0]?.glyph } ?? "•" }
 
     /// "▣ 2 photos  ♪ 1 song": what a suggestion holds.
     static func contents(_ items: [Item]) -> String {
-        var order: [String] = []
-        var counts: [String: (Item, Int)] = [:]
+        var order: [AssetKind?] = []
+        var counts: [AssetKind?: Int] = [:]
         for item in items {
-            let kind = kindName(item)
+            let kind = kind(item)
             if counts[kind] == nil { order.append(kind) }
-            counts[kind] = (counts[kind]?.0 ?? item, (counts[kind]?.1 ?? 0) + 1)
+            counts[kind, default: 0] += 1
         }
         return order.map { kind in
-            let (item, count) = counts[kind]!
-            let noun = ["livePhoto": "live photo", "workoutGroup": "workout group", "location": "place", "locationGroup": "place group",
-                        "motionActivity": "step count", "genericMedia": "media item", "reflection": "prompt", "stateOfMind": "mood"][kind] ?? kind
-            return "\(glyph(item)) \(count) \(noun)\(count == 1 ? "" : "s")"
+            let count = counts[kind]!
+            let marks = kind.flatMap { kinds[$0] } ?? (glyph: "•", label: "Item", noun: "item")
+            return "\(marks.glyph) \(count) \(marks.noun)\(count == 1 ? "" : "s")"
         }.joined(separator: "  ")
     }
 
@@ -641,7 +640,7 @@ final class PickerScreen {
 
     static func date(_ timestamp: Timestamp?) -> String {
         guard let timestamp, timestamp.unixMs != 0 else { return "" }
-        return dayFormat.string(from: Date(timeIntervalSince1970: Double(timestamp.unixMs) / 1000))
+        return dayFormat.string(from: Date(unixMs: timestamp.unixMs))
     }
 
     static func range(_ interval: PickerdWire.DateInterval?) -> String {

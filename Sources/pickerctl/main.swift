@@ -120,14 +120,8 @@ func printStats(_ stats: LibraryStatsReply) {
 
 /// The categories by the names people type.
 enum CategoryName {
-    static let names: [(String, PickerdWire.Category)] = [
-        ("activity", .activity), ("media", .media), ("contacts", .contacts), ("photos", .photos),
-        ("significant-locations", .significantLocations), ("reflection-prompts", .reflectionPrompts),
-        ("state-of-mind", .stateOfMind),
-    ]
-    static func name(_ category: PickerdWire.Category) -> String {
-        names.first { $0.1 == category }?.0 ?? "\(category)"
-    }
+    static let names: [(String, PickerdWire.Category)] = PickerdWire.Category.settable.map { ($0.settingName, $0) }
+    static func name(_ category: PickerdWire.Category) -> String { category.settingName }
     static func parse(_ text: String) -> PickerdWire.Category? {
         let key = text.lowercased().replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: " ", with: "-")
         if key == "locations" { return .significantLocations }
@@ -192,7 +186,7 @@ struct History: ParsableCommand {
         if history.entries.isEmpty { print("nothing has been released yet") }
         let formatter = ISO8601DateFormatter()
         for entry in history.entries {
-            let when = formatter.string(from: Date(timeIntervalSince1970: Double(entry.time?.unixMs ?? 0) / 1000))
+            let when = formatter.string(from: Date(unixMs: entry.time?.unixMs ?? 0))
             print("\(when)  \(entry.appDisplayName) (\(entry.bundleId)): \"\(entry.title)\", \(entry.items.count) items")
             for item in entry.items { print("    \(item.kind): \(item.summary)") }
         }
@@ -280,7 +274,7 @@ struct Notifications: ParsableCommand {
             print("smart time     \(time(r.smartMinuteOfDay)): \(r.smartExplanation)")
         }
         if let next = r.nextFire {
-            print("next reminder  \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(next.unixMs) / 1000)))")
+            print("next reminder  \(ISO8601DateFormatter().string(from: Date(unixMs: next.unixMs)))")
         }
         print("open with      \(s.openWithBundleId.isEmpty ? "(no app chosen)" : s.openWithBundleId)")
         print("can open them  \(r.eligibleBundleIds.isEmpty ? "(no registered app declares JSNotificationURLFormat)" : r.eligibleBundleIds.joined(separator: ", "))")
@@ -344,7 +338,7 @@ struct Notifications: ParsableCommand {
             }
             if reply.notifications.isEmpty { print("no reminders yet") }
             for record in reply.notifications {
-                let fired = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(record.firedAt?.unixMs ?? 0) / 1000))
+                let fired = ISO8601DateFormatter().string(from: Date(unixMs: record.firedAt?.unixMs ?? 0))
                 print("\(record.id)  \(fired)  \(record.opened ? "opened" : "new   ")  \(record.title): \(record.body)")
                 print("    suggestion \(record.suggestionId.isEmpty ? "(general reminder)" : record.suggestionId)\(record.url.isEmpty ? "" : "  url \(record.url)")")
             }

@@ -2,6 +2,7 @@ import Foundation
 import PickerdLibrary
 import PickerdStore
 import PickerdTestKit
+import PickerdWire
 import Testing
 
 @Suite("The demo library's media are real files")

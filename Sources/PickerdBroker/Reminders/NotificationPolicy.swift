@@ -22,7 +22,7 @@ enum NotificationPolicy {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let minutes = releaseTimes.map { ms -> Int in
-            let c = calendar.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(ms) / 1000))
+            let c = calendar.dateComponents([.hour, .minute], from: Date(unixMs: ms))
             return (c.hour ?? 0) * 60 + (c.minute ?? 0)
         }.sorted()
         guard !minutes.isEmpty else {

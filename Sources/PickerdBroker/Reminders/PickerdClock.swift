@@ -15,10 +15,3 @@ public struct PickerdClock: Sendable {
     /// The current time by this clock.
     public func now() -> Date { Date().addingTimeInterval(offset) }
 }
-
-extension Date {
-    /// Milliseconds since 1970, as the store and the wire keep times.
-    var unixMs: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
-
-    init(unixMs: Int64) { self.init(timeIntervalSince1970: Double(unixMs) / 1000) }
-}

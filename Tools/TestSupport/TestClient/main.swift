@@ -35,7 +35,7 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
         case .approved(let s)?:
             out["result"] = "approved"
             out["title"] = s.title
-            out["items"] = s.items.map { ["id": $0.id, "kind": $0.asset.map { String(String(describing: $0).prefix { $0 != "(" }) } ?? ""] }
+            out["items"] = s.items.map { ["id": $0.id, "kind": $0.asset.map { AssetKind($0).rawValue } ?? ""] }
         case .cancelled?: out["result"] = "cancelled"
         case .dismissed(let d)?: out["result"] = "dismissed"; out["reason"] = d.reason.description
         case .error(let e)?: out["result"] = "error"; out["code"] = e.code.description
