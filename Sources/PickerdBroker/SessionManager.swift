@@ -380,14 +380,16 @@ final class SessionManager: Sendable {
                 lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
                                              enabled: try store.enabledCategories())
             }
-            let session = state.withLock { state -> Session? in
+            // The session as it now stands, and whether its agent is a terminal picker (the only kind
+            // that may receive the app's terminal).
+            let found = state.withLock { state -> (Session, Bool)? in
                 guard var s = state.sessions[handle] else { return nil }
                 s.awaitingConsent = !consented
                 if let lists { s.shown = Dictionary(lists.recent.map { ($0.suggestion.id.uuidString, $0) }, uniquingKeysWith: { a, _ in a }) }
                 state.sessions[handle] = s
-                return s
+                return (s, state.agents[ObjectIdentifier(agent)]?.terminal ?? false)
             }
-            guard let session else { return }
+            guard let (session, agentDrawsOnTerminal) = found else { return }
             request.appDisplayName = session.app.displayName
             request.appBundleId = session.app.bundleId
             request.buttonTitle = session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle
@@ -399,8 +401,7 @@ final class SessionManager: Sendable {
                 if session.shown[session.token] != nil { request.preloadedSuggestionId = session.token }
             }
             var descriptors: [FileDescriptor] = []
-            if let terminal = session.terminal?.descriptor,
-               state.withLock({ $0.agents[ObjectIdentifier(agent)]?.terminal ?? false }) {
+            if let terminal = session.terminal?.descriptor, agentDrawsOnTerminal {
                 request.hasTerminal = true
                 request.terminalFdIndex = 0
                 request.terminalType = session.terminalType
@@ -479,5 +480,5 @@ final class SessionManager: Sendable {
         return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS([UInt8](data)))
     }
 
-    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+    static func now() -> Int64 { Date().unixMs }
 }

@@ -108,9 +108,16 @@ public struct AppRegistry: Sendable {
     /// - Parameter bundleID: the app.
     /// - Returns: whether it was registered.
     public func remove(bundleID: String) -> Bool {
-        guard let app = apps().first(where: { $0.bundleId == bundleID }) else { return false }
+        guard let app = app(bundleID: bundleID) else { return false }
         try? FileManager.default.removeItem(atPath: directory + "/\(app.bundleId).json")
         return true
+    }
+
+    /// The app registered under `bundleID`.
+    /// - Parameter bundleID: a bundle id (empty matches none).
+    /// - Returns: its manifest, if registered.
+    public func app(bundleID: String) -> AppManifest? {
+        apps().first { $0.bundleId == bundleID && !bundleID.isEmpty }
     }
 
     /// The app whose executable is `executablePath`.

@@ -110,7 +110,7 @@ final class ReminderScheduler: Sendable {
             suggestion = lists.recommended.first { !done.contains($0.suggestion.id.uuidString) }?.suggestion
         }
         let suggestionID = suggestion?.id.uuidString ?? ""
-        let app = broker.registry.apps().first { $0.bundleId == settings.openWithBundleId && !settings.openWithBundleId.isEmpty }
+        let app = broker.registry.app(bundleID: settings.openWithBundleId)
         return NotificationRecord(
             id: NotificationPolicy.reminderID(for: due), suggestionId: suggestionID,
             title: "Journaling suggestion",
@@ -134,8 +134,7 @@ final class ReminderScheduler: Sendable {
         } catch {
             return .failure(ReminderError(.storage, error.message))
         }
-        guard !settings.openWithBundleId.isEmpty,
-              let app = broker.registry.apps().first(where: { $0.bundleId == settings.openWithBundleId }) else {
+        guard let app = broker.registry.app(bundleID: settings.openWithBundleId) else {
             return .failure(ReminderError(.failedPrecondition,
                                           "no app is chosen to open reminders (pickerctl notifications set --open-with BUNDLE-ID)"))
         }
