@@ -9,10 +9,7 @@ struct NotificationTests {
     /// pickerd with journal-demo registered (with its URL format unless `withFormat` is false).
     func world(script: String = #"{"reviews": [{"preloaded": true}]}"#, withFormat: Bool = true) throws -> RunningPickerd {
         let pickerd = try sessionPickerd(script: script, register: false)
-        let r = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("journal-demo").path, "--entitlements",
-                                 "Tools/journal-demo.entitlements".absolutePath, "--bundle-id", "com.example.journal-demo",
-                                 "--name", "Journal Demo"] + (withFormat ? ["--notification-url-format", Self.format] : []))
-        #expect(r.status == 0, "\(r.stderr)")
+        try registerJournalDemo(pickerd, withFormat ? ["--notification-url-format", Self.format] : [])
         return pickerd
     }
 
@@ -88,6 +85,15 @@ struct NotificationTests {
         #expect(garbage.stderr.contains("is not a journaling suggestion URL"))
         pickerd.stop()
     }
+}
+
+/// Registers journal-demo as com.example.journal-demo ("Journal Demo") with its entitlements file,
+/// plus `extra` registration options (its URL format, its launch command).
+func registerJournalDemo(_ pickerd: RunningPickerd, _ extra: [String] = []) throws {
+    let r = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("journal-demo").path, "--entitlements",
+                             "Tools/journal-demo.entitlements".absolutePath, "--bundle-id", "com.example.journal-demo",
+                             "--name", "Journal Demo"] + extra)
+    #expect(r.status == 0, "\(r.stderr)")
 }
 
 extension String {

@@ -17,20 +17,12 @@ struct ReminderTests {
                root: String? = nil) throws -> RunningPickerd {
         var env = environment
         env["TZ"] = "UTC"
-        let pickerd: RunningPickerd
-        if let root {
-            let agent = BuiltProducts.url("picker-agent").path
-            pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json",
-                                                                          "--clock-start", clockStart], environment: env)
-            return pickerd
-        }
-        pickerd = try sessionPickerd(script: script, register: false, extra: ["--clock-start", clockStart], environment: env)
+        let pickerd = try sessionPickerd(script: script, register: false, extra: ["--clock-start", clockStart], environment: env, root: root)
+        // A restart keeps the registration and settings in the store and config it reuses.
+        if root != nil { return pickerd }
         let journalDemo = BuiltProducts.url("journal-demo").path
-        let r = try pickerd.ctl(["apps", "register", "--executable", journalDemo, "--entitlements", "Tools/journal-demo.entitlements".absolutePath,
-                                 "--bundle-id", "com.example.journal-demo", "--name", "Journal Demo",
-                                 "--notification-url-format", Self.format,
-                                 "--launch-command", "\(journalDemo) open-url {url} --output \(pickerd.root)/journal"])
-        #expect(r.status == 0, "\(r.stderr)")
+        try registerJournalDemo(pickerd, ["--notification-url-format", Self.format,
+                                          "--launch-command", "\(journalDemo) open-url {url} --output \(pickerd.root)/journal"])
         let set = try pickerd.ctl(["notifications", "set", "--schedule", "custom", "--open-with", "com.example.journal-demo"]
                                   + times.flatMap { ["--time", $0] })
         #expect(set.status == 0, "\(set.stderr)")

@@ -11,11 +11,12 @@ func testClient(_ pickerd: RunningPickerd, _ mode: String, _ extra: String = "")
     }
 }
 
-/// A pickerd with the demo library, the scripted agent on `script`, and the test client registered.
+/// A pickerd with the demo library, the scripted agent on `script`, and the test client registered;
+/// on `root` when given (a restart on the same store), else on a new temporary root.
 func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true, extra: [String] = [],
-                    environment: [String: String] = [:]) throws -> RunningPickerd {
+                    environment: [String: String] = [:], root existing: String? = nil) throws -> RunningPickerd {
     var template = Array("/tmp/pkd-s.XXXXXX".utf8CString)
-    let root = String(cString: mkdtemp(&template)!)
+    let root = existing ?? String(cString: mkdtemp(&template)!)
     try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
     let agent = BuiltProducts.url("picker-agent").path
     let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"] + extra,

@@ -37,10 +37,7 @@ struct TerminalPickerTests {
     /// (then its exit status and the terminal's modes).
     func world() throws -> (RunningPickerd, TmuxWindow) {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#, register: false)
-        let r = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("journal-demo").path, "--entitlements",
-                                 "Tools/journal-demo.entitlements".absolutePath, "--bundle-id", "com.example.journal-demo",
-                                 "--name", "Journal Demo"])
-        #expect(r.status == 0, "\(r.stderr)")
+        try registerJournalDemo(pickerd)
         let command = "\(BuiltProducts.url("journal-demo").path) new-entry --output \(pickerd.root)/journal --runtime-dir \(pickerd.runtime);"
             + " echo EXIT=$?; echo MODES $(stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '); sleep 600"
         return (pickerd, try TmuxWindow(command))
