@@ -13,20 +13,59 @@ struct ReminderTests {
 
     /// pickerd whose clock reads `clockStart`, with journal-demo registered to open reminders into
     /// `<root>/journal`, and the custom schedule `times`.
-    func world(clockStart: String, times: [String] = ["mon 10:00"], script: String, environment: [String: String] = [:],
-               root: String? = nil) throws -> RunningPickerd {
+    ///
+    /// Set-up (registration, the schedule, `before`) happens first on a pickerd whose clock reads an
+    /// hour earlier, where no slot falls; then pickerd restarts on the same store at `clockStart`. So
+    /// however long set-up takes on a loaded machine, no slot passes before the schedule is in place
+    /// (a settings change settles every slot up to its moment under the old settings, as it should).
+    /// `root` restarts an existing world as it is. The agent follows `setUpScript` (by default
+    /// `script`) during set-up, and `script` after the restart.
+    func world(clockStart: String, times: [String] = ["mon 10:00"], script: String, setUpScript: String? = nil,
+               environment: [String: String] = [:], root: String? = nil,
+               before: (RunningPickerd) throws -> Void = { _ in }) throws -> RunningPickerd {
         var env = environment
         env["TZ"] = "UTC"
-        let pickerd = try sessionPickerd(script: script, register: false, extra: ["--clock-start", clockStart], environment: env, root: root)
-        // A restart keeps the registration and settings in the store and config it reuses.
-        if root != nil { return pickerd }
+        let start = try #require(ISO8601DateFormatter().date(from: clockStart))
+        if let root {
+            return try sessionPickerd(script: script, register: false, extra: ["--clock-start", clockStart, "--log-level", "debug"],
+                                      environment: env, root: root)
+        }
+        let earlier = ISO8601DateFormatter().string(from: start.addingTimeInterval(-3600))
+        let setUp = try sessionPickerd(script: setUpScript ?? script, register: false, extra: ["--clock-start", earlier], environment: env)
         let journalDemo = BuiltProducts.url("journal-demo").path
-        try registerJournalDemo(pickerd, ["--notification-url-format", Self.format,
-                                          "--launch-command", "\(journalDemo) open-url {url} --output \(pickerd.root)/journal"])
-        let set = try pickerd.ctl(["notifications", "set", "--schedule", "custom", "--open-with", "com.example.journal-demo"]
-                                  + times.flatMap { ["--time", $0] })
+        try registerJournalDemo(setUp, ["--notification-url-format", Self.format,
+                                        "--launch-command", "\(journalDemo) open-url {url} --output \(setUp.root)/journal"])
+        let set = try setUp.ctl(["notifications", "set", "--schedule", "custom", "--open-with", "com.example.journal-demo"]
+                                + times.flatMap { ["--time", $0] })
         #expect(set.status == 0, "\(set.stderr)")
-        return pickerd
+        try before(setUp)
+        setUp.stop()
+        return try world(clockStart: clockStart, script: script, environment: environment, root: setUp.root)
+    }
+
+    /// The moments up to which pickerd's scheduler has said (in its debug log) that every slot is settled.
+    func marks(_ pickerd: RunningPickerd) -> [Date] {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        return pickerd.logText.split(separator: "\n").compactMap { line in
+            line.range(of: "reminders checked up to ").flatMap { try? style.parse(String(line[$0.upperBound...])) }
+        }
+    }
+
+    /// Waits until pickerd's scheduler has settled every slot up to `moment` in a pass after the
+    /// first `passes`, and returns how many passes it has logged.
+    @discardableResult
+    func settled(_ pickerd: RunningPickerd, upTo moment: Date, after passes: Int = 0) -> Int {
+        var seen: [Date] = []
+        let done = eventually(timeout: 90) {
+            seen = marks(pickerd)
+            return seen.count > passes && seen.last! >= moment
+        }
+        #expect(done, "the scheduler never settled up to \(moment): \(pickerd.logText)")
+        return seen.count
+    }
+
+    func settled(_ pickerd: RunningPickerd, upTo moment: String, after passes: Int = 0) -> Int {
+        settled(pickerd, upTo: ISO8601DateFormatter().date(from: moment)!, after: passes)
     }
 
     /// The reminders `pickerctl notifications list` shows: (id, suggestion id or "", url).
@@ -54,13 +93,15 @@ struct ReminderTests {
 
     @Test("a reminder about a moment fires on the custom slot; opening it starts journal-demo on that suggestion")
     func specificReminder() throws {
-        // First presentation: consent, and the person writes about one moment (Recent #0).
-        let pickerd = try world(clockStart: "2026-11-23T09:59:45Z",
-                                script: #"{"reviews": [{"list": "recent", "index": 0}, {"preloaded": true}]}"#)
-        let first = try runProduct("journal-demo", ["new-entry", "--output", pickerd.root + "/first", "--runtime-dir", pickerd.runtime])
-        #expect(first.status == 0, "\(first.stderr)")
-        let written = try #require(pickerd.logText.split(separator: "\n").first { $0.contains("keeping") })
-        let writtenID = String(written.split(separator: "(")[1].prefix(36))
+        // Before the slot: consent, and the person writes about one moment (Recent #0).
+        var writtenID = ""
+        let pickerd = try world(clockStart: "2026-11-23T09:59:58Z", script: #"{"reviews": [{"preloaded": true}]}"#,
+                                setUpScript: #"{"reviews": [{"list": "recent", "index": 0}]}"#) { setUp in
+            let first = try runProduct("journal-demo", ["new-entry", "--output", setUp.root + "/first", "--runtime-dir", setUp.runtime])
+            #expect(first.status == 0, "\(first.stderr)")
+            let written = try #require(setUp.logText.split(separator: "\n").first { $0.contains("keeping") })
+            writtenID = String(written.split(separator: "(")[1].prefix(36))
+        }
 
         #expect(eventually(timeout: 60) { ((try? reminders(pickerd)) ?? []).count == 1 }, "\(pickerd.logText)")
         let reminder = try #require(try reminders(pickerd).first)
@@ -104,13 +145,15 @@ struct ReminderTests {
     @Test("a restart neither repeats a reminder (even when the slot comes round again) nor loses one due while down")
     func restarts() throws {
         let script = #"{"reviews": [{"list": "recent", "index": 0}]}"#
-        let pickerd = try world(clockStart: "2026-11-23T09:59:57Z", times: ["mon 10:00", "mon 10:10"], script: script)
+        let pickerd = try world(clockStart: "2026-11-23T09:59:58Z", times: ["mon 10:00", "mon 10:10"], script: script)
         #expect(eventually(timeout: 30) { ((try? reminders(pickerd)) ?? []).count == 1 })
         pickerd.stop()
 
         // The clock set back before the slot: it passes 10:00 again, and nothing fires twice.
+        // A pass with the clock past the last one before the restart: the slot is behind it now.
+        let before = try #require(marks(pickerd).last)
         let again = try world(clockStart: "2026-11-23T09:59:58Z", script: script, root: pickerd.root)
-        Thread.sleep(forTimeInterval: 3.5)
+        settled(again, upTo: before.addingTimeInterval(0.01))
         #expect(try reminders(again).map(\.id) == ["20261123-1000"], "\(again.logText)")
         again.stop()
 
@@ -122,14 +165,15 @@ struct ReminderTests {
 
         // And once more, later still: both are there, once each.
         let last = try world(clockStart: "2026-11-23T10:30:00Z", script: script, root: pickerd.root)
-        Thread.sleep(forTimeInterval: 1)
+        _ = settled(last, upTo: "2026-11-23T10:30:00Z")
         #expect(try reminders(last).map(\.id) == ["20261123-1010", "20261123-1000"])
         last.stop()
     }
 
     @Test("no app chosen: opening a reminder says so; reminders off: none fires")
     func preconditions() throws {
-        let pickerd = try world(clockStart: "2026-11-23T09:59:58Z", script: #"{"reviews": [{"list": "recent", "index": 0}]}"#)
+        let pickerd = try world(clockStart: "2026-11-23T09:59:58Z", times: ["mon 10:00", "mon 10:10"],
+                                script: #"{"reviews": [{"list": "recent", "index": 0}]}"#)
         #expect(eventually(timeout: 30) { ((try? reminders(pickerd)) ?? []).count == 1 })
         #expect(try pickerd.ctl(["notifications", "set", "--open-with", "none", "--enabled", "off"]).status == 0)
         let refused = try pickerd.ctl(["notifications", "open", "20261123-1000"])
@@ -138,11 +182,14 @@ struct ReminderTests {
         pickerd.stop()
 
         // Off across the next slot: nothing fires, then or after it is turned on again.
-        let off = try world(clockStart: "2026-11-23T10:09:58Z", times: ["mon 10:00", "mon 10:10"],
-                            script: #"{"reviews": []}"#, root: pickerd.root)
-        Thread.sleep(forTimeInterval: 3)
+        let off = try world(clockStart: "2026-11-23T10:09:58Z", script: #"{"reviews": []}"#, root: pickerd.root)
+        // pickerd's clock read 10:09:58 before it answered, and runs on: 2.5 s after that it is past
+        // 10:10 whatever the load (a lower bound, not a race). Reminders were off across the slot.
+        Thread.sleep(forTimeInterval: 2.5)
+        let passes = settled(off, upTo: "2026-11-23T09:59:58Z")
         #expect(try off.ctl(["notifications", "set", "--enabled", "on"]).status == 0)
-        Thread.sleep(forTimeInterval: 1)
+        // The change settles up to its moment (past 10:10, off), then the scheduler looks again, on.
+        _ = settled(off, upTo: "2026-11-23T10:10:00Z", after: passes + 1)
         #expect(try reminders(off).map(\.id) == ["20261123-1000"])
         off.stop()
     }
