@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -93,4 +95,40 @@ int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int 
     posix_spawnattr_destroy(&attributes);
     if (error == 0) *pid = (int)child;
     return error;
+}
+
+int pickerd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int pickerd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) {
+    struct epoll_event event = { .events = events, .data = { .u64 = token } };
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int pickerd_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms) {
+    struct epoll_event ready[256];
+    if (max > 256) max = 256;
+    int count = epoll_wait(epfd, ready, max, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        tokens[i] = ready[i].data.u64;
+        events[i] = ready[i].events;
+    }
+    return count;
+}
+
+const int pickerd_epoll_ctl_add = EPOLL_CTL_ADD;
+const int pickerd_epoll_ctl_mod = EPOLL_CTL_MOD;
+const int pickerd_epoll_ctl_del = EPOLL_CTL_DEL;
+const uint32_t pickerd_epollin = EPOLLIN;
+const uint32_t pickerd_epollout = EPOLLOUT;
+const uint32_t pickerd_epollrdhup = EPOLLRDHUP;
+const uint32_t pickerd_epollhup = EPOLLHUP;
+const uint32_t pickerd_epollerr = EPOLLERR;
+const uint32_t pickerd_epolloneshot = EPOLLONESHOT;
+
+int pickerd_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+int pickerd_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
 }

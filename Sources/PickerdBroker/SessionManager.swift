@@ -66,6 +66,11 @@ final class SessionManager: Sendable {
     }
 
     var activeSessions: Int { state.withLock { $0.sessions.count } }
+
+    /// Whether `client` has a presentation open (its connection then waits, idle, for the outcome).
+    func hasPresentation(from client: FrameConnection) -> Bool {
+        state.withLock { $0.sessions.values.contains { $0.client === client } }
+    }
     var registeredAgents: Int { state.withLock { $0.agents.count } }
 
     // MARK: Client side
@@ -83,7 +88,8 @@ final class SessionManager: Sendable {
         enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: [String]?) }
         let decision = state.withLock { state -> Decision in
             if state.shuttingDown { return .shuttingDown }
-            if state.sessions.values.contains(where: { $0.client === client }) { return .busy }
+            // One picker per app at a time, as on Apple's systems: whichever connection asks.
+            if state.sessions.values.contains(where: { $0.app.bundleId == app.bundleId }) { return .busy }
             state.sequence += 1
             var session = Session(handle: handle, client: client, requestID: requestID, app: app, buttonTitle: request.buttonTitle,
                                   token: request.suggestionToken, terminal: terminal, terminalType: request.terminalType,
@@ -107,7 +113,7 @@ final class SessionManager: Sendable {
         }
         switch decision {
         case .busy:
-            broker.reply(client, requestID, .error(ErrorInfo(code: .busy, message: "this app already has a presentation in progress")))
+            broker.reply(client, requestID, .error(ErrorInfo(code: .busy, message: "\(app.displayName) already has a presentation in progress (one picker per app at a time)")))
         case .noPicker:
             broker.reply(client, requestID, .error(ErrorInfo(code: .noPickerAvailable,
                                                              message: "no picker agent is registered and pickerd has no agent command to start one")))

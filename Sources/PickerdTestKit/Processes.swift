@@ -29,12 +29,14 @@ public struct CommandResult: Sendable {
 /// - Parameters:
 ///   - executable: the program.
 ///   - arguments: its arguments.
+///   - environment: variables to add to this process's environment for it.
 /// - Returns: its output and status.
 /// - Throws: when it cannot be started.
-public func runCommand(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
+public func runCommand(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

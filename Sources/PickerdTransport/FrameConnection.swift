@@ -36,6 +36,9 @@ public final class FrameConnection: Sendable {
     public let limits: FrameLimits
     private let sendLock = Mutex(())
     private let receiveState: Mutex<ReceiveState>
+    /// How long a send may wait for room in the socket buffer, in milliseconds; -1 waits for ever
+    /// (a blocking socket), which is the default.
+    private let sendTimeoutMilliseconds = Atomic<Int32>(-1)
 
     /// The receive side's state, reused by every ``receive()`` so the hot path allocates nothing
     /// but the frame body: the decoder, one read buffer and one control-message buffer.
@@ -77,6 +80,18 @@ public final class FrameConnection: Sendable {
 
     /// The socket, for `poll(2)`; `nil` once closed.
     public var descriptor: FileDescriptor? { socket.descriptor }
+
+    /// Makes the socket non-blocking (`O_NONBLOCK`), for a server's event loop: ``receiveAvailable()``
+    /// then returns what has arrived without waiting, and a send waits for room in the socket's
+    /// buffer at most `sendTimeout` (a peer that does not read its replies is cut off, not waited for).
+    /// - Parameter sendTimeout: the longest a send waits for the peer to read.
+    /// - Throws: `TransportError` `.systemCall`.
+    public func makeNonBlocking(sendTimeout: Duration) throws(TransportError) {
+        let fd = try fd()
+        _ = try syscall("fcntl(O_NONBLOCK)") { pickerd_set_nonblocking(fd) }
+        let (seconds, attoseconds) = sendTimeout.components
+        sendTimeoutMilliseconds.store(Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000), ordering: .releasing)
+    }
 
     private func fd() throws(TransportError) -> Int32 {
         guard let fd = socket.descriptor?.rawValue else { throw TransportError(.closed, "the connection is closed") }
@@ -148,7 +163,28 @@ public final class FrameConnection: Sendable {
         }
         return try withUnsafeMutablePointer(to: &iov) { (iovPointer) throws(TransportError) -> Int in
             message.msg_iov = iovPointer
-            return try syscall("sendmsg") { Glibc.sendmsg(fd, &message, pickerd_msg_nosignal) }
+            while true {
+                var full = false
+                let sent = try syscall("sendmsg") { () -> Int in
+                    let sent = Glibc.sendmsg(fd, &message, pickerd_msg_nosignal)
+                    full = sent == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                    return full ? 0 : sent
+                }
+                if !full { return sent }
+                try waitForRoom(fd)
+            }
+        }
+    }
+
+    /// A non-blocking socket's buffer is full: waits until the peer has read some (`poll(2)`,
+    /// `POLLOUT`), at most the send timeout.
+    private func waitForRoom(_ fd: Int32) throws(TransportError) {
+        let timeout = sendTimeoutMilliseconds.load(ordering: .acquiring)
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let ready = try syscall("poll") { Glibc.poll(&entry, 1, timeout) }
+        guard ready > 0 else {
+            throw TransportError(.systemCall, "the peer did not read for \(timeout) ms; the send was given up",
+                                 errno: .timedOut)
         }
     }
 
@@ -160,12 +196,42 @@ public final class FrameConnection: Sendable {
     ///   descriptor count mismatch), `.connectionClosed` (closed mid-frame), `.controlDataTruncated`,
     ///   `.systemCall`. After a throw the connection is out of step and should be closed.
     public func receive() throws(TransportError) -> ReceivedFrame? {
+        switch try receive(waiting: true) {
+        case .frame(let frame): frame
+        case .closed, .wouldBlock: nil
+        }
+    }
+
+    /// What ``receiveAvailable()`` found.
+    public enum Received: Sendable {
+        /// A whole frame.
+        case frame(ReceivedFrame)
+        /// Nothing more for now: no whole frame has arrived yet (part of one may have).
+        case wouldBlock
+        /// The peer closed the connection cleanly between frames.
+        case closed
+    }
+
+    /// The next frame if one has arrived whole, without waiting (for a socket made non-blocking with
+    /// ``makeNonBlocking(sendTimeout:)``). Bytes of a frame still arriving are kept for the next call.
+    /// - Returns: a frame, `.wouldBlock`, or `.closed`.
+    /// - Throws: as ``receive()``; after a throw the connection is out of step and should be closed.
+    public func receiveAvailable() throws(TransportError) -> Received {
+        try receive(waiting: false)
+    }
+
+    /// Whether part of a frame has arrived and the rest has not (for a server's frame deadline).
+    public var isInsideFrame: Bool {
+        receiveState.withLock { $0.decoder.isInsideFrame }
+    }
+
+    private func receive(waiting: Bool) throws(TransportError) -> Received {
         let fd = try fd()
-        return try receiveState.withLock { (state) throws(TransportError) -> ReceivedFrame? in
+        return try receiveState.withLock { (state) throws(TransportError) -> Received in
             while true {
                 if !state.frames.isEmpty {
                     switch Result(catching: { () throws(TransportError) in try nextFrame(&state) }) {
-                    case .success(let frame): return frame
+                    case .success(let frame): return .frame(frame)
                     case .failure(let error):
                         // Out of step: drop everything buffered, closing its descriptors.
                         state.frames = []
@@ -176,10 +242,13 @@ public final class FrameConnection: Sendable {
                 let read = Result { () throws(TransportError) in
                     try receiveChunk(fd: fd, into: state.buffer, control: state.control, descriptors: &state.descriptors)
                 }
-                if case .failure = read { state.descriptors = [] }
+                if case .failure(let error) = read {
+                    if !waiting && error.errno == .resourceTemporarilyUnavailable { return .wouldBlock }
+                    state.descriptors = []
+                }
                 let count = try read.get()
                 if count == 0 {
-                    guard state.decoder.isInsideFrame || !state.descriptors.isEmpty else { return nil }
+                    guard state.decoder.isInsideFrame || !state.descriptors.isEmpty else { return .closed }
                     state.descriptors = []
                     throw TransportError(.connectionClosed, "the peer closed the connection in the middle of a frame",
                                          wireError: WireError(.truncated, "stream ended inside a frame"))

@@ -147,6 +147,26 @@ public final class UnixListener: Sendable {
         return FrameConnection(socket: OwnedFileDescriptor(taking: FileDescriptor(rawValue: client)), limits: limits)
     }
 
+    /// Makes ``acceptIfReady()`` return at once when no connection waits (`O_NONBLOCK`), for an
+    /// event loop.
+    /// - Throws: `TransportError` `.systemCall`.
+    public func makeNonBlocking() throws(TransportError) {
+        guard let fd = socket.descriptor?.rawValue else { throw TransportError(.closed, "the listener is closed") }
+        _ = try syscall("fcntl(O_NONBLOCK)") { pickerd_set_nonblocking(fd) }
+    }
+
+    /// Accepts one waiting connection on a non-blocking listener (`accept4(2)`).
+    /// - Returns: the connection, or `nil` when none waits.
+    /// - Throws: `TransportError` `.closed` after ``close()``, or `.systemCall` (EMFILE when out of
+    ///   descriptors, ECONNABORTED when the peer gave up first).
+    public func acceptIfReady() throws(TransportError) -> FrameConnection? {
+        do {
+            return try accept()
+        } catch where error.errno == .resourceTemporarilyUnavailable {
+            return nil
+        }
+    }
+
     /// Wakes a blocked ``accept()`` (`shutdown(2)`); it then fails.
     public func shutdown() {
         if let fd = socket.descriptor?.rawValue { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }

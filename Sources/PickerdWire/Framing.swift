@@ -106,17 +106,14 @@ public enum Framing {
         return frame
     }
 
-    /// Decodes a frame body into an envelope that carries a message this version knows.
+    /// Decodes a frame body into an envelope.
     /// - Parameter body: the bytes after the header.
-    /// - Returns: the envelope; its `body` is never `nil`.
-    /// - Throws: `WireError` `.undecodable` (not a valid Envelope) or `.unknownMessageKind` (no known
-    ///   message in it, for example one from a newer protocol version).
+    /// - Returns: the envelope; its `body` is `nil` when it carries no message this version knows (an
+    ///   empty envelope, or a kind from a newer protocol version). That is not a framing error: the
+    ///   stream is still in step, and a receiver answers `UNKNOWN_REQUEST` and reads on.
+    /// - Throws: `WireError` `.undecodable` when the bytes are not a valid Envelope.
     public static func decodeEnvelope(_ body: [UInt8]) throws(WireError) -> Envelope {
-        let envelope = try Envelope(serializedBytes: body)
-        guard envelope.body != nil else {
-            throw WireError(.unknownMessageKind, "the envelope (request \(envelope.requestId)) carries no message this version knows")
-        }
-        return envelope
+        try Envelope(serializedBytes: body)
     }
 }
 

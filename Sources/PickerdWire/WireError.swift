@@ -6,7 +6,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of failure this is. A struct wrapping a private enum, so codes can grow.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case truncated, oversized, undecodable, unknownMessageKind, reservedBitsSet
+            case truncated, oversized, undecodable, reservedBitsSet
             case tooManyDescriptors, descriptorMismatch, unsupportedVersion
         }
         private let value: Value
@@ -18,8 +18,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let oversized = Code(.oversized)
         /// The frame body is not a valid protobuf message of the expected type.
         public static let undecodable = Code(.undecodable)
-        /// The envelope decoded but carries no message this version knows.
-        public static let unknownMessageKind = Code(.unknownMessageKind)
         /// The header's reserved field is not zero.
         public static let reservedBitsSet = Code(.reservedBitsSet)
         /// A frame declares or carries more descriptors than the limit.
@@ -35,7 +33,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
             case .truncated: "truncated"
             case .oversized: "oversized"
             case .undecodable: "undecodable"
-            case .unknownMessageKind: "unknownMessageKind"
             case .reservedBitsSet: "reservedBitsSet"
             case .tooManyDescriptors: "tooManyDescriptors"
             case .descriptorMismatch: "descriptorMismatch"
@@ -63,7 +60,6 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         switch code {
         case .oversized: .frameTooLarge
         case .unsupportedVersion: .unsupportedVersion
-        case .unknownMessageKind: .unknownRequest
         default: .malformed
         }
     }

@@ -43,16 +43,20 @@ final class World {
     deinit { pickerd.stop() }
 
     /// Runs the test client as `caller`; returns its JSON lines (and its raw output for messages).
-    func run(_ caller: Caller, _ mode: String, _ extra: String = "", program: String? = nil) throws -> (lines: [[String: Any]], text: String) {
+    /// `apps`: other registered apps the client runs at once (`PICKERD_TEST_APPS`), each visible
+    /// in the sandbox too.
+    func run(_ caller: Caller, _ mode: String, _ extra: String = "", program: String? = nil,
+             apps: [String] = []) throws -> (lines: [[String: Any]], text: String) {
         let program = program ?? client
         let arguments = [mode] + (extra.isEmpty ? [] : [extra])
+        let environment = apps.isEmpty ? [:] : ["PICKERD_TEST_APPS": apps.joined(separator: ":")]
         let result: CommandResult
         switch caller {
         case .host:
-            result = try runCommand(URL(fileURLWithPath: program), [pickerd.runtime] + arguments)
+            result = try runCommand(URL(fileURLWithPath: program), [pickerd.runtime] + arguments, environment: environment)
         case .sandboxed:
             result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), Self.sandbox(program: program, socket: pickerd.runtime + "/client.sock")
-                                    + [program, "/run/pickerd"] + arguments)
+                                    + apps.flatMap { ["--ro-bind", $0, $0] } + [program, "/run/pickerd"] + arguments, environment: environment)
         case .otherUID:
             // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
             result = try runCommand(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", unentitled,
@@ -209,7 +213,9 @@ struct ConformanceTests {
         let world = try World(script: #"{"reviews": [{}]}"#)
         check(7, caller) {
             if caller == .otherUID { return try refusedOtherUID(world, "isolation") }
-            let result = try world.run(caller, "isolation", "8").lines.last
+            // Eight apps at once (one picker per app), each in its own process.
+            let apps = try world.pickerd.registerAppCopies(of: world.client, count: 8, entitlements: world.pickerd.root + "/allowed.plist")
+            let result = try world.run(caller, "isolation", "8", apps: apps).lines.last
             return (result?["mismatches"] as? Int == 0, "8 concurrent sessions, mismatched outcomes: \(result?["mismatches"] ?? "?")")
         }
     }

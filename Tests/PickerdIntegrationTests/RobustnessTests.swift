@@ -76,13 +76,13 @@ struct RobustnessTests {
         #expect(firstError(unknown) == .unknownRequest)
         try stillServes(pickerd)
 
-        // A flood: more connections at once than pickerd serves; the extra ones are told busy.
+        // A flood from one program: past its share of connections, each extra one is told so.
         var flood: [FrameConnection] = []
-        for _ in 0..<300 { flood.append(try UnixSocket.connect(path: socket)) }
-        // The last one is past the limit of 256 whatever the order of accepts: it is told busy.
+        for _ in 0..<40 { flood.append(try UnixSocket.connect(path: socket)) }
+        // The last one is past the share of 16 whatever the order of accepts.
         var poller = pollfd(fd: flood.last!.descriptor!.rawValue, events: Int16(POLLIN), revents: 0)
         #expect(poll(&poller, 1, 10_000) > 0)
-        #expect(firstError(flood.last!) == .busy, "connections past the limit are refused with busy")
+        #expect(firstError(flood.last!) == .tooManyConnections, "connections past the caller's share are refused")
         for connection in flood { try connection.close() }
         try stillServes(pickerd)
 
@@ -95,14 +95,21 @@ struct RobustnessTests {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
         guard let pid = pickerd.pid else { Issue.record("no pid"); return }
         _ = try testClient(pickerd, "present")  // consent, agent start-up
+        // One picker per app at a time: concurrent presentations come from eight apps.
+        let apps = try pickerd.registerAppCopies(of: BuiltProducts.url("pickerd-test-client").path, count: 8,
+                                                 entitlements: pickerd.root + "/app.entitlements")
+        let concurrently = { (count: Int) throws -> [[String: Any]] in
+            let result = try runCommand(BuiltProducts.url("pickerd-test-client"), [pickerd.runtime, "concurrent", "\(count)"],
+                                        environment: ["PICKERD_TEST_APPS": apps.joined(separator: ":")])
+            return result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
         // Warm up: under concurrency the store's connection pool opens its readers (at most five,
         // a database and a WAL descriptor each) and keeps them. The soak starts from that steady state.
-        _ = try testClient(pickerd, "concurrent", "32")
-        Thread.sleep(forTimeInterval: 1)  // let the warm-up's connection threads wind down
+        _ = try concurrently(8)
         let before = openDescriptors(pid)
         let sequential = try testClient(pickerd, "soak", "100")
         #expect(sequential.last?["failures"] as? Int == 0)
-        let concurrent = try testClient(pickerd, "concurrent", "32")
+        let concurrent = try concurrently(8)
         #expect(concurrent.last?["failures"] as? Int == 0)
         #expect(eventually { openDescriptors(pid) <= before }, "pickerd holds descriptors it had not before the soak")
         pickerd.stop()

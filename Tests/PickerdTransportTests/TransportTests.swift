@@ -173,7 +173,7 @@ struct TransportTests {
         #expect(error.wireError?.code == .truncated)
     }
 
-    @Test("garbage bytes and unknown message kinds give typed wire errors")
+    @Test("garbage bytes give a typed wire error; an unknown message kind arrives bodiless and the stream stays in step")
     func garbageOverSocket() throws {
         let (a, b) = try UnixSocket.pair()
         try a.sendRawBytes(Array("GET / HTTP/1.1\r\n\r\n".utf8))
@@ -183,8 +183,37 @@ struct TransportTests {
         let (c, d) = try UnixSocket.pair()
         let unknown: [UInt8] = [0x08, 0x05, 0xB8, 0x3E, 0x01]
         try c.sendRawBytes(FrameHeader(bodyLength: UInt32(unknown.count), descriptorCount: 0).bytes + unknown)
-        let error = try #require(throws: TransportError.self) { try d.receive() }
-        #expect(error.wireError?.code == .unknownMessageKind)
+        try c.send(Envelope(requestId: 6, body: .close(CloseRequest(sessionHandle: "next"))))
+        let first = try #require(try d.receive())
+        #expect(first.envelope.requestId == 5 && first.envelope.body == nil)
+        #expect(try d.receive()?.envelope == Envelope(requestId: 6, body: .close(CloseRequest(sessionHandle: "next"))))
+    }
+
+    @Test("a non-blocking connection says wouldBlock until a whole frame is there, and knows it is inside one")
+    func nonBlocking() throws {
+        let (a, b) = try UnixSocket.pair()
+        try b.makeNonBlocking(sendTimeout: .milliseconds(200))
+        guard case .wouldBlock = try b.receiveAvailable() else { Issue.record("a frame from nothing"); return }
+        let frame = try Framing.encode(Envelope(requestId: 3, body: .close(CloseRequest(sessionHandle: "h"))))
+        try a.sendRawBytes(Array(frame.prefix(5)))
+        guard case .wouldBlock = try b.receiveAvailable() else { Issue.record("a frame from half a header"); return }
+        #expect(b.isInsideFrame)
+        try a.sendRawBytes(Array(frame.dropFirst(5)))
+        guard case .frame(let received) = try b.receiveAvailable() else { Issue.record("the frame did not arrive"); return }
+        #expect(received.envelope.requestId == 3)
+        #expect(!b.isInsideFrame)
+        try a.close()
+        guard case .closed = try b.receiveAvailable() else { Issue.record("the end of stream was not seen"); return }
+    }
+
+    @Test("a send to a peer that never reads gives up after the send timeout instead of blocking")
+    func sendTimeout() throws {
+        let (a, b) = try UnixSocket.pair()
+        try b.makeNonBlocking(sendTimeout: .milliseconds(100))
+        let big = Envelope(requestId: 9, body: .error(ErrorInfo(code: .internal, message: String(repeating: "x", count: 1 << 20))))
+        let error = try #require(throws: TransportError.self) { for _ in 0..<64 { try b.send(big) } }
+        #expect(error.errno == .timedOut)
+        _ = a
     }
 
     @Test("a frame larger than the socket buffer crosses in pieces with its descriptors")

@@ -8,6 +8,9 @@
  *  - CMSG_FIRSTHDR, CMSG_NXTHDR, CMSG_DATA, CMSG_SPACE and CMSG_LEN are macros; Swift imports no
  *    function-like macros, so each is wrapped as a function.
  *  - memfd_create, MFD_* and F_ADD_SEALS/F_SEAL_* need _GNU_SOURCE too.
+ *  - struct epoll_event is packed on x86-64 (12 bytes, a 64-bit field at offset 4), a layout Swift's
+ *    importer does not reproduce; pickerd's event loop passes events as plain arrays instead.
+ *  - fcntl(2) is variadic, which Swift cannot call; O_NONBLOCK is set through a shim.
  * Every symbol is prefixed `pickerd_` so nothing collides with the C library.
  */
 #ifndef CPICKERD_SHIMS_H
@@ -79,5 +82,28 @@ extern const int pickerd_seal_seal;
  * ignores SIGPIPE and its threads block signals, which children would otherwise inherit), in a new
  * session (pickerd's terminal signals are not the child's). Returns 0 and the pid, or an errno. */
 int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid);
+
+/* epoll(7), for pickerd's event loop, without struct epoll_event crossing into Swift.
+ * pickerd_epoll_create: epoll_create1(EPOLL_CLOEXEC); an fd or -1 with errno.
+ * pickerd_epoll_ctl: epoll_ctl(epfd, op, fd, {events, data.u64 = token}); 0 or -1 with errno.
+ * pickerd_epoll_wait: epoll_wait into `max` (token, events) pairs; the count, or -1 with errno. */
+int pickerd_epoll_create(void);
+int pickerd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
+int pickerd_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
+extern const int pickerd_epoll_ctl_add;
+extern const int pickerd_epoll_ctl_mod;
+extern const int pickerd_epoll_ctl_del;
+extern const uint32_t pickerd_epollin;
+extern const uint32_t pickerd_epollout;
+extern const uint32_t pickerd_epollrdhup;
+extern const uint32_t pickerd_epollhup;
+extern const uint32_t pickerd_epollerr;
+extern const uint32_t pickerd_epolloneshot;
+
+/* eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK): how other threads wake the event loop. An fd or -1. */
+int pickerd_eventfd(void);
+
+/* fcntl(fd, F_SETFL, flags | O_NONBLOCK). 0 or -1 with errno. */
+int pickerd_set_nonblocking(int fd);
 
 #endif

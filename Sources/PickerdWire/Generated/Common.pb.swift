@@ -37,7 +37,8 @@ public struct Role: RawRepresentable, Hashable, Sendable, CustomStringConvertibl
     }
 }
 
-/// Every error is one of these codes plus a human-readable message.
+/// Every error is one of these codes plus a human-readable message. Protocol/README.md section 7
+/// lists, case by case, which error each situation gets and whether the connection stays open.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The value on the wire; values this build does not know are kept as they are.
     public var rawValue: Int32
@@ -48,19 +49,19 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// `ERROR_CODE_UNSPECIFIED` (0).
     public static let unspecified = ErrorCode(rawValue: 0)
-    /// the frame or message could not be decoded
+    /// the frame or message could not be decoded (connection closed)
     public static let malformed = ErrorCode(rawValue: 1)
-    /// no protocol version in common
+    /// no protocol version in common (connection closed)
     public static let unsupportedVersion = ErrorCode(rawValue: 2)
     /// a message of another role, or a hello for another socket
     public static let wrongRole = ErrorCode(rawValue: 3)
-    /// a message kind this role may not send, or none at all
+    /// an empty envelope, or a message kind this version does not know
     public static let unknownRequest = ErrorCode(rawValue: 4)
     /// the app may not present the picker (message says why)
     public static let notEntitled = ErrorCode(rawValue: 5)
     /// no picker agent registered and none could be started
     public static let noPickerAvailable = ErrorCode(rawValue: 6)
-    /// this client already has a presentation in progress
+    /// this app already has a presentation in progress (one per app)
     public static let busy = ErrorCode(rawValue: 7)
     /// a named session, app, notification… does not exist
     public static let notFound = ErrorCode(rawValue: 8)
@@ -68,9 +69,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let permissionDenied = ErrorCode(rawValue: 9)
     /// a well-formed request with a value out of range
     public static let invalidArgument = ErrorCode(rawValue: 10)
-    /// the length prefix is over the maximum frame size
+    /// the length prefix is over the maximum frame size (closed)
     public static let frameTooLarge = ErrorCode(rawValue: 11)
-    /// a request before the hello exchange
+    /// a request before the hello exchange (closed)
     public static let handshakeRequired = ErrorCode(rawValue: 12)
     /// the store could not be read or written (full disk…)
     public static let storage = ErrorCode(rawValue: 13)
@@ -78,9 +79,13 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let `internal` = ErrorCode(rawValue: 14)
     /// sound, but what it needs is not set up (no app chosen…)
     public static let failedPrecondition = ErrorCode(rawValue: 15)
+    /// no hello, or the rest of a frame, arrived in time (closed)
+    public static let deadlineExceeded = ErrorCode(rawValue: 16)
+    /// this caller, or all apps together, hold as many connections as pickerd allows (closed)
+    public static let tooManyConnections = ErrorCode(rawValue: 17)
 
     /// Every value this build knows, in schema order.
-    public static let allKnown: [ErrorCode] = [.unspecified, .malformed, .unsupportedVersion, .wrongRole, .unknownRequest, .notEntitled, .noPickerAvailable, .busy, .notFound, .permissionDenied, .invalidArgument, .frameTooLarge, .handshakeRequired, .storage, .internal, .failedPrecondition]
+    public static let allKnown: [ErrorCode] = [.unspecified, .malformed, .unsupportedVersion, .wrongRole, .unknownRequest, .notEntitled, .noPickerAvailable, .busy, .notFound, .permissionDenied, .invalidArgument, .frameTooLarge, .handshakeRequired, .storage, .internal, .failedPrecondition, .deadlineExceeded, .tooManyConnections]
 
     /// The value's name in the schema, or its number when unknown.
     public var description: String {
@@ -101,6 +106,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case 13: return "storage"
         case 14: return "internal"
         case 15: return "failedPrecondition"
+        case 16: return "deadlineExceeded"
+        case 17: return "tooManyConnections"
         default: return "ErrorCode(\(rawValue))"
         }
     }

@@ -19,7 +19,7 @@ extension DateInterval {
 extension ErrorInfo {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ErrorInfo] {
-        [ErrorInfo(code: ErrorCode(rawValue: 15), message: "ErrorInfo.message #0 ✓ ünïcode")]
+        [ErrorInfo(code: ErrorCode(rawValue: 17), message: "ErrorInfo.message #0 ✓ ünïcode")]
     }
 }
 

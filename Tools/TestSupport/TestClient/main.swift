@@ -31,6 +31,7 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
     case .error(let e)?: out["event"] = "error"; out["code"] = e.code.description; out["message"] = e.message
     case .outcome(let o)?:
         out["event"] = "outcome"
+        out["handle"] = o.sessionHandle
         switch o.result {
         case .approved(let s)?:
             out["result"] = "approved"
@@ -61,6 +62,31 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
     // Every byte of the frame's body exactly as received, for the tests' audits.
     out["raw"] = Data(frame.body).base64EncodedString()
     return out
+}
+
+/// The apps to present as at once, one process each (`PICKERD_TEST_APPS`, paths separated by `:`):
+/// pickerd serves one picker per app at a time, so concurrent presentations come from several apps.
+/// Without it, concurrent presentations come from this one process, and all but one are busy.
+let concurrentApps = (ProcessInfo.processInfo.environment["PICKERD_TEST_APPS"] ?? "").split(separator: ":").map(String.init)
+
+/// One whole presentation by `program` (another registered copy of this helper), in its own process:
+/// whether it was approved, and whether its outcome named the session it was accepted with.
+@Sendable nonisolated func presentInChild(_ program: String) -> (approved: Bool, ownSession: Bool) {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: program)
+    child.arguments = [runtime, "present"]
+    child.environment = ProcessInfo.processInfo.environment.filter { $0.key != "PICKERD_TEST_APPS" }
+    let output = Pipe()
+    child.standardOutput = output
+    guard (try? child.run()) != nil else { return (false, false) }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    child.waitUntilExit()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let accepted = lines.first { $0["event"] as? String == "accepted" }?["handle"] as? String
+    let outcome = lines.last { $0["event"] as? String == "outcome" }
+    return (outcome?["result"] as? String == "approved", accepted != nil && outcome?["handle"] as? String == accepted)
 }
 
 /// One whole presentation on its own connection; whether it was approved.
@@ -163,9 +189,13 @@ do {
             for _ in 0..<count where !soakOne(socket) { failures.add() }
         } else {
             let group = DispatchGroup()
-            for _ in 0..<count {
+            for i in 0..<count {
                 group.enter()
-                Thread { if !soakOne(socket) { failures.add() }; group.leave() }.start()
+                Thread {
+                    let approved = concurrentApps.isEmpty ? soakOne(socket) : presentInChild(concurrentApps[i % concurrentApps.count]).approved
+                    if !approved { failures.add() }
+                    group.leave()
+                }.start()
             }
             group.wait()
         }
@@ -196,10 +226,15 @@ do {
         let count = Int(extra) ?? 8
         let mismatches = FailureCount()
         let group = DispatchGroup()
-        for _ in 0..<count {
+        for i in 0..<count {
             group.enter()
             Thread {
                 defer { group.leave() }
+                if !concurrentApps.isEmpty {
+                    let (approved, own) = presentInChild(concurrentApps[i % concurrentApps.count])
+                    if !approved || !own { mismatches.add() }
+                    return
+                }
                 guard let c = try? ProtocolClient(path: socket, role: .client, software: "isolation") else { mismatches.add(); return }
                 defer { c.close() }
                 var handle = ""

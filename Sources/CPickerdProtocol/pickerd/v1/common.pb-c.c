@@ -659,7 +659,7 @@ const ProtobufCEnumDescriptor pickerd__v1__role__descriptor =
   pickerd__v1__role__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[16] =
+static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[18] =
 {
   { "ERROR_CODE_UNSPECIFIED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_UNSPECIFIED", 0 },
   { "ERROR_CODE_MALFORMED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_MALFORMED", 1 },
@@ -677,13 +677,16 @@ static const ProtobufCEnumValue pickerd__v1__error_code__enum_values_by_number[1
   { "ERROR_CODE_STORAGE", "PICKERD__V1__ERROR_CODE__ERROR_CODE_STORAGE", 13 },
   { "ERROR_CODE_INTERNAL", "PICKERD__V1__ERROR_CODE__ERROR_CODE_INTERNAL", 14 },
   { "ERROR_CODE_FAILED_PRECONDITION", "PICKERD__V1__ERROR_CODE__ERROR_CODE_FAILED_PRECONDITION", 15 },
+  { "ERROR_CODE_DEADLINE_EXCEEDED", "PICKERD__V1__ERROR_CODE__ERROR_CODE_DEADLINE_EXCEEDED", 16 },
+  { "ERROR_CODE_TOO_MANY_CONNECTIONS", "PICKERD__V1__ERROR_CODE__ERROR_CODE_TOO_MANY_CONNECTIONS", 17 },
 };
 static const ProtobufCIntRange pickerd__v1__error_code__value_ranges[] = {
-{0, 0},{0, 16}
+{0, 0},{0, 18}
 };
-static const ProtobufCEnumValueIndex pickerd__v1__error_code__enum_values_by_name[16] =
+static const ProtobufCEnumValueIndex pickerd__v1__error_code__enum_values_by_name[18] =
 {
   { "ERROR_CODE_BUSY", 7 },
+  { "ERROR_CODE_DEADLINE_EXCEEDED", 16 },
   { "ERROR_CODE_FAILED_PRECONDITION", 15 },
   { "ERROR_CODE_FRAME_TOO_LARGE", 11 },
   { "ERROR_CODE_HANDSHAKE_REQUIRED", 12 },
@@ -695,6 +698,7 @@ static const ProtobufCEnumValueIndex pickerd__v1__error_code__enum_values_by_nam
   { "ERROR_CODE_NO_PICKER_AVAILABLE", 6 },
   { "ERROR_CODE_PERMISSION_DENIED", 9 },
   { "ERROR_CODE_STORAGE", 13 },
+  { "ERROR_CODE_TOO_MANY_CONNECTIONS", 17 },
   { "ERROR_CODE_UNKNOWN_REQUEST", 4 },
   { "ERROR_CODE_UNSPECIFIED", 0 },
   { "ERROR_CODE_UNSUPPORTED_VERSION", 2 },
@@ -707,9 +711,9 @@ const ProtobufCEnumDescriptor pickerd__v1__error_code__descriptor =
   "ErrorCode",
   "Pickerd__V1__ErrorCode",
   "pickerd.v1",
-  16,
+  18,
   pickerd__v1__error_code__enum_values_by_number,
-  16,
+  18,
   pickerd__v1__error_code__enum_values_by_name,
   1,
   pickerd__v1__error_code__value_ranges,

@@ -47,16 +47,17 @@ typedef enum _Pickerd__V1__Role {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ROLE)
 } Pickerd__V1__Role;
 /*
- * Every error is one of these codes plus a human-readable message.
+ * Every error is one of these codes plus a human-readable message. Protocol/README.md section 7
+ * lists, case by case, which error each situation gets and whether the connection stays open.
  */
 typedef enum _Pickerd__V1__ErrorCode {
   PICKERD__V1__ERROR_CODE__ERROR_CODE_UNSPECIFIED = 0,
   /*
-   * the frame or message could not be decoded
+   * the frame or message could not be decoded (connection closed)
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_MALFORMED = 1,
   /*
-   * no protocol version in common
+   * no protocol version in common (connection closed)
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_UNSUPPORTED_VERSION = 2,
   /*
@@ -64,7 +65,7 @@ typedef enum _Pickerd__V1__ErrorCode {
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_WRONG_ROLE = 3,
   /*
-   * a message kind this role may not send, or none at all
+   * an empty envelope, or a message kind this version does not know
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_UNKNOWN_REQUEST = 4,
   /*
@@ -76,7 +77,7 @@ typedef enum _Pickerd__V1__ErrorCode {
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_NO_PICKER_AVAILABLE = 6,
   /*
-   * this client already has a presentation in progress
+   * this app already has a presentation in progress (one per app)
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_BUSY = 7,
   /*
@@ -92,11 +93,11 @@ typedef enum _Pickerd__V1__ErrorCode {
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_INVALID_ARGUMENT = 10,
   /*
-   * the length prefix is over the maximum frame size
+   * the length prefix is over the maximum frame size (closed)
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_FRAME_TOO_LARGE = 11,
   /*
-   * a request before the hello exchange
+   * a request before the hello exchange (closed)
    */
   PICKERD__V1__ERROR_CODE__ERROR_CODE_HANDSHAKE_REQUIRED = 12,
   /*
@@ -110,7 +111,15 @@ typedef enum _Pickerd__V1__ErrorCode {
   /*
    * sound, but what it needs is not set up (no app chosen…)
    */
-  PICKERD__V1__ERROR_CODE__ERROR_CODE_FAILED_PRECONDITION = 15
+  PICKERD__V1__ERROR_CODE__ERROR_CODE_FAILED_PRECONDITION = 15,
+  /*
+   * no hello, or the rest of a frame, arrived in time (closed)
+   */
+  PICKERD__V1__ERROR_CODE__ERROR_CODE_DEADLINE_EXCEEDED = 16,
+  /*
+   * this caller, or all apps together, hold as many connections as pickerd allows (closed)
+   */
+  PICKERD__V1__ERROR_CODE__ERROR_CODE_TOO_MANY_CONNECTIONS = 17
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ERROR_CODE)
 } Pickerd__V1__ErrorCode;
 /*
