@@ -43,6 +43,21 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    @Option(help: ArgumentHelp("Seconds a new connection has to say hello (default 5).", visibility: .hidden))
+    var helloTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds the rest of a frame may take once it has begun (default 10).", visibility: .hidden))
+    var frameTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds an app connection may sit idle with nothing in progress (default 60).", visibility: .hidden))
+    var idleTimeout: Double?
+
+    @Option(help: ArgumentHelp("The most app connections at once, all apps together (default 1024).", visibility: .hidden))
+    var maxAppConnections: Int?
+
+    @Option(help: ArgumentHelp("The most connections one app (executable) may hold (default 16).", visibility: .hidden))
+    var connectionsPerApp: Int?
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -60,7 +75,13 @@ struct PickerdCommand: ParsableCommand {
                 }
                 clock = PickerdClock(startingAt: start)
             }
-            broker = try Broker(configuration: .init(paths: paths, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
+            var limits = ConnectionLimits()
+            if let helloTimeout { limits.helloTimeout = .milliseconds(Int(helloTimeout * 1000)) }
+            if let frameTimeout { limits.frameTimeout = .milliseconds(Int(frameTimeout * 1000)) }
+            if let idleTimeout { limits.idleTimeout = .milliseconds(Int(idleTimeout * 1000)) }
+            if let maxAppConnections { limits.clientConnections = maxAppConnections }
+            if let connectionsPerApp { limits.connectionsPerCaller = connectionsPerApp }
+            broker = try Broker(configuration: .init(paths: paths, limits: limits, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
                                                      agentCommand: command, clock: clock,
                                                      terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) }),
                                 logger: logger)

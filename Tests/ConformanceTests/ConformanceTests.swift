@@ -17,13 +17,13 @@ final class World {
     let client = BuiltProducts.url("pickerd-test-client").path
     var unentitled: String { pickerd.root + "/unentitled-client" }
 
-    init(script: String) throws {
+    init(script: String, extra: [String] = []) throws {
         var template = Array("/tmp/pkd-c.XXXXXX".utf8CString)
         let root = String(cString: mkdtemp(&template)!)
         try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
         let agent = BuiltProducts.url("picker-agent").path
         pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json",
-                                                                      "--agent-executable", agent])
+                                                                      "--agent-executable", agent] + extra)
         try FileManager.default.copyItem(atPath: client, toPath: unentitled)
         for (path, allow) in [(client, true), (unentitled, false)] {
             let plist = root + "/\(allow ? "allowed" : "refused").plist"
@@ -50,20 +50,25 @@ final class World {
         let program = program ?? client
         let arguments = [mode] + (extra.isEmpty ? [] : [extra])
         let environment = apps.isEmpty ? [:] : ["PICKERD_TEST_APPS": apps.joined(separator: ":")]
-        let result: CommandResult
-        switch caller {
-        case .host:
-            result = try runCommand(URL(fileURLWithPath: program), [pickerd.runtime] + arguments, environment: environment)
-        case .sandboxed:
-            result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), Self.sandbox(program: program, socket: pickerd.runtime + "/client.sock")
-                                    + apps.flatMap { ["--ro-bind", $0, $0] } + [program, "/run/pickerd"] + arguments, environment: environment)
-        case .otherUID:
-            // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
-            result = try runCommand(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", unentitled,
-                                                                             pickerd.runtime] + arguments)
-        }
+        let (executable, argv) = command(caller, program: program, arguments: arguments, apps: apps)
+        let result = try runCommand(executable, argv, environment: environment)
         let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         return (lines, result.stdout + result.stderr)
+    }
+
+    /// How `caller` runs `program` with `arguments` (after the runtime directory it sees).
+    func command(_ caller: Caller, program: String, arguments: [String], apps: [String] = []) -> (URL, [String]) {
+        switch caller {
+        case .host:
+            return (URL(fileURLWithPath: program), [pickerd.runtime] + arguments)
+        case .sandboxed:
+            return (URL(fileURLWithPath: "/usr/bin/bwrap"), Self.sandbox(program: program, socket: pickerd.runtime + "/client.sock")
+                    + apps.flatMap { ["--ro-bind", $0, $0] } + [program, "/run/pickerd"] + arguments)
+        case .otherUID:
+            // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
+            return (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", unentitled,
+                                                               pickerd.runtime] + arguments)
+        }
     }
 
     static func sandbox(program: String, socket: String) -> [String] {
@@ -110,7 +115,7 @@ func refusedOtherUID(_ world: World, _ mode: String = "present") throws -> (Bool
     return (refused, refused ? (unreachable ? "refused: cannot reach the socket" : "refused by uid") : "another uid got through: \(text)")
 }
 
-@Suite("Privacy conformance: the twelve invariants, per caller kind", .serialized)
+@Suite("Privacy conformance: the invariants of DESIGN.md, per caller kind", .serialized)
 struct ConformanceTests {
     @Test("1. no entitlement: notEntitled, no UI, zero data bytes", arguments: Caller.allCases)
     func noEntitlement(caller: Caller) throws {
@@ -299,5 +304,110 @@ struct ConformanceTests {
             let recorded = history.contains("Conformance (org.conformance.app): \"Recorded\", \(count) items")
             return (count > 0 && recorded, "released \(count) items; history: \(history.split(separator: "\n").first ?? "")")
         }
+    }
+
+    @Test("14. no client can lock others out: idle and stalled connections cost no thread and meet their deadlines", arguments: Caller.allCases)
+    func lockOut(caller: Caller) throws {
+        // Deadlines of 5 s: whatever the legitimate callers get done before then, they did not wait
+        // for the attackers' connections to be closed.
+        let world = try World(script: #"{"reviews": [{}, {}]}"#, extra: ["--hello-timeout", "5", "--frame-timeout", "5", "--idle-timeout", "6"])
+        check(14, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "hold") }
+            guard let pid = world.pickerd.pid else { return (false, "pickerd is not running") }
+            _ = try world.run(caller, "present")  // consent and the agent's start-up, before the attack
+            let threadsBefore = threads(pid)
+            // Two attacking programs (copies: two callers): 1,000 idle connections and 200 stalled
+            // in the middle of a frame, held for up to 30 s.
+            let second = world.pickerd.root + "/attacker"
+            try? FileManager.default.copyItem(atPath: world.client, toPath: second)
+            let attackers = try [(world.unentitled, "1000,0,30"), (second, "0,200,30")].map { program, shape in
+                try Attacker(world.command(caller, program: program, arguments: ["hold", shape]))
+            }
+            guard attackers.allSatisfy({ $0.holding() }) else { return (false, "the attackers never held their connections") }
+            let threadsDuring = threads(pid)
+            var took: [String: Double] = [:]
+            let presented = try timed(&took, "present") { try world.run(caller, "present").lines.last?["result"] as? String == "approved" }
+            let agentScript = world.pickerd.root + "/agent2.json"
+            try #"{"reviews": []}"#.write(toFile: agentScript, atomically: true, encoding: .utf8)
+            let agent = Process()
+            agent.executableURL = BuiltProducts.url("picker-agent")
+            agent.arguments = ["--script", agentScript, "--runtime-dir", world.pickerd.runtime]
+            let registered = try timed(&took, "agent") {
+                try agent.run()
+                return eventually(timeout: 20) { (try? world.pickerd.ctl(["status"]).stdout.contains("2 picker agents")) == true }
+            }
+            let status = try timed(&took, "status") { try world.pickerd.ctl(["status"]).status == 0 }
+            let ends = attackers.map { $0.finish() }
+            kill(agent.processIdentifier, SIGKILL)
+            agent.waitUntilExit()
+            // Each attacker got its share of 16 (one slot is its own first connection for the idle
+            // one), closed at the deadline; every other connection was refused at once.
+            let idle = ends[0]["ended"] as? [String: Int] ?? [:], stalled = ends[1]["ended"] as? [String: Int] ?? [:]
+            let latest = (ends[0]["latest"] as? [String: Double] ?? [:]).merging(ends[1]["latest"] as? [String: Double] ?? [:]) { max($0, $1) }
+            let shares = idle["idle:deadlineExceeded"] == 15 && idle["idle:tooManyConnections"] == 985
+                && stalled["stalled:deadlineExceeded"] == 15 && stalled["stalled:tooManyConnections"] == 185
+            let atDeadline = (latest["idle:deadlineExceeded"] ?? 0) >= 5 && (latest["stalled:deadlineExceeded"] ?? 0) >= 5
+                && !idle.keys.contains { $0.hasSuffix(":open") } && !stalled.keys.contains { $0.hasSuffix(":open") }
+            let inTime = took.values.allSatisfy { $0 < 5 }
+            let boundedThreads = threadsDuring <= threadsBefore + 2
+            let figures = took.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.2f", $0.value)) s" }.joined(separator: ", ")
+            return (presented && registered && status && shares && atDeadline && inTime && boundedThreads,
+                    "while 1,000 idle + 200 stalled were held: \(figures); pickerd's threads \(threadsBefore) → \(threadsDuring); "
+                    + "attackers' connections: \(describe(idle.merging(stalled) { $0 + $1 })); the last closed at its deadline after "
+                    + String(format: "%.1f s", max(latest["idle:deadlineExceeded"] ?? 0, latest["stalled:deadlineExceeded"] ?? 0)))
+        }
+    }
+}
+
+/// "idle:deadlineExceeded 15, …" in key order.
+func describe(_ counts: [String: Int]) -> String {
+    counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+}
+
+/// pickerd's thread count (`Threads:` in /proc/PID/status).
+func threads(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    return status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) } ?? -1
+}
+
+/// Runs `body`, recording how long it took under `name`.
+func timed(_ took: inout [String: Double], _ name: String, _ body: () throws -> Bool) rethrows -> Bool {
+    let start = Date()
+    let result = try body()
+    took[name] = Date().timeIntervalSince(start)
+    return result
+}
+
+/// `pickerd-test-client hold` in the background: says when it holds its connections, then how
+/// each ended.
+final class Attacker {
+    private let process = Process()
+    private let output = Pipe()
+    private var text = ""
+
+    init(_ command: (URL, [String])) throws {
+        process.executableURL = command.0
+        process.arguments = command.1
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits for the "holding" line; false if the attacker ended first.
+    func holding() -> Bool {
+        while !text.contains("\"holding\"") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { return false }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        return true
+    }
+
+    /// Waits for the attacker to end; its last JSON line.
+    func finish() -> [String: Any] {
+        text += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let last = text.split(separator: "\n").last.map(String.init) ?? "{}"
+        return (try? JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]) ?? [:]
     }
 }

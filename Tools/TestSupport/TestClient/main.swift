@@ -221,6 +221,55 @@ do {
             emit(line)
             try? raw.close()
         }
+    case "hold":
+        // An app that tries to lock others out: IDLE connections that never say hello and STALLED
+        // ones that say hello and then stop in the middle of a frame, all held until pickerd closes
+        // them or SECONDS pass. Prints "holding" once all are open, then how each one ended: the
+        // error pickerd gave (tooManyConnections at once, deadlineExceeded later) and when.
+        let parts = extra.split(separator: ",").compactMap { Double($0) }
+        let (idle, stalled, seconds) = (Int(parts[0]), Int(parts[1]), parts.count > 2 ? parts[2] : 30)
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let start = Date()
+        var held: [FrameConnection] = []
+        for _ in 0..<idle { held.append(try UnixSocket.connect(path: socket)) }
+        let hello = try Framing.encode(Envelope(requestId: 1, body: .hello(Hello(minVersion: 1, maxVersion: 1, role: .client, software: "hold"))))
+        // Stalled: the hello, then a frame announcing 100 bytes of which 10 come.
+        let partial = FrameHeader(bodyLength: 100, descriptorCount: 0).bytes + [UInt8](repeating: 0x08, count: 10)
+        for _ in 0..<stalled {
+            let connection = try UnixSocket.connect(path: socket)
+            try connection.sendRawBytes(hello + partial)
+            held.append(connection)
+        }
+        emit(["event": "holding", "idle": idle, "stalled": stalled])
+        // How each connection ended: (code of the error it was sent, seconds after the start).
+        var ended = [(code: String, seconds: Double)?](repeating: nil, count: held.count)
+        while ended.contains(where: { $0 == nil }) && Date().timeIntervalSince(start) < seconds {
+            var fds = held.enumerated().filter { ended[$0.offset] == nil }.map { pollfd(fd: $0.element.descriptor!.rawValue, events: Int16(POLLIN), revents: 0) }
+            let indices = held.indices.filter { ended[$0] == nil }
+            _ = poll(&fds, nfds_t(fds.count), 200)
+            for (slot, entry) in fds.enumerated() where entry.revents != 0 {
+                let index = indices[slot]
+                var code = "closed"
+                // A stalled connection first gets its hello reply; read on to the error or the end.
+                while let frame = try? held[index].receive() {
+                    if case .error(let e)? = frame.envelope.body { code = e.code.description; break }
+                }
+                if code != "closed" { _ = try? held[index].receive() }
+                ended[index] = (code, Date().timeIntervalSince(start))
+            }
+        }
+        var counts: [String: Int] = [:]
+        var latest: [String: Double] = [:]
+        for (index, end) in ended.enumerated() {
+            let kind = index < idle ? "idle" : "stalled"
+            let key = "\(kind):\(end?.code ?? "open")"
+            counts[key, default: 0] += 1
+            latest[key] = max(latest[key] ?? 0, end?.seconds ?? seconds)
+        }
+        emit(["event": "held", "ended": counts, "latest": latest])
     case "isolation":
         // Concurrent presentations: each must get exactly one outcome, for its own session.
         let count = Int(extra) ?? 8
