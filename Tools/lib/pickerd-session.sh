@@ -2,6 +2,8 @@
 # release), starts pickerd on a temporary directory with the demo library and the scripted agent
 # approving the first Recommended suggestion, registers the test client app, and runs one
 # presentation (consent, agent start-up) so measurements start warm. Sets: bin, dir, pid.
+# register_app_copies N: N copies of the test client registered as apps of their own, exported as
+# PICKERD_TEST_APPS (pickerd serves one picker per app at a time, so concurrency needs many apps).
 start_pickerd_session() {
   local config="$1"
   for p in pickerd pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
@@ -16,4 +18,17 @@ start_pickerd_session() {
   cp Tools/journal-demo.entitlements "$dir/e.plist"
   "$bin/pickerctl" apps register --executable "$bin/pickerd-test-client" --entitlements "$dir/e.plist" --runtime-dir "$dir/run" >/dev/null
   "$bin/pickerd-test-client" "$dir/run" present >/dev/null
+}
+
+register_app_copies() {
+  local apps=()
+  mkdir -p "$dir/apps"
+  for i in $(seq 0 $(($1 - 1))); do
+    cp "$bin/pickerd-test-client" "$dir/apps/app-$i"
+    "$bin/pickerctl" apps register --executable "$dir/apps/app-$i" --entitlements "$dir/e.plist" --bundle-id "org.test.app-$i" \
+      --name "Test App $i" --runtime-dir "$dir/run" >/dev/null
+    apps+=("$dir/apps/app-$i")
+  done
+  PICKERD_TEST_APPS="$(IFS=:; echo "${apps[*]}")"
+  export PICKERD_TEST_APPS
 }
