@@ -120,6 +120,15 @@ struct ReactionTableTests {
         return pickerd
     }
 
+    /// A raw connection whose reads give up after 15 s: a pickerd that never answers fails the
+    /// test instead of hanging it.
+    func connect(_ path: String) throws -> FrameConnection {
+        let connection = try UnixSocket.connect(path: path)
+        var limit = timeval(tv_sec: 15, tv_usec: 0)
+        setsockopt(connection.descriptor!.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return connection
+    }
+
     func socket(_ pickerd: RunningPickerd, _ role: Role) -> String {
         pickerd.runtime + (role == .client ? "/client.sock" : role == .agent ? "/agent.sock" : "/control.sock")
     }
@@ -151,7 +160,7 @@ struct ReactionTableTests {
         let pickerd = try Self.pickerd()
         defer { pickerd.stop() }
         for row in Self.rows {
-            let connection = try UnixSocket.connect(path: socket(pickerd, row.role))
+            let connection = try connect(socket(pickerd, row.role))
             if row.greeted {
                 try connection.send(Self.hello(row.role))
                 guard case .helloReply? = try connection.receive()?.envelope.body else { Issue.record("\(row.situation): no hello reply"); continue }
@@ -177,12 +186,12 @@ struct ReactionTableTests {
         let pickerd = try Self.pickerd()
         defer { pickerd.stop() }
         let path = socket(pickerd, .client)
-        let silent = try UnixSocket.connect(path: path)
-        let stalled = try UnixSocket.connect(path: path)
+        let silent = try connect(path)
+        let stalled = try connect(path)
         try stalled.send(Self.hello())
         _ = try stalled.receive()
         try stalled.sendRawBytes(FrameHeader(bodyLength: 50, descriptorCount: 0).bytes + [0x08, 0x02])
-        let idle = try UnixSocket.connect(path: path)
+        let idle = try connect(path)
         try idle.send(Self.hello())
         _ = try idle.receive()
         // An app whose presentation the agent holds open: it waits, idle, as long as the person takes.
@@ -215,13 +224,25 @@ struct ReactionTableTests {
             try process.run()
             holders.append(process)
         }
-        try hold(BuiltProducts.url("pickerd-test-client"))
-        #expect(eventually { (try? pickerd.ctl(["status"]).stdout.contains("sessions: 1 active")) == true })
-        let second = try testClient(pickerd, "present")
-        #expect(second.first?["code"] as? String == "busy", "the same app on another connection: \(second)")
-        #expect((second.first?["message"] as? String)?.contains("one picker per app") == true)
+        // This test process is the app org.test.reaction-table: a presentation on one connection…
+        let path = socket(pickerd, .client)
+        func present(_ id: UInt64) throws -> FrameConnection {
+            let connection = try connect(path)
+            try connection.send(Self.hello(id: 1))
+            _ = try connection.receive()
+            try connection.send(Envelope(requestId: id, body: .present(PresentRequest())))
+            return connection
+        }
+        let first = try present(5)
+        guard case .presentAccepted? = try first.receive()?.envelope.body else { Issue.record("not accepted"); return }
+        // …makes a second one on another connection BUSY.
+        let second = try present(6)
+        let error = nextError(second)
+        #expect(error?.code == .busy, "the same app on another connection: \(error?.message ?? "no error")")
+        #expect(error?.message.contains("one picker per app") == true)
         try hold(URL(fileURLWithPath: other))
         #expect(eventually { (try? pickerd.ctl(["status"]).stdout.contains("sessions: 2 active")) == true }, "another app presents meanwhile")
+        _ = first
     }
 
     @Test("too many connections from one app: TOO_MANY_CONNECTIONS at once, and the connection closes")
@@ -229,8 +250,8 @@ struct ReactionTableTests {
         let pickerd = try Self.pickerd()
         defer { pickerd.stop() }
         var held: [FrameConnection] = []
-        for _ in 0..<16 { held.append(try UnixSocket.connect(path: socket(pickerd, .client))) }
-        let extra = try UnixSocket.connect(path: socket(pickerd, .client))
+        for _ in 0..<16 { held.append(try connect(socket(pickerd, .client))) }
+        let extra = try connect(socket(pickerd, .client))
         let error = nextError(extra)
         #expect(error?.code == .tooManyConnections, "\(error?.message ?? "no error")")
         #expect(try extra.receive() == nil)
