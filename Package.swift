@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
-            "PickerdTransport", "PickerdWire", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
+            "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
