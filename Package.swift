@@ -149,12 +149,12 @@ let package = Package(
         // The privacy conformance suite: the twelve invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
-        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdTestKit"]),
+        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
-            "PickerdTransport", "PickerdWire", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
+            "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]

@@ -130,7 +130,8 @@ extension JournalingSuggestion {
         public var details: Details?
         /// An image for the type of workout.
         public var icon: URL?
-        /// The path travelled.
+        /// The path travelled; `nil` unless the person kept a place in the same suggestion (a route
+        /// is location data, and never leaves while Significant Locations is off).
         public var route: [GeoLocation]?
     }
 

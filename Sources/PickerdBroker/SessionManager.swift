@@ -429,7 +429,7 @@ final class SessionManager: Sendable {
             let items = try store.items(shown.items.map(\.id).filter(kept.contains))
                 .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
             guard !items.isEmpty else { throw BrokerError("none of the kept items can be released") }
-            // A photo's GPS leaves only with a place the person kept.
+            // Location data leaves only with a place the person kept: a photo's GPS, a workout's route.
             let placeApproved = items.contains { $0.kind == .location || $0.kind == .locationGroup }
             var descriptors: [OwnedFileDescriptor] = []
             var wireItems: [Item] = []
@@ -442,7 +442,7 @@ final class SessionManager: Sendable {
                     m.hasFd = true
                     return m
                 }
-                wireItems.append(Item(id: item.id.uuidString, asset: asset))
+                wireItems.append(Item(id: item.id.uuidString, asset: placeApproved ? asset : RouteRedactor.strippingRoutes(asset)))
             }
             // An unedited title is made again from what was kept: it must not name a person or a
             // place the person left out ("Evening with Maya at Via Carota" without Maya).

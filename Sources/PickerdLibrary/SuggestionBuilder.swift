@@ -9,7 +9,8 @@ public import PickerdWire
 ///
 /// Titles are made from the items alone, so ``lists(suggestions:items:enabled:)`` can title a
 /// suggestion again from what remains after the person's category settings: a disabled category
-/// never shows, not even in a title.
+/// never shows, not even in a title. Only a kept place says where the person was: without one, no
+/// title names a place or a city, says "home", or says that the person was away or out.
 public struct SuggestionBuilder: Sendable {
     /// The most items a suggestion holds (as Apple's picker).
     public static let maxItems = 13
@@ -223,9 +224,15 @@ public struct SuggestionBuilder: Sendable {
     // MARK: Titles
 
     /// A title for a moment made only from `items`.
+    ///
+    /// The title says nothing the items do not: places, cities, "home" and being away come only from
+    /// `items`' own Location and LocationGroup items, people only from its Contact items. The kind
+    /// of moment chooses the wording, never the facts: a trip whose places were all left out is
+    /// titled by its days ("Friday to Sunday"), not "3 days away".
     /// - Parameters:
     ///   - kind: the kind of moment.
-    ///   - items: what the person will see of it.
+    ///   - items: what the person will see of it, or what they kept of it: only items of categories
+    ///     their settings allow (``lists(suggestions:items:enabled:)`` and a release filter them first).
     /// - Returns: a short title, such as "Morning run in Riverside Park".
     public func title(_ kind: SuggestionKind, _ items: [LibraryItem]) -> String {
         guard let first = items.first else { return "" }
@@ -250,7 +257,8 @@ public struct SuggestionBuilder: Sendable {
         case .outing:
             let with = people.isEmpty ? "" : " with " + people.prefix(2).joined(separator: " and ")
             if let place { return "\(part)\(with) \(Self.at(place))" }
-            return people.isEmpty ? "\(weekday) \(part.lowercased()) out" : "\(part)\(with)"
+            // Without the place, "out" would say what only the place said.
+            return people.isEmpty ? "\(weekday) \(part.lowercased())" : "\(part)\(with)"
         case .timeAtHome:
             return place != nil ? "\(part) at home" : "A quiet \(part.lowercased())"
         case .trip:
@@ -260,9 +268,11 @@ public struct SuggestionBuilder: Sendable {
                 case .locationGroup(let g): g.locations.map(\.city)
                 default: []
                 }
-            }
+            }.filter { !$0.isEmpty }
             let days = Set(items.map { dayIndex($0.startMs) }).count
-            return cities.first.map { "\(days) days in \($0)" } ?? "\(days) days away"
+            if let city = cities.first { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
+            // No place kept: being away is what the places said, so the title is just the days.
+            return span(items)
         case .weeklySummary:
             return "Your week from \(format(week(of: items.map(\.endMs).max()!).start, "d MMMM"))"
         case .reflection:
@@ -293,6 +303,17 @@ public struct SuggestionBuilder: Sendable {
             return "\(weekday) \(part.lowercased()) in pictures"
         default:
             return "A moment"
+        }
+    }
+
+    /// The days `items` span, named without saying where: "Saturday afternoon", "Friday to Sunday",
+    /// "13 November to 2 December".
+    private func span(_ items: [LibraryItem]) -> String {
+        let first = items.map(\.startMs).min()!, last = items.map(\.startMs).max()!
+        switch dayIndex(last) - dayIndex(first) {
+        case 0: return "\(format(first, "EEEE")) \(partOfDay(first).lowercased())"
+        case 1..<7: return "\(format(first, "EEEE")) to \(format(last, "EEEE"))"
+        default: return "\(format(first, "d MMMM")) to \(format(last, "d MMMM"))"
         }
     }
 

@@ -19,6 +19,9 @@ struct Script: Decodable {
         var index: Int?
         /// Choose the first suggestion whose title contains this instead.
         var title: String?
+        /// Choose the first suggestion of this kind ("trip", "workout", …) instead: a title may change
+        /// with what the person's settings leave, a kind does not.
+        var kind: String?
         /// Choose the suggestion the app's token preloaded (falls back to list and index).
         var preloaded: Bool?
         /// Deselect items: asset kinds ("photo", "song", …) or item positions as strings ("0", "2").
@@ -31,7 +34,7 @@ struct Script: Decodable {
         var dismissBanner: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case action, list, index, title, preloaded, deselect, keep, dismissBanner
+            case action, list, index, title, kind, preloaded, deselect, keep, dismissBanner
             case newTitle = "set-title"
             case titleAlias = "edit-title"
         }
@@ -42,6 +45,7 @@ struct Script: Decodable {
             list = try c.decodeIfPresent(String.self, forKey: .list)
             index = try c.decodeIfPresent(Int.self, forKey: .index)
             title = try c.decodeIfPresent(String.self, forKey: .title)
+            kind = try c.decodeIfPresent(String.self, forKey: .kind)
             preloaded = try c.decodeIfPresent(Bool.self, forKey: .preloaded)
             deselect = try c.decodeIfPresent([String].self, forKey: .deselect)
             keep = try c.decodeIfPresent([String].self, forKey: .keep)
@@ -83,8 +87,8 @@ struct PickerAgent: ParsableCommand {
               {"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
               {"reviews": [{"action": "cancel"}]}
             Actions: approve (default), cancel, wait (hold the picker open), exit (quit without answering).
-            Selection: by list and index, by a title substring ("title"), or "preloaded": true for the suggestion an
-            app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
+            Selection: by list and index, by a title substring ("title"), by kind ("kind": "trip"), or "preloaded": true
+            for the suggestion an app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
             """)
 
     @Option(help: "Answer from this JSON script.") var script: String?
@@ -191,6 +195,7 @@ struct PickerAgent: ParsableCommand {
         var chosen: Suggestion?
         if rule.preloaded == true { chosen = list.first { $0.id == review.preloadedSuggestionId } ?? review.recent.first { $0.id == review.preloadedSuggestionId } }
         if chosen == nil, let title = rule.title { chosen = list.first { $0.title.contains(title) } }
+        if chosen == nil, let kind = rule.kind { chosen = list.first { $0.kind.description == kind } }
         if chosen == nil {
             let index = rule.index ?? 0
             chosen = list.indices.contains(index) ? list[index] : nil

@@ -207,9 +207,24 @@ struct ConformanceTests {
             _ = try world.pickerd.ctl(["settings", "set", "photos", "off"])
             let approved = try world.run(caller, "present").lines
             let kinds = (approved.last?["items"] as? [[String: String]] ?? []).compactMap { $0["kind"] }
+            // With Significant Locations off too, the run arrives without its place, its route (which
+            // starts at the place: 40.8013, -73.9719) or a title that says where it was.
+            func holdsStart(_ lines: [[String: Any]]) -> Bool {
+                let needles = [40.8013, -73.9719].map { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Data($0) } }
+                return receivedBytes(lines).contains { bytes in needles.contains { bytes.range(of: $0) != nil } }
+            }
+            let located = holdsStart(approved) && anyContains(receivedBytes(approved), "Riverside Park")
+            _ = try world.pickerd.ctl(["settings", "set", "significant-locations", "off"])
+            let placeless = try world.run(caller, "present").lines
+            let placelessKinds = (placeless.last?["items"] as? [[String: String]] ?? []).compactMap { $0["kind"] }
+            let whereabouts = ["Riverside Park", "New York", "Home", "home", "away"].filter { anyContains(receivedBytes(placeless), $0) }
+                + (holdsStart(placeless) ? ["route coordinates"] : [])
             let ok = declined.last?["reason"] as? String == "consentDeclined" && noShow
                 && approved.last?["result"] as? String == "approved" && !kinds.isEmpty && !kinds.contains("photo") && !kinds.contains("livePhoto")
-            return (ok, "declined: \(declined.last?["reason"] ?? "?"), nothing shown: \(noShow); with photos off: \(kinds)")
+                && located && placeless.last?["result"] as? String == "approved" && placelessKinds.contains("workout")
+                && !placelessKinds.contains("location") && whereabouts.isEmpty
+            return (ok, "declined: \(declined.last?["reason"] ?? "?"), nothing shown: \(noShow); with photos off: \(kinds), the place and route "
+                        + "arrive: \(located); with locations off too: \(placelessKinds), where the person was: \(whereabouts)")
         }
     }
 

@@ -3,6 +3,7 @@ import PickerdBroker
 @testable import PickerdLibrary
 import PickerdTestKit
 import PickerdTransport
+import PickerdWire
 import Testing
 
 @Suite("EXIF GPS redaction")
@@ -71,5 +72,37 @@ struct RedactionTests {
         #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
+
+@Suite("Workout route redaction")
+struct RouteRedactionTests {
+    static let route = (0..<3).map { GeoLocation(latitude: 40.8 + Double($0) * 1e-3, longitude: -73.97, altitudeM: 12) }
+    static let run = Workout(details: WorkoutDetails(activityType: 37, distance: Quantity(value: 5000, unit: "m"), localizedName: "Outdoor Run"),
+                             icon: Media(fdIndex: 0, contentType: "image/png"), route: route)
+
+    @Test("a workout loses its route and keeps everything else")
+    func workout() {
+        let stripped = RouteRedactor.strippingRoutes(.workout(Self.run))
+        var expected = Self.run
+        expected.route = []
+        #expect(stripped == .workout(expected))
+    }
+
+    @Test("a workout group loses the route of every workout in it")
+    func group() {
+        let group = WorkoutGroup(workouts: [Self.run, Self.run], durationS: 3600)
+        guard case .workoutGroup(let stripped) = RouteRedactor.strippingRoutes(.workoutGroup(group)) else {
+            Issue.record("not a workout group any more")
+            return
+        }
+        #expect(stripped.workouts.count == 2 && stripped.workouts.allSatisfy { $0.route.isEmpty })
+        #expect(stripped.workouts.map(\.details) == group.workouts.map(\.details) && stripped.durationS == 3600)
+    }
+
+    @Test("other assets pass unchanged")
+    func others() {
+        let place = Item.Asset.location(Location(place: "Riverside Park", city: "New York", location: Self.route[0]))
+        #expect(RouteRedactor.strippingRoutes(place) == place)
     }
 }

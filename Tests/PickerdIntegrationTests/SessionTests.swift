@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PickerdTestKit
+import PickerdWire
 import Testing
 
 /// Runs the test client app; returns its JSON lines.
@@ -9,6 +10,17 @@ func testClient(_ pickerd: RunningPickerd, _ mode: String, _ extra: String = "")
     return result.stdout.split(separator: "\n").compactMap {
         try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
+}
+
+/// The approved suggestion in a test client's output, decoded from the bytes it received.
+func approvedSuggestion(_ lines: [[String: Any]]) -> Suggestion? {
+    for line in lines.reversed() {
+        guard let raw = line["raw"] as? String, let data = Data(base64Encoded: raw),
+              case .outcome(let outcome)? = try? Framing.decodeEnvelope([UInt8](data)).body,
+              case .approved(let suggestion)? = outcome.result else { continue }
+        return suggestion
+    }
+    return nil
 }
 
 /// A pickerd with the demo library, the scripted agent on `script`, and the test client registered;
@@ -106,6 +118,23 @@ struct SessionTests {
         let tags = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-n", "-s", "-a", directory.path + "/photo.png"]).stdout
         #expect(tags.contains("DateTimeOriginal"))
         #expect(tags.contains("GPSLatitude") == placeKept, "\(tags)")
+        pickerd.stop()
+    }
+
+    @Test("a workout whose place was not approved arrives without its route; with the place, the route stays",
+          arguments: [false, true])
+    func routeRedaction(placeKept: Bool) throws {
+        let keep = placeKept ? #"["workout", "location"]"# : #"["workout"]"#
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": \#(keep)}]}"#)
+        let lines = try testClient(pickerd, "present")
+        let suggestion = try #require(approvedSuggestion(lines))
+        let workouts = suggestion.items.compactMap { item -> Workout? in
+            if case .workout(let w)? = item.asset { return w }
+            return nil
+        }
+        #expect(workouts.count == 1)
+        #expect(workouts.allSatisfy { $0.details?.localizedName == "Outdoor Run" }, "the rest of the workout arrives")
+        #expect(workouts.allSatisfy { $0.route.isEmpty != placeKept }, "route points: \(workouts.map(\.route.count))")
         pickerd.stop()
     }
 
