@@ -143,8 +143,14 @@ let package = Package(
         // A test helper app: presents over the raw protocol and prints everything it received.
         .executableTarget(
             name: "pickerd-test-client",
-            dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["PickerdTransport", "PickerdWire", "CTestClientShims", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
+        ),
+        // What the test client needs to open a pty of its own (posix_openpt…, a spawn in a new session).
+        .target(
+            name: "CTestClientShims",
+            path: "Tools/TestSupport/CTestClientShims",
+            cSettings: [.define("_GNU_SOURCE")]
         ),
         // The privacy conformance suite: the twelve invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
