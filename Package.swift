@@ -69,7 +69,7 @@ let package = Package(
         // Small on purpose: the wire types and the socket transport, no NIO, no GRDB.
         .target(
             name: "JournalingSuggestions",
-            dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["PickerdWire", "PickerdTransport", "CPickerdShims", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The store: SQLite through GRDB (WAL, migrations) and a private media directory.
         .target(
