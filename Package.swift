@@ -152,7 +152,7 @@ let package = Package(
             path: "Tools/TestSupport/CTestClientShims",
             cSettings: [.define("_GNU_SOURCE")]
         ),
-        // The privacy conformance suite: the twelve invariants of DESIGN.md, per caller kind, with
+        // The privacy conformance suite: the invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdTestKit"]),
