@@ -69,7 +69,7 @@ let package = Package(
         // Small on purpose: the wire types and the socket transport, no NIO, no GRDB.
         .target(
             name: "JournalingSuggestions",
-            dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["PickerdWire", "PickerdTransport", "CPickerdShims", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The store: SQLite through GRDB (WAL, migrations) and a private media directory.
         .target(
@@ -143,10 +143,16 @@ let package = Package(
         // A test helper app: presents over the raw protocol and prints everything it received.
         .executableTarget(
             name: "pickerd-test-client",
-            dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["PickerdTransport", "PickerdWire", "CTestClientShims", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
         ),
-        // The privacy conformance suite: the twelve invariants of DESIGN.md, per caller kind, with
+        // What the test client needs to open a pty of its own (posix_openpt…, a spawn in a new session).
+        .target(
+            name: "CTestClientShims",
+            path: "Tools/TestSupport/CTestClientShims",
+            cSettings: [.define("_GNU_SOURCE")]
+        ),
+        // The privacy conformance suite: the invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdWire", "PickerdTestKit"]),

@@ -7,9 +7,14 @@
 #include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <linux/kcmp.h>
+#include <linux/magic.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #ifndef SO_PEERPIDFD
@@ -131,4 +136,32 @@ int pickerd_set_nonblocking(int fd) {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0) return -1;
     return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+int pickerd_tty_device(int fd, uint32_t *device) {
+    unsigned int number = 0;
+    if (ioctl(fd, TIOCGDEV, &number) != 0) return -1;
+    *device = number;
+    return 0;
+}
+
+uint32_t pickerd_dev_major(uint64_t device) { return major((dev_t)device); }
+uint32_t pickerd_dev_minor(uint64_t device) { return minor((dev_t)device); }
+
+int pickerd_path_is_devpts(const char *path) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    return info.f_type == DEVPTS_SUPER_MAGIC;
+}
+
+int pickerd_fd_is_devpts(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return info.f_type == DEVPTS_SUPER_MAGIC;
+}
+
+int pickerd_same_descriptor_table(int32_t pid1, int32_t pid2) {
+    long result = syscall(SYS_kcmp, (pid_t)pid1, (pid_t)pid2, KCMP_FILES, 0UL, 0UL);
+    if (result < 0) return -1;
+    return result == 0;
 }

@@ -86,7 +86,9 @@ public final class JournalingSuggestionsPicker: Sendable {
     ///     `$XDG_RUNTIME_DIR/pickerd`).
     ///   - usesTerminal: when the app runs in a terminal (standard input and output are one), hand it
     ///     to pickerd so the terminal picker appears in it. The app's process never sees what is drawn:
-    ///     pickerd's own picker process draws it. `PICKERD_NO_TERMINAL=1` turns this off too.
+    ///     pickerd's own picker process draws it, and only on a terminal whose other end the app does
+    ///     not hold (otherwise ``present(token:)`` throws with pickerd's reason).
+    ///     `PICKERD_NO_TERMINAL=1` turns this off too.
     public init(buttonTitle: String = "", cacheDirectory: URL? = nil, runtimeDirectory: String? = nil, usesTerminal: Bool = true) {
         self.buttonTitle = buttonTitle
         self.usesTerminal = usesTerminal

@@ -174,6 +174,12 @@ public final class Broker: Sendable {
                     reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "the descriptor handed over as a terminal is not one")))
                     return
                 }
+                // Invariant 13: and only one whose other end neither the app nor its sandbox holds.
+                if let refusal = TerminalGuard.refusal(terminal: fd, caller: identity) {
+                    logger.notice("terminal refused", metadata: ["reason": "\(refusal.detail)"])
+                    reply(connection, id, .error(ErrorInfo(code: .permissionDenied, message: refusal.message)))
+                    return
+                }
                 terminal = descriptors[Int(request.terminalFdIndex)]
             }
             sessions.present(client: connection, requestID: id, app: app, request: request, terminal: terminal)

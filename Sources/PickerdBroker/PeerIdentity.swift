@@ -30,6 +30,10 @@ struct PeerIdentity {
         return [UInt8](data)
     }
 
+    /// Whether the process that connected is still alive (its pidfd, not its pid, which could have
+    /// been reused): checked after reading anything about it through `/proc/<pid>/`.
+    var isAlive: Bool { Self.alive(pidfd) }
+
     private static func alive(_ pidfd: OwnedFileDescriptor?) -> Bool {
         guard let fd = pidfd?.descriptor?.rawValue else { return false }
         return pickerd_pidfd_alive(fd) == 0

@@ -321,6 +321,33 @@ struct ConformanceTests {
         }
     }
 
+    @Test("13. the picker is drawn only where the app can neither read nor type: a pty whose master the app, its child or its sandbox holds is refused",
+          arguments: Caller.allCases)
+    func terminal(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}]}"#)
+        check(13, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            // The app opens a pty, takes the slave as its controlling terminal, hands it over and reads
+            // the master (typing the keys that approve). On the host the master stays in the app or a
+            // child; in the sandbox in the app or its parent there (a terminal emulator's shape).
+            let variants = caller == .host ? ["self-ctty", "child-ctty"] : ["self-ctty", "parent-ctty"]
+            var seen: [String] = []
+            var refused = true
+            for variant in variants {
+                let (lines, _) = try world.run(caller, "own-pty", variant)
+                let error = lines.first { $0["event"] as? String == "error" }?["code"] as? String
+                let drawn = lines.first { $0["event"] as? String == "master" }?["drawn"] as? Int
+                let result = lines.first { $0["event"] as? String == "outcome" }.map { "\($0["result"] ?? "?") \($0["title"] ?? "")" }
+                refused = refused && error == "permissionDenied" && drawn == 0 && result == nil
+                seen.append("\(variant): \(result ?? error ?? "no answer"), \(drawn.map(String.init) ?? "?") bytes drawn")
+            }
+            let started = world.pickerd.logText.contains("started a terminal picker")
+            let children = try runCommand(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-P", "\(world.pickerd.pid ?? 0)"]).stdout
+            return (refused && !started && children.isEmpty,
+                    seen.joined(separator: "; ") + (started || !children.isEmpty ? "; a terminal picker started" : "; no picker started"))
+        }
+    }
+
     @Test("14. no client can lock others out: idle and stalled connections cost no thread and meet their deadlines", arguments: Caller.allCases)
     func lockOut(caller: Caller) throws {
         // Deadlines of 5 s: whatever the legitimate callers get done before then, they did not wait

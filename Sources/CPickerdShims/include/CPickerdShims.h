@@ -11,6 +11,9 @@
  *  - struct epoll_event is packed on x86-64 (12 bytes, a 64-bit field at offset 4), a layout Swift's
  *    importer does not reproduce; pickerd's event loop passes events as plain arrays instead.
  *  - fcntl(2) is variadic, which Swift cannot call; O_NONBLOCK is set through a shim.
+ *  - The terminal guard (invariant 13) needs TIOCGDEV, major()/minor(), DEVPTS_SUPER_MAGIC with
+ *    statfs/fstatfs, and kcmp(2): function-like macros, <linux/magic.h>, and a syscall glibc does not
+ *    wrap, none of which Swift's Glibc import reaches.
  * Every symbol is prefixed `pickerd_` so nothing collides with the C library.
  */
 #ifndef CPICKERD_SHIMS_H
@@ -105,5 +108,28 @@ int pickerd_eventfd(void);
 
 /* fcntl(fd, F_SETFL, flags | O_NONBLOCK). 0 or -1 with errno. */
 int pickerd_set_nonblocking(int fd);
+
+/* ioctl(fd, TIOCGDEV): the device number of the terminal behind fd, in the kernel's encoding
+ * (new_encode_dev, the encoding of tty_nr in /proc/PID/stat). For a descriptor of /dev/tty this is
+ * the real terminal, for a pty master its slave. TIOCGDEV is a function-like macro. Returns 0 and
+ * the number, or -1 with errno. */
+int pickerd_tty_device(int fd, uint32_t *device);
+
+/* major() and minor() of a dev_t as glibc encodes it in struct stat (macros in <sys/sysmacros.h>). */
+uint32_t pickerd_dev_major(uint64_t device);
+uint32_t pickerd_dev_minor(uint64_t device);
+
+/* Whether the file at path (followed, as stat(2) does; a /proc/PID/fd/N link reaches the open file
+ * without opening it again) lives on a devpts filesystem: statfs(2) against DEVPTS_SUPER_MAGIC from
+ * <linux/magic.h>. Returns 1, 0, or -1 with errno. */
+int pickerd_path_is_devpts(const char *path);
+
+/* The same for an open descriptor (fstatfs(2)). Returns 1, 0, or -1 with errno. */
+int pickerd_fd_is_devpts(int fd);
+
+/* kcmp(pid1, pid2, KCMP_FILES, 0, 0): whether two tasks share one descriptor table (threads
+ * usually do; a thread that called unshare(CLONE_FILES) does not). glibc has no wrapper. Returns 1
+ * when shared, 0 when not, -1 with errno (ENOSYS without CONFIG_KCMP, EPERM). */
+int pickerd_same_descriptor_table(int32_t pid1, int32_t pid2);
 
 #endif

@@ -2,7 +2,7 @@
 // JSON object a line, everything it received: each message, and for each descriptor its content's
 // hex digest, whether it could be written, and what /proc says it is. Modes drive the cases the
 // tests need: a plain presentation, a close, a second present while busy, a disconnect mid-review,
-// and a latency run.
+// a latency run, and an app that hands over a pty whose master it keeps (own-pty, OwnPty.swift).
 
 import Foundation
 import Glibc
@@ -106,6 +106,14 @@ final class FailureCount: Sendable {
     private let count = Mutex(0)
     func add() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
+}
+
+// The modes of an app that opens a pty of its own (OwnPty.swift) manage their own connections.
+switch mode {
+case "own-pty": OwnPty.main(variant: extra, socket: socket)
+case "read-master": OwnPty.readMaster(Int32(extra) ?? -1)
+case "present-tty": OwnPty.presentOnTTY(extra, socket: socket)
+default: break
 }
 
 do {
