@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 @testable import PickerdBroker
 import Testing
@@ -41,5 +42,21 @@ struct TerminalGuardPieceTests {
         #expect(judge([me], caller: Int32.max)?.contains("handed to pickerd as well") == true)
         #expect(judge([], caller: me)?.contains("no process pickerd can see holds the master") == true)
         #expect(judge([parent], caller: me) == nil, "the terminal's holder started the app, in pickerd's namespaces")
+    }
+
+    @Test("typing: with legacy TIOCSTI on, a sandboxed app is refused; off, or outside a sandbox, it is not")
+    func typing() throws {
+        #expect(TerminalGuard.typingRefusal(legacyTIOCSTI: true, callerSandboxed: true)?.message.contains("legacy_tiocsti") == true)
+        #expect(TerminalGuard.typingRefusal(legacyTIOCSTI: false, callerSandboxed: true) == nil)
+        #expect(TerminalGuard.typingRefusal(legacyTIOCSTI: true, callerSandboxed: false) == nil)
+        // The setting as the kernel writes it, and the worst assumed without it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tiocsti-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "0\n".write(toFile: directory + "/off", atomically: true, encoding: .utf8)
+        try "1\n".write(toFile: directory + "/on", atomically: true, encoding: .utf8)
+        #expect(!TerminalGuard.legacyTIOCSTI(setting: directory + "/off"))
+        #expect(TerminalGuard.legacyTIOCSTI(setting: directory + "/on"))
+        #expect(TerminalGuard.legacyTIOCSTI(setting: directory + "/absent"))
     }
 }

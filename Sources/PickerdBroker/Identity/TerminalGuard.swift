@@ -24,6 +24,10 @@ import SystemPackage
 ///    can see holds it (a master can wait in a socket's queue, held by no process); and when a
 ///    process pickerd cannot inspect may hold it and is the app, below it, or sandboxed.
 ///
+/// 4. **Typing.** Where the kernel still lets a process type into its controlling terminal
+///    (`TIOCSTI`, `dev.tty.legacy_tiocsti = 1`), a sandboxed app is refused: it could press the
+///    picker's keys.
+///
 /// What remains is said in README.md ("The terminal picker"): a same-uid process outside any sandbox
 /// has many ways around this (it can be the terminal's parent, trace processes, read pickerd's
 /// files); the guard is what keeps a sandboxed app, and an app trying its own pty, from seeing the
@@ -119,9 +123,36 @@ enum TerminalGuard {
         }
 
         // 3. Who holds the master.
-        guard let index else { return nil }
-        let masters = PtyMasters.scan(index: index, instance: UInt64(node.st_dev), in: table)
-        return judge(masters, index: index, caller: caller.pid, table: table)
+        if let index {
+            let masters = PtyMasters.scan(index: index, instance: UInt64(node.st_dev), in: table)
+            if let refusal = judge(masters, index: index, caller: caller.pid, table: table) { return refusal }
+        }
+
+        // 4. Typing through TIOCSTI.
+        let own = table.namespaces(of: nil)
+        let sandboxed = own == nil || table.namespaces(of: caller.pid) != own
+        return typingRefusal(legacyTIOCSTI: legacyTIOCSTI(), callerSandboxed: sandboxed)
+    }
+
+    /// Whether the kernel lets a process push keystrokes into its controlling terminal (`TIOCSTI`):
+    /// `dev.tty.legacy_tiocsti` (Linux 6.2 and later; 1 where the distribution kept the old default),
+    /// always on older kernels, which lack the setting.
+    static func legacyTIOCSTI(setting path: String = "/proc/sys/dev/tty/legacy_tiocsti") -> Bool {
+        // Absent (an older kernel) or unreadable: assume the worst.
+        guard let file = fopen(path, "r") else { return true }
+        defer { fclose(file) }
+        return fgetc(file) != Int32(UInt8(ascii: "0"))
+    }
+
+    /// 4. Typing. With legacy `TIOCSTI` on, any process can type into its controlling terminal, which
+    /// check 2 requires the terminal to be: an app in a sandbox could press the picker's keys for the
+    /// person. Refused for a sandboxed caller (or one whose namespaces cannot be read). An app outside
+    /// any sandbox can do as much in other ways (README.md, "The terminal picker").
+    static func typingRefusal(legacyTIOCSTI: Bool, callerSandboxed: Bool) -> Refusal? {
+        guard legacyTIOCSTI, callerSandboxed else { return nil }
+        return Refusal(message: "this system lets a program type into its own terminal (dev.tty.legacy_tiocsti is on), and the app runs "
+                           + "in a sandbox: the picker is drawn only where the app cannot type; present without a terminal",
+                       detail: "legacy TIOCSTI on, caller sandboxed")
     }
 
     /// The refusal, if any, for a pty whose masters are `masters`; the worst reason wins.
