@@ -61,45 +61,32 @@ struct TerminalGuardTests {
         #expect(children.isEmpty, "pickerd started: \(children)", sourceLocation: sourceLocation)
     }
 
-    @Test("an app's own pty as its controlling terminal, the master in the app: refused, nothing drawn, no picker")
-    func heldByTheApp() throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "self-ctty"), pickerd, message: Self.heldByApp)
-        pickerd.stop()
+    /// One attack: where the app keeps the master (a `pickerd-test-client own-pty` variant), whether
+    /// it runs in a sandbox, and the refusal it must meet.
+    struct Attack: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let variant: String
+        let sandboxed: Bool
+        let message: String
     }
 
-    @Test("an app's own pty as its controlling terminal, the master in a child it started: refused, nothing drawn, no picker")
-    func heldByAChild() throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "child-ctty"), pickerd, message: Self.heldByChild)
-        pickerd.stop()
-    }
+    static let attacks = [
+        Attack(testDescription: "its own pty as its controlling terminal, the master in the app", variant: "self-ctty", sandboxed: false,
+               message: heldByApp),
+        Attack(testDescription: "its own pty as its controlling terminal, the master in a child it started", variant: "child-ctty",
+               sandboxed: false, message: heldByChild),
+        Attack(testDescription: "in a sandbox (bwrap), on a pty whose master its parent in the sandbox holds", variant: "parent-ctty",
+               sandboxed: true, message: heldInSandbox),
+        Attack(testDescription: "in a sandbox (bwrap), holding the master itself", variant: "self-ctty", sandboxed: true, message: heldByApp),
+        Attack(testDescription: "a pty that is not its controlling terminal", variant: "self", sandboxed: false, message: notControlling),
+        Attack(testDescription: "its pty handed over as /dev/tty, which hides its devpts instance", variant: "devtty", sandboxed: false,
+               message: notTheDevice),
+    ]
 
-    @Test("a sandboxed app (bwrap) on a pty whose master its parent in the sandbox holds: refused, nothing drawn, no picker")
-    func heldInTheSandbox() throws {
+    @Test("an app presenting on a terminal whose other end it controls is refused: nothing drawn, no picker", arguments: attacks)
+    func refused(_ attack: Attack) throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "parent-ctty", sandboxed: true), pickerd, message: Self.heldInSandbox)
-        pickerd.stop()
-    }
-
-    @Test("a sandboxed app (bwrap) holding the master itself: refused, nothing drawn, no picker")
-    func heldByTheSandboxedApp() throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "self-ctty", sandboxed: true), pickerd, message: Self.heldByApp)
-        pickerd.stop()
-    }
-
-    @Test("a pty that is not the app's controlling terminal: refused, nothing drawn, no picker")
-    func notTheControllingTerminal() throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "self"), pickerd, message: Self.notControlling)
-        pickerd.stop()
-    }
-
-    @Test("the pty handed over as /dev/tty, which hides its devpts instance: refused, nothing drawn, no picker")
-    func throughDevTTY() throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#)
-        try expectRefused(try ownPty(pickerd, "devtty"), pickerd, message: Self.notTheDevice)
+        try expectRefused(try ownPty(pickerd, attack.variant, sandboxed: attack.sandboxed), pickerd, message: attack.message)
         pickerd.stop()
     }
 }
