@@ -36,7 +36,8 @@ public struct SuggestionBuilder: Sendable {
     /// - Parameter library: all items; those excluded from suggestions are left out.
     /// - Returns: the suggestions, each with 1…13 items, a title and a score.
     public func build(from library: [LibraryItem]) -> [StoredSuggestion] {
-        let items = library.filter { !$0.excludedFromSuggestions }.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+        let items = library.filter { !$0.excludedFromSuggestions }
+            .sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }
         var used = Set<UUID>()
         var moments: [(SuggestionKind, [LibraryItem])] = []
 
@@ -120,7 +121,7 @@ public struct SuggestionBuilder: Sendable {
                 id: stableID(kind, chosen), title: title(kind, chosen), kind: kind, startMs: start, endMs: end,
                 score: score(kind, chosen, end: end, newest: newest), itemIDs: chosen.map(\.id)))
         }
-        return suggestions.sorted { $0.id.uuidString < $1.id.uuidString }
+        return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
     }
 
     // Not inlined: Swift 6.3.1's optimizer trips its own ownership verifier when this is inlined
@@ -389,21 +390,53 @@ public struct SuggestionBuilder: Sendable {
             listed.endMs = kept.map(\.endMs).max()!
             visible.append(ListedSuggestion(suggestion: listed, items: kept))
         }
-        let recent = visible.sorted { ($0.suggestion.endMs, $0.suggestion.id.uuidString) > ($1.suggestion.endMs, $1.suggestion.id.uuidString) }
-        // Recommended: best score first, but a kind just shown is held back, so kinds mix.
-        var pool = visible.sorted { ($0.suggestion.score, $0.suggestion.id.uuidString) > ($1.suggestion.score, $1.suggestion.id.uuidString) }
+        // Ties are broken by id, compared as its bytes (the order of its uuidString, without
+        // formatting a string per comparison).
+        let keyed = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
+        let recent = keyed.sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
+        // Recommended: best score first, but a kind just shown is held back, so kinds mix. The
+        // penalty depends only on a suggestion's kind, so the best remaining of each kind is its
+        // best: each pick compares one candidate per kind, not the whole pool.
+        var queues: [SuggestionKind: ArraySlice<(listed: ListedSuggestion, id: OrderKey)>] = [:]
+        for (kind, members) in Dictionary(grouping: keyed, by: { $0.listed.suggestion.kind }) {
+            queues[kind] = members.sorted { ($0.listed.suggestion.score, $1.id) > ($1.listed.suggestion.score, $0.id) }[...]
+        }
         var recommended: [ListedSuggestion] = []
-        while !pool.isEmpty {
+        recommended.reserveCapacity(visible.count)
+        while true {
             let recentKinds = recommended.suffix(3).map(\.suggestion.kind)
-            let best = pool.indices.max { a, b in
-                let pa = pool[a].suggestion.score - 1.5 * Double(recentKinds.filter { $0 == pool[a].suggestion.kind }.count)
-                let pb = pool[b].suggestion.score - 1.5 * Double(recentKinds.filter { $0 == pool[b].suggestion.kind }.count)
-                return (pa, pool[b].suggestion.id.uuidString) < (pb, pool[a].suggestion.id.uuidString)
-            }!
-            recommended.append(pool.remove(at: best))
+            var best: (kind: SuggestionKind, score: Double, id: OrderKey)?
+            for (kind, queue) in queues {
+                guard let head = queue.first else { continue }
+                let score = head.listed.suggestion.score - 1.5 * Double(recentKinds.filter { $0 == kind }.count)
+                if let current = best, (score, current.id) <= (current.score, head.id) { continue }
+                best = (kind, score, head.id)
+            }
+            guard let kind = best?.kind else { break }
+            recommended.append(queues[kind]!.removeFirst().listed)
         }
         return SuggestionLists(recommended: recommended, recent: recent)
     }
+}
+
+extension SuggestionBuilder {
+    /// A UUID's bytes as two big-endian words: ordered as its `uuidString` is.
+    typealias OrderKey = PairKey
+
+    static func orderKey(_ id: UUID) -> OrderKey {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            PairKey(high: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
+                    low: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
+        }
+    }
+}
+
+/// Two words compared in order.
+struct PairKey: Comparable, Hashable, Sendable {
+    let high: UInt64
+    let low: UInt64
+
+    static func < (a: PairKey, b: PairKey) -> Bool { (a.high, a.low) < (b.high, b.low) }
 }
 
 /// A suggestion as the picker shows it, with its items.

@@ -107,13 +107,26 @@ struct RobustnessTests {
         // a database and a WAL descriptor each) and keeps them. The soak starts from that steady state.
         _ = try concurrently(8)
         let before = openDescriptors(pid)
+        let targetsBefore = descriptorTargets(pid)
         let sequential = try testClient(pickerd, "soak", "100")
         #expect(sequential.last?["failures"] as? Int == 0)
         let concurrent = try concurrently(8)
         #expect(concurrent.last?["failures"] as? Int == 0)
-        #expect(eventually { openDescriptors(pid) <= before }, "pickerd holds descriptors it had not before the soak")
+        // What a connection, a session or a release could leak (sockets, pidfds, sealed memfds) is
+        // back where it was; the store's reader pool may have opened more of its (at most five)
+        // readers under load, a database and a WAL descriptor each.
+        let extra = { descriptorTargets(pid).subtracting(targetsBefore).sorted() }
+        let leakable = { (targets: Set<String>) in targets.filter { !$0.hasSuffix(".sqlite") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count }
+        #expect(eventually { leakable(descriptorTargets(pid)) <= leakable(targetsBefore) && openDescriptors(pid) <= before + 10 },
+                "pickerd holds descriptors it had not before the soak: \(extra())")
         pickerd.stop()
     }
+}
+
+/// What each of a process's descriptors refers to (`/proc/PID/fd/N` links), with the number.
+func descriptorTargets(_ pid: Int32) -> Set<String> {
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+    return Set(fds.map { fd in "\(fd) → " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?") })
 }
 
 func openDescriptors(_ pid: Int32) -> Int {
