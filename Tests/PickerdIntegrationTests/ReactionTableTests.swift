@@ -259,4 +259,47 @@ struct ReactionTableTests {
         #expect(try pickerd.ctl(["status"]).status == 0)
         _ = held
     }
+
+    @Test("apps that fill client.sock take none of the room kept for picker agents and pickerctl")
+    func reservedCapacity() throws {
+        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let pickerd = try sessionPickerd(script: #"{"reviews": []}"#,
+                                         extra: ["--agent-executable", me, "--max-app-connections", "8", "--connections-per-app", "4",
+                                                 "--hello-timeout", "120"])
+        defer { pickerd.stop() }
+        // Two programs (copies: two callers) hold their share of four each (their own first
+        // connection among them): the socket's 8 are taken.
+        var attackers: [Process] = []
+        defer { for p in attackers { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        for index in 0..<2 {
+            let copy = pickerd.root + "/attacker-\(index)"
+            try FileManager.default.copyItem(atPath: BuiltProducts.url("pickerd-test-client").path, toPath: copy)
+            let attacker = Process()
+            attacker.executableURL = URL(fileURLWithPath: copy)
+            attacker.arguments = [pickerd.runtime, "hold", "4,0,60"]
+            let output = Pipe()
+            attacker.standardOutput = output
+            try attacker.run()
+            attackers.append(attacker)
+            // Holding: every one of its connections is queued (accepted or not yet).
+            var said = ""
+            while !said.contains("holding") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                said += String(decoding: data, as: UTF8.self)
+            }
+            #expect(said.contains("holding"), "attacker \(index) did not hold its connections")
+        }
+        // Accepted after every attacker's connection (a listen queue is first come, first served).
+        let full = nextError(try connect(socket(pickerd, .client)))
+        #expect(full?.code == .tooManyConnections)
+        #expect(full?.message.contains("maximum of 8 app connections") == true, "\(full?.message ?? "no error")")
+        // The control and agent sockets still serve.
+        #expect(try pickerd.ctl(["status"]).status == 0)
+        let agent = try connect(socket(pickerd, .agent))
+        try agent.send(Self.hello(.agent))
+        _ = try agent.receive()
+        try agent.send(Envelope(requestId: 2, body: .agentRegister(AgentRegister(name: "while apps fill their socket"))))
+        guard case .agentRegistered? = try agent.receive()?.envelope.body else { Issue.record("the agent could not register"); return }
+    }
 }
