@@ -35,7 +35,7 @@ struct ControlHandler {
                 uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: UInt32(broker.sessions.activeSessions),
                 registeredAgents: UInt32(broker.sessions.registeredAgents),
                 consentGiven: try store.consentDate() != nil, dataDir: store.dataDirectory,
-                itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestions().count)))
+                itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestionCount())))
         case .settingsGet:
             return try settingsReply()
         case .settingsSet(let request):

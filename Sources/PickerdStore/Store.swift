@@ -388,6 +388,13 @@ public final class Store: Sendable {
         }
     }
 
+    /// How many suggestions are stored (`pickerctl status`), counted by SQLite without reading them.
+    /// - Returns: the count.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func suggestionCount() throws(StoreError) -> Int {
+        try read("count suggestions") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion") ?? 0 }
+    }
+
     // MARK: Settings and consent
 
     /// Every category's setting (a category never set is enabled).

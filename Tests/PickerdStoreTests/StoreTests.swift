@@ -25,6 +25,12 @@ struct StoreTests {
         try temporary.store.insert(FullItems.all)  // same ids: replaced, not doubled
         #expect(try temporary.store.items() == FullItems.all.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) })
         #expect(try temporary.store.itemCounts() == Dictionary(uniqueKeysWithValues: AssetKind.allCases.map { ($0, 1) }))
+        #expect(try temporary.store.suggestionCount() == 0)
+        try temporary.store.replaceSuggestions(FullItems.all.prefix(3).enumerated().map { index, item in
+            StoredSuggestion(id: UUID(), title: "s\(index)", kind: .photos, startMs: item.startMs, endMs: item.startMs, score: 1, itemIDs: [item.id])
+        })
+        #expect(try temporary.store.suggestionCount() == 3)
+        #expect(try temporary.store.suggestions().count == 3)
     }
 
     @Test("a store file that is not SQLite gives one clear error naming the file")
