@@ -208,6 +208,7 @@ public final class Broker: Sendable {
         case .reviewDecision(let decision): sessions.decide(from: connection, requestID: id, decision)
         case .fetchMedia(let request): sessions.fetchMedia(from: connection, requestID: id, request)
         case .cyclePrompt(let request): sessions.cyclePrompt(from: connection, requestID: id, request)
+        case .suggestionsPage(let request): sessions.page(from: connection, requestID: id, request)
         case .agentRegister:
             reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "this agent is already registered")))
         default:

@@ -28,6 +28,9 @@ final class SessionManager: Sendable {
         var agent: ObjectIdentifier?
         var awaitingConsent = false
         var shown: [String: ListedSuggestion] = [:]
+        /// The two lists in order, by suggestion id; the agent gets them a page at a time.
+        var recommended: [String] = []
+        var recent: [String] = []
         /// The app's terminal, for a terminal picker to draw on (only a terminal agent gets it).
         var terminal: OwnedFileDescriptor?
         var terminalType = ""
@@ -256,6 +259,26 @@ final class SessionManager: Sendable {
         }
     }
 
+    /// The most suggestions a ReviewRequest or a page carries per list.
+    static let pageSize = 50
+
+    /// More of a list the agent's session began: at most ``pageSize`` suggestions from `offset`.
+    func page(from agent: FrameConnection, requestID: UInt64, _ request: SuggestionsPageRequest) {
+        let page = state.withLock { state -> SuggestionsPageReply? in
+            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            let order = request.list == .recent ? s.recent : s.recommended
+            let start = min(Int(request.offset), order.count)
+            let end = min(start + min(Int(request.limit == 0 ? UInt32(Self.pageSize) : request.limit), Self.pageSize), order.count)
+            return SuggestionsPageReply(list: request.list == .recent ? .recent : .recommended, offset: UInt32(start),
+                                        suggestions: order[start..<end].compactMap { s.shown[$0]?.wire }, total: UInt32(order.count))
+        }
+        guard let page else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(request.sessionHandle) is under review by this agent")))
+            return
+        }
+        broker.reply(agent, requestID, .suggestionsPageReply(page))
+    }
+
     /// Media of an item the agent was shown, as sealed read-only copies, for previews.
     func fetchMedia(from agent: FrameConnection, requestID: UInt64, _ request: FetchMediaRequest) {
         let item = state.withLock { state -> LibraryItem? in
@@ -391,7 +414,11 @@ final class SessionManager: Sendable {
             let found = state.withLock { state -> (Session, Bool)? in
                 guard var s = state.sessions[handle] else { return nil }
                 s.awaitingConsent = !consented
-                if let lists { s.shown = Dictionary(lists.recent.map { ($0.suggestion.id.uuidString, $0) }, uniquingKeysWith: { a, _ in a }) }
+                if let lists {
+                    s.shown = Dictionary(lists.recent.map { ($0.suggestion.id.uuidString, $0) }, uniquingKeysWith: { a, _ in a })
+                    s.recommended = lists.recommended.map(\.suggestion.id.uuidString)
+                    s.recent = lists.recent.map(\.suggestion.id.uuidString)
+                }
                 state.sessions[handle] = s
                 return (s, state.agents[ObjectIdentifier(agent)]?.terminal ?? false)
             }
@@ -400,11 +427,17 @@ final class SessionManager: Sendable {
             request.appBundleId = session.app.bundleId
             request.buttonTitle = session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle
             if let lists {
-                request.recommended = lists.recommended.map(\.wire)
-                request.recent = lists.recent.map(\.wire)
+                // A first page of each: no frame grows with the library.
+                request.recommended = lists.recommended.prefix(Self.pageSize).map(\.wire)
+                request.recent = lists.recent.prefix(Self.pageSize).map(\.wire)
+                request.recommendedTotal = UInt32(lists.recommended.count)
+                request.recentTotal = UInt32(lists.recent.count)
                 // A token preloads its suggestion; an unknown one opens the normal picker. The client
                 // sees the same replies either way.
-                if session.shown[session.token] != nil { request.preloadedSuggestionId = session.token }
+                if let preloaded = session.shown[session.token] {
+                    request.preloadedSuggestionId = session.token
+                    request.preloaded = preloaded.wire
+                }
             }
             var descriptors: [FileDescriptor] = []
             if let terminal = session.terminal?.descriptor, agentDrawsOnTerminal {

@@ -135,7 +135,32 @@ struct PickerAgent: ParsableCommand {
         var step = 0
         var consents = 0
         var reviews = 0
-        while let frame = try client.connection.receive() {
+        // Frames that arrived while a page was awaited (another session's review, a dismissal).
+        var waiting: [ReceivedFrame] = []
+        var pageRequests: UInt64 = 1 << 40
+        /// A further page of a list, as the person would scroll to it.
+        func page(_ review: ReviewRequest, _ list: SuggestionList, from offset: Int) throws -> [Suggestion] {
+            pageRequests += 1
+            let id = pageRequests
+            try client.connection.send(Envelope(requestId: id, body: .suggestionsPage(
+                SuggestionsPageRequest(sessionHandle: review.sessionHandle, list: list, offset: UInt32(offset), limit: 50))))
+            while let frame = try client.connection.receive() {
+                if frame.envelope.requestId == id, case .suggestionsPageReply(let reply)? = frame.envelope.body {
+                    say("review for \(review.appDisplayName): fetched \(list) \(offset)–\(offset + reply.suggestions.count) of \(reply.total)")
+                    return reply.suggestions
+                }
+                if frame.envelope.requestId == id, case .error(let error)? = frame.envelope.body {
+                    say("pickerd refused a page: \(error.message)")
+                    return []
+                }
+                waiting.append(frame)
+            }
+            return []
+        }
+        func next() throws -> ReceivedFrame? {
+            waiting.isEmpty ? try client.connection.receive() : waiting.removeFirst()
+        }
+        while let frame = try next() {
             let id = frame.envelope.requestId
             switch frame.envelope.body {
             case .review(let review)? where review.consentNeeded:
@@ -165,7 +190,7 @@ struct PickerAgent: ParsableCommand {
                     say("review for \(review.appDisplayName): exiting without an answer")
                     Foundation.exit(0)
                 }
-                let decision = decide(review, rule)
+                let decision = try decide(review, rule) { list, offset in try page(review, list, from: offset) }
                 try client.connection.send(Envelope(requestId: id, body: .reviewDecision(decision)))
                 reviews += 1
                 if count > 0 && reviews >= count {
@@ -184,21 +209,37 @@ struct PickerAgent: ParsableCommand {
         say("pickerd closed the connection")
     }
 
-    func decide(_ review: ReviewRequest, _ rule: Script.Review?) -> ReviewDecision {
+    /// The decision `rule` makes about `review`, scrolling on (`more`: the list's next page from an
+    /// offset) while what it looks for is not among the suggestions loaded so far.
+    func decide(_ review: ReviewRequest, _ rule: Script.Review?,
+                more: (SuggestionList, Int) throws -> [Suggestion]) throws -> ReviewDecision {
         var decision = ReviewDecision(sessionHandle: review.sessionHandle, privacyBannerDismissed: rule?.dismissBanner ?? false)
         guard let rule, rule.action != "cancel" else {
             say("review for \(review.appDisplayName): cancel")
             decision.decision = .cancel(Cancelled())
             return decision
         }
-        let list = rule.list == "recent" ? review.recent : review.recommended
+        let which: SuggestionList = rule.list == "recent" ? .recent : .recommended
+        var list = which == .recent ? review.recent : review.recommended
+        let total = Int(which == .recent ? review.recentTotal : review.recommendedTotal)
         var chosen: Suggestion?
-        if rule.preloaded == true { chosen = list.first { $0.id == review.preloadedSuggestionId } ?? review.recent.first { $0.id == review.preloadedSuggestionId } }
-        if chosen == nil, let title = rule.title { chosen = list.first { $0.title.contains(title) } }
-        if chosen == nil, let kind = rule.kind { chosen = list.first { $0.kind.description == kind } }
+        if rule.preloaded == true, let preloaded = review.preloaded, preloaded.id == review.preloadedSuggestionId { chosen = preloaded }
+        /// The first suggestion `matches` picks, scrolling on through the list as needed.
+        func first(_ matches: ([Suggestion]) -> Suggestion?) throws -> Suggestion? {
+            while true {
+                if let found = matches(list) { return found }
+                guard list.count < total else { return nil }
+                let page = try more(which, list.count)
+                if page.isEmpty { return nil }
+                list += page
+            }
+        }
+        // By title, else by kind, else by position (as the script's rule asks, in that order).
+        if chosen == nil, let title = rule.title { chosen = try first { $0.first { $0.title.contains(title) } } }
+        if chosen == nil, let kind = rule.kind { chosen = try first { $0.first { $0.kind.description == kind } } }
         if chosen == nil {
             let index = rule.index ?? 0
-            chosen = list.indices.contains(index) ? list[index] : nil
+            chosen = try first { $0.indices.contains(index) ? $0[index] : nil }
         }
         guard let suggestion = chosen else {
             say("review for \(review.appDisplayName): nothing matches the script; cancel")

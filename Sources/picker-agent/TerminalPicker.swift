@@ -81,6 +81,10 @@ final class PickerScreen {
     private var editBuffer = ""
     private var previews: [String: PixelImage?] = [:]
     private var pendingMedia: [UInt64: String] = [:]
+    /// Each tab's suggestions loaded so far, how many there are, and the page request in flight.
+    private var loaded: [[Suggestion]] = [[], []]
+    private var totals = [0, 0]
+    private var pendingPage: [UInt64: Int] = [:]
     private var nextRequestID: UInt64 = 1 << 32
     private var message = ""
 
@@ -132,13 +136,21 @@ final class PickerScreen {
                 screen = .consent
             } else {
                 screen = .list
-                let all = request.recommended + request.recent
-                if let preloaded = all.first(where: { $0.id == request.preloadedSuggestionId && !request.preloadedSuggestionId.isEmpty }) {
+                loaded = [request.recommended, request.recent]
+                totals = [max(Int(request.recommendedTotal), request.recommended.count), max(Int(request.recentTotal), request.recent.count)]
+                pendingPage = [:]
+                if let preloaded = request.preloaded, !request.preloadedSuggestionId.isEmpty, preloaded.id == request.preloadedSuggestionId {
                     open(preloaded)
                 }
             }
         case .dismiss?:
             finish(0)
+        case .suggestionsPageReply(let page)?:
+            // Appended only where it continues the list (a late reply to an older review is dropped).
+            if let tab = pendingPage.removeValue(forKey: frame.envelope.requestId), Int(page.offset) == loaded[tab].count {
+                loaded[tab] += page.suggestions
+                totals[tab] = max(Int(page.total), loaded[tab].count)
+            }
         case .fetchMediaReply(let reply)?:
             pendingMedia[frame.envelope.requestId] = nil
             var image: PixelImage?
@@ -227,7 +239,16 @@ final class PickerScreen {
         }
     }
 
-    private var list: [Suggestion] { tab == 0 ? review.recommended : review.recent }
+    private var list: [Suggestion] { loaded[tab] }
+
+    /// Asks for the tab's next page when the selection comes within ten of the end of what is loaded.
+    private func loadMoreIfNeeded() {
+        guard loaded[tab].count < totals[tab], selection[tab] >= loaded[tab].count - 10, !pendingPage.values.contains(tab) else { return }
+        let id = takeRequestID()
+        pendingPage[id] = tab
+        send(.suggestionsPage(SuggestionsPageRequest(sessionHandle: review.sessionHandle, list: tab == 0 ? .recommended : .recent,
+                                                     offset: UInt32(loaded[tab].count), limit: 50)), id: id)
+    }
 
     private func listKey(_ key: Int) {
         switch key {
@@ -242,6 +263,7 @@ final class PickerScreen {
         case 27, Self.code("q"), 3: cancel()
         default: break
         }
+        loadMoreIfNeeded()
     }
 
     private func open(_ chosen: Suggestion) {
@@ -432,7 +454,7 @@ final class PickerScreen {
             text(row, 1, banner, bold: true, color: 2)
             row += 1
         }
-        let tabs = [("Recommended", review.recommended.count), ("Recent", review.recent.count)]
+        let tabs = [("Recommended", totals[0]), ("Recent", totals[1])]
         var column: Int32 = 1
         for (index, (name, count)) in tabs.enumerated() {
             let label = " \(name) (\(count)) "

@@ -260,7 +260,7 @@ struct SessionTests {
     func probing() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
         let lines = try testClient(pickerd, "probe")
-        #expect(lines.count == 41)
+        #expect(lines.count == 43)
         #expect(lines.allSatisfy { $0["code"] as? String == "wrongRole" })
         pickerd.stop()
     }

@@ -33,6 +33,36 @@ public struct AgentCapability: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 }
 
+/// The picker's two lists.
+public struct SuggestionList: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire; values this build does not know are kept as they are.
+    public var rawValue: Int32
+
+    /// Wraps a wire value.
+    /// - Parameter rawValue: the enum's number on the wire.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `SUGGESTION_LIST_UNSPECIFIED` (0).
+    public static let unspecified = SuggestionList(rawValue: 0)
+    /// ranked
+    public static let recommended = SuggestionList(rawValue: 1)
+    /// newest first
+    public static let recent = SuggestionList(rawValue: 2)
+
+    /// Every value this build knows, in schema order.
+    public static let allKnown: [SuggestionList] = [.unspecified, .recommended, .recent]
+
+    /// The value's name in the schema, or its number when unknown.
+    public var description: String {
+        switch rawValue {
+        case 0: return "unspecified"
+        case 1: return "recommended"
+        case 2: return "recent"
+        default: return "SuggestionList(\(rawValue))"
+        }
+    }
+}
+
 /// The `pickerd.v1.ConsentAnswer` enum.
 public struct ConsentAnswer: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The value on the wire; values this build does not know are kept as they are.
@@ -178,7 +208,9 @@ extension AgentRegistered: ProtobufMessage {
 
 /// pickerd → agent: show the picker for one presentation. When `consent_needed` is set, the lists are
 /// empty: the agent shows the consent sheet and answers with ConsentDecision; after an accept pickerd
-/// sends a new ReviewRequest with the suggestions.
+/// sends a new ReviewRequest with the suggestions. The lists hold a first page (at most 50 each) and
+/// the totals say how many there are: the agent asks for more with SuggestionsPageRequest as the
+/// person scrolls, so no frame grows with the library.
 public struct ReviewRequest: Hashable, Sendable {
     /// `session_handle` (field 1).
     public var sessionHandle: String
@@ -206,6 +238,12 @@ public struct ReviewRequest: Hashable, Sendable {
     public var terminalFdIndex: UInt32
     /// the app's $TERM
     public var terminalType: String
+    /// `recommended_total` (field 14).
+    public var recommendedTotal: UInt32
+    /// `recent_total` (field 15).
+    public var recentTotal: UInt32
+    /// The suggestion `preloaded_suggestion_id` names, whichever page it is on.
+    public var preloaded: Suggestion?
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -222,7 +260,10 @@ public struct ReviewRequest: Hashable, Sendable {
     ///   - hasTerminal: the field's value.
     ///   - terminalFdIndex: the field's value.
     ///   - terminalType: the field's value.
-    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "") {
+    ///   - recommendedTotal: the field's value.
+    ///   - recentTotal: the field's value.
+    ///   - preloaded: the field's value.
+    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil) {
         self.sessionHandle = sessionHandle
         self.appDisplayName = appDisplayName
         self.appBundleId = appBundleId
@@ -236,6 +277,9 @@ public struct ReviewRequest: Hashable, Sendable {
         self.hasTerminal = hasTerminal
         self.terminalFdIndex = terminalFdIndex
         self.terminalType = terminalType
+        self.recommendedTotal = recommendedTotal
+        self.recentTotal = recentTotal
+        self.preloaded = preloaded
     }
 }
 
@@ -258,6 +302,9 @@ extension ReviewRequest: CMessageConvertible {
         self.hasTerminal = c.has_terminal != 0
         self.terminalFdIndex = c.terminal_fd_index
         self.terminalType = swiftString(c.terminal_type)
+        self.recommendedTotal = c.recommended_total
+        self.recentTotal = c.recent_total
+        self.preloaded = c.preloaded.map { Suggestion(c: $0) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReviewRequest> {
@@ -279,6 +326,9 @@ extension ReviewRequest: CMessageConvertible {
         c.pointee.has_terminal = self.hasTerminal ? 1 : 0
         c.pointee.terminal_fd_index = self.terminalFdIndex
         c.pointee.terminal_type = arena.string(self.terminalType)
+        c.pointee.recommended_total = self.recommendedTotal
+        c.pointee.recent_total = self.recentTotal
+        c.pointee.preloaded = self.preloaded.map { $0.toC(arena) }
         return c
     }
 
@@ -293,6 +343,147 @@ extension ReviewRequest: CMessageConvertible {
 extension ReviewRequest: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReviewRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Agent → pickerd: more of a list the session's ReviewRequest began. Answered with
+/// SuggestionsPageReply (at most 50 suggestions, whatever `limit` asks), or NOT_FOUND for a session
+/// this agent was not given.
+public struct SuggestionsPageRequest: Hashable, Sendable {
+    /// `session_handle` (field 1).
+    public var sessionHandle: String
+    /// `list` (field 2).
+    public var list: SuggestionList
+    /// `offset` (field 3).
+    public var offset: UInt32
+    /// `limit` (field 4).
+    public var limit: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sessionHandle: the field's value.
+    ///   - list: the field's value.
+    ///   - offset: the field's value.
+    ///   - limit: the field's value.
+    public init(sessionHandle: String = "", list: SuggestionList = SuggestionList(rawValue: 0), offset: UInt32 = 0, limit: UInt32 = 0) {
+        self.sessionHandle = sessionHandle
+        self.list = list
+        self.offset = offset
+        self.limit = limit
+    }
+}
+
+extension SuggestionsPageRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SuggestionsPageRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SuggestionsPageRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.sessionHandle = swiftString(c.session_handle)
+        self.list = SuggestionList(rawValue: Int32(truncatingIfNeeded: c.list.rawValue))
+        self.offset = c.offset
+        self.limit = c.limit
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SuggestionsPageRequest> {
+        let c = arena.allocate(Pickerd__V1__SuggestionsPageRequest.self)
+        pickerd__v1__suggestions_page_request__init(c)
+        c.pointee.session_handle = arena.string(self.sessionHandle)
+        c.pointee.list = Pickerd__V1__SuggestionList(rawValue: .init(truncatingIfNeeded: self.list.rawValue))
+        c.pointee.offset = self.offset
+        c.pointee.limit = self.limit
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SuggestionsPageRequest>) -> Int { pickerd__v1__suggestions_page_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SuggestionsPageRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__suggestions_page_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SuggestionsPageRequest>? {
+        pickerd__v1__suggestions_page_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SuggestionsPageRequest>) { pickerd__v1__suggestions_page_request__free_unpacked(c, nil) }
+}
+
+extension SuggestionsPageRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SuggestionsPageRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.SuggestionsPageReply` message.
+public struct SuggestionsPageReply: Hashable, Sendable {
+    /// `list` (field 1).
+    public var list: SuggestionList
+    /// `offset` (field 2).
+    public var offset: UInt32
+    /// `suggestions` (field 3).
+    public var suggestions: [Suggestion]
+    /// `total` (field 4).
+    public var total: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - list: the field's value.
+    ///   - offset: the field's value.
+    ///   - suggestions: the field's value.
+    ///   - total: the field's value.
+    public init(list: SuggestionList = SuggestionList(rawValue: 0), offset: UInt32 = 0, suggestions: [Suggestion] = [], total: UInt32 = 0) {
+        self.list = list
+        self.offset = offset
+        self.suggestions = suggestions
+        self.total = total
+    }
+}
+
+extension SuggestionsPageReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SuggestionsPageReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SuggestionsPageReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.list = SuggestionList(rawValue: Int32(truncatingIfNeeded: c.list.rawValue))
+        self.offset = c.offset
+        self.suggestions = cArray(c.suggestions, c.n_suggestions).map { Suggestion(c: $0!) }
+        self.total = c.total
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SuggestionsPageReply> {
+        let c = arena.allocate(Pickerd__V1__SuggestionsPageReply.self)
+        pickerd__v1__suggestions_page_reply__init(c)
+        c.pointee.list = Pickerd__V1__SuggestionList(rawValue: .init(truncatingIfNeeded: self.list.rawValue))
+        c.pointee.offset = self.offset
+        c.pointee.n_suggestions = self.suggestions.count
+        c.pointee.suggestions = arena.array(self.suggestions.map { Optional($0.toC(arena)) })
+        c.pointee.total = self.total
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SuggestionsPageReply>) -> Int { pickerd__v1__suggestions_page_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SuggestionsPageReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__suggestions_page_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SuggestionsPageReply>? {
+        pickerd__v1__suggestions_page_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SuggestionsPageReply>) { pickerd__v1__suggestions_page_reply__free_unpacked(c, nil) }
+}
+
+extension SuggestionsPageReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SuggestionsPageReply" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

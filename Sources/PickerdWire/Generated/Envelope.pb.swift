@@ -191,6 +191,10 @@ public struct Envelope: Hashable, Sendable {
         case cyclePrompt(CyclePromptRequest)
         /// `cycle_prompt_reply` (field 49).
         case cyclePromptReply(CyclePromptReply)
+        /// `suggestions_page` (field 50).
+        case suggestionsPage(SuggestionsPageRequest)
+        /// `suggestions_page_reply` (field 51).
+        case suggestionsPageReply(SuggestionsPageReply)
         /// Control role.
         case status(StatusRequest)
         /// `status_reply` (field 61).
@@ -305,6 +309,10 @@ extension Envelope: CMessageConvertible {
             self.body = .cyclePrompt(CyclePromptRequest(c: c.cycle_prompt))
         case PICKERD__V1__ENVELOPE__BODY_CYCLE_PROMPT_REPLY:
             self.body = .cyclePromptReply(CyclePromptReply(c: c.cycle_prompt_reply))
+        case PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE:
+            self.body = .suggestionsPage(SuggestionsPageRequest(c: c.suggestions_page))
+        case PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY:
+            self.body = .suggestionsPageReply(SuggestionsPageReply(c: c.suggestions_page_reply))
         case PICKERD__V1__ENVELOPE__BODY_STATUS:
             self.body = .status(StatusRequest(c: c.status))
         case PICKERD__V1__ENVELOPE__BODY_STATUS_REPLY:
@@ -428,6 +436,12 @@ extension Envelope: CMessageConvertible {
         case .cyclePromptReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_CYCLE_PROMPT_REPLY
             c.pointee.cycle_prompt_reply = v.toC(arena)
+        case .suggestionsPage(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE
+            c.pointee.suggestions_page = v.toC(arena)
+        case .suggestionsPageReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY
+            c.pointee.suggestions_page_reply = v.toC(arena)
         case .status(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_STATUS
             c.pointee.status = v.toC(arena)

@@ -388,7 +388,21 @@ extension AgentRegistered {
 extension ReviewRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReviewRequest] {
-        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode")]
+        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0])]
+    }
+}
+
+extension SuggestionsPageRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SuggestionsPageRequest] {
+        [SuggestionsPageRequest(sessionHandle: "SuggestionsPageRequest.session_handle #0 ✓ ünïcode", list: SuggestionList(rawValue: 2), offset: 300003, limit: 400003)]
+    }
+}
+
+extension SuggestionsPageReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SuggestionsPageReply] {
+        [SuggestionsPageReply(list: SuggestionList(rawValue: 2), offset: 200003, suggestions: [Suggestion.fixtures[0], Suggestion.fixtures[0]], total: 400003)]
     }
 }
 
@@ -808,6 +822,16 @@ extension Envelope {
         }
         do {
             var m = Envelope(requestId: 100003)
+            m.body = .suggestionsPage(SuggestionsPageRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .suggestionsPageReply(SuggestionsPageReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
             m.body = .status(StatusRequest.fixtures[0])
             all.append(m)
         }
@@ -978,6 +1002,8 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "AgentRegister": { try AgentRegister.fixtures.allSatisfy { try AgentRegister(serializedBytes: $0.serializedBytes()) == $0 } },
     "AgentRegistered": { try AgentRegistered.fixtures.allSatisfy { try AgentRegistered(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReviewRequest": { try ReviewRequest.fixtures.allSatisfy { try ReviewRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SuggestionsPageRequest": { try SuggestionsPageRequest.fixtures.allSatisfy { try SuggestionsPageRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SuggestionsPageReply": { try SuggestionsPageReply.fixtures.allSatisfy { try SuggestionsPageReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ConsentDecision": { try ConsentDecision.fixtures.allSatisfy { try ConsentDecision(serializedBytes: $0.serializedBytes()) == $0 } },
     "Approval": { try Approval.fixtures.allSatisfy { try Approval(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReviewDecision": { try ReviewDecision.fixtures.allSatisfy { try ReviewDecision(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1066,6 +1092,8 @@ let generatedFixtureCounts: [String: Int] = [
     "AgentRegister": AgentRegister.fixtures.count,
     "AgentRegistered": AgentRegistered.fixtures.count,
     "ReviewRequest": ReviewRequest.fixtures.count,
+    "SuggestionsPageRequest": SuggestionsPageRequest.fixtures.count,
+    "SuggestionsPageReply": SuggestionsPageReply.fixtures.count,
     "ConsentDecision": ConsentDecision.fixtures.count,
     "Approval": Approval.fixtures.count,
     "ReviewDecision": ReviewDecision.fixtures.count,

@@ -169,7 +169,7 @@ do {
             .agentRegister(AgentRegister()), .agentRegistered(AgentRegistered()), .review(ReviewRequest()),
             .consentDecision(ConsentDecision()), .reviewDecision(ReviewDecision()), .dismiss(Dismiss()),
             .fetchMedia(FetchMediaRequest()), .fetchMediaReply(FetchMediaReply()), .cyclePrompt(CyclePromptRequest()),
-            .cyclePromptReply(CyclePromptReply()),
+            .cyclePromptReply(CyclePromptReply()), .suggestionsPage(SuggestionsPageRequest()), .suggestionsPageReply(SuggestionsPageReply()),
             // The control role's messages, both directions.
             .status(StatusRequest()), .statusReply(StatusReply()), .settingsGet(SettingsGetRequest()),
             .settingsSet(SettingsSetRequest()), .consentReset(ConsentResetRequest()), .settingsReply(SettingsReply()),

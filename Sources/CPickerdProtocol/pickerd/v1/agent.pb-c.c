@@ -142,6 +142,96 @@ void   pickerd__v1__review_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__review_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__suggestions_page_request__init
+                     (Pickerd__V1__SuggestionsPageRequest         *message)
+{
+  static const Pickerd__V1__SuggestionsPageRequest init_value = PICKERD__V1__SUGGESTIONS_PAGE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__suggestions_page_request__get_packed_size
+                     (const Pickerd__V1__SuggestionsPageRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__suggestions_page_request__pack
+                     (const Pickerd__V1__SuggestionsPageRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__suggestions_page_request__pack_to_buffer
+                     (const Pickerd__V1__SuggestionsPageRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SuggestionsPageRequest *
+       pickerd__v1__suggestions_page_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SuggestionsPageRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__suggestions_page_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__suggestions_page_request__free_unpacked
+                     (Pickerd__V1__SuggestionsPageRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__suggestions_page_reply__init
+                     (Pickerd__V1__SuggestionsPageReply         *message)
+{
+  static const Pickerd__V1__SuggestionsPageReply init_value = PICKERD__V1__SUGGESTIONS_PAGE_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__suggestions_page_reply__get_packed_size
+                     (const Pickerd__V1__SuggestionsPageReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__suggestions_page_reply__pack
+                     (const Pickerd__V1__SuggestionsPageReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__suggestions_page_reply__pack_to_buffer
+                     (const Pickerd__V1__SuggestionsPageReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SuggestionsPageReply *
+       pickerd__v1__suggestions_page_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SuggestionsPageReply *)
+     protobuf_c_message_unpack (&pickerd__v1__suggestions_page_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__suggestions_page_reply__free_unpacked
+                     (Pickerd__V1__SuggestionsPageReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__suggestions_page_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__consent_decision__init
                      (Pickerd__V1__ConsentDecision         *message)
 {
@@ -591,7 +681,7 @@ const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor =
   (ProtobufCMessageInit) pickerd__v1__agent_registered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[13] =
+static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[16] =
 {
   {
     "session_handle",
@@ -749,6 +839,42 @@ static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "recommended_total",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, recommended_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recent_total",
+    15,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, recent_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "preloaded",
+    16,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, preloaded),
+    &pickerd__v1__suggestion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   2,   /* field[2] = app_bundle_id */
@@ -757,9 +883,12 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   9,   /* field[9] = categories */
   4,   /* field[4] = consent_needed */
   10,   /* field[10] = has_terminal */
+  15,   /* field[15] = preloaded */
   7,   /* field[7] = preloaded_suggestion_id */
   6,   /* field[6] = recent */
+  14,   /* field[14] = recent_total */
   5,   /* field[5] = recommended */
+  13,   /* field[13] = recommended_total */
   0,   /* field[0] = session_handle */
   8,   /* field[8] = show_privacy_banner */
   11,   /* field[11] = terminal_fd_index */
@@ -768,7 +897,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__review_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 13 }
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
 {
@@ -778,11 +907,165 @@ const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
   "Pickerd__V1__ReviewRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReviewRequest),
-  13,
+  16,
   pickerd__v1__review_request__field_descriptors,
   pickerd__v1__review_request__field_indices_by_name,
   1,  pickerd__v1__review_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__review_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__suggestions_page_request__field_descriptors[4] =
+{
+  {
+    "session_handle",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageRequest, session_handle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "list",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageRequest, list),
+    &pickerd__v1__suggestion_list__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "offset",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageRequest, offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__suggestions_page_request__field_indices_by_name[] = {
+  3,   /* field[3] = limit */
+  1,   /* field[1] = list */
+  2,   /* field[2] = offset */
+  0,   /* field[0] = session_handle */
+};
+static const ProtobufCIntRange pickerd__v1__suggestions_page_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SuggestionsPageRequest",
+  "SuggestionsPageRequest",
+  "Pickerd__V1__SuggestionsPageRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SuggestionsPageRequest),
+  4,
+  pickerd__v1__suggestions_page_request__field_descriptors,
+  pickerd__v1__suggestions_page_request__field_indices_by_name,
+  1,  pickerd__v1__suggestions_page_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__suggestions_page_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__suggestions_page_reply__field_descriptors[4] =
+{
+  {
+    "list",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageReply, list),
+    &pickerd__v1__suggestion_list__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "offset",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageReply, offset),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestions",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__SuggestionsPageReply, n_suggestions),
+    offsetof(Pickerd__V1__SuggestionsPageReply, suggestions),
+    &pickerd__v1__suggestion__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "total",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SuggestionsPageReply, total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__suggestions_page_reply__field_indices_by_name[] = {
+  0,   /* field[0] = list */
+  1,   /* field[1] = offset */
+  2,   /* field[2] = suggestions */
+  3,   /* field[3] = total */
+};
+static const ProtobufCIntRange pickerd__v1__suggestions_page_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SuggestionsPageReply",
+  "SuggestionsPageReply",
+  "Pickerd__V1__SuggestionsPageReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SuggestionsPageReply),
+  4,
+  pickerd__v1__suggestions_page_reply__field_descriptors,
+  pickerd__v1__suggestions_page_reply__field_indices_by_name,
+  1,  pickerd__v1__suggestions_page_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__suggestions_page_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__consent_decision__field_descriptors[3] =
@@ -1299,6 +1582,36 @@ const ProtobufCEnumDescriptor pickerd__v1__agent_capability__descriptor =
   pickerd__v1__agent_capability__enum_values_by_name,
   1,
   pickerd__v1__agent_capability__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue pickerd__v1__suggestion_list__enum_values_by_number[3] =
+{
+  { "SUGGESTION_LIST_UNSPECIFIED", "PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_UNSPECIFIED", 0 },
+  { "SUGGESTION_LIST_RECOMMENDED", "PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_RECOMMENDED", 1 },
+  { "SUGGESTION_LIST_RECENT", "PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_RECENT", 2 },
+};
+static const ProtobufCIntRange pickerd__v1__suggestion_list__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex pickerd__v1__suggestion_list__enum_values_by_name[3] =
+{
+  { "SUGGESTION_LIST_RECENT", 2 },
+  { "SUGGESTION_LIST_RECOMMENDED", 1 },
+  { "SUGGESTION_LIST_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor pickerd__v1__suggestion_list__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SuggestionList",
+  "SuggestionList",
+  "Pickerd__V1__SuggestionList",
+  "pickerd.v1",
+  3,
+  pickerd__v1__suggestion_list__enum_values_by_number,
+  3,
+  pickerd__v1__suggestion_list__enum_values_by_name,
+  1,
+  pickerd__v1__suggestion_list__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue pickerd__v1__consent_answer__enum_values_by_number[4] =

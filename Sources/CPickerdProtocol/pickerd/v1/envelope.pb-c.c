@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[47] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[49] =
 {
   {
     "request_id",
@@ -558,6 +558,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[4
     offsetof(Pickerd__V1__Envelope, body_case),
     offsetof(Pickerd__V1__Envelope, cycle_prompt_reply),
     &pickerd__v1__cycle_prompt_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestions_page",
+    50,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, suggestions_page),
+    &pickerd__v1__suggestions_page_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestions_page_reply",
+    51,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, suggestions_page_reply),
+    &pickerd__v1__suggestions_page_reply__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -864,19 +888,19 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[4
   },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
-  33,   /* field[33] = ack */
+  35,   /* field[35] = ack */
   12,   /* field[12] = agent_register */
   13,   /* field[13] = agent_registered */
-  30,   /* field[30] = app_register */
-  31,   /* field[31] = app_register_reply */
-  32,   /* field[32] = app_remove */
-  28,   /* field[28] = apps_list */
-  29,   /* field[29] = apps_list_reply */
+  32,   /* field[32] = app_register */
+  33,   /* field[33] = app_register_reply */
+  34,   /* field[34] = app_remove */
+  30,   /* field[30] = apps_list */
+  31,   /* field[31] = apps_list_reply */
   6,   /* field[6] = close */
   8,   /* field[8] = configuration */
   9,   /* field[9] = configuration_reply */
   15,   /* field[15] = consent_decision */
-  26,   /* field[26] = consent_reset */
+  28,   /* field[28] = consent_reset */
   20,   /* field[20] = cycle_prompt */
   21,   /* field[21] = cycle_prompt_reply */
   17,   /* field[17] = dismiss */
@@ -887,30 +911,32 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   19,   /* field[19] = fetch_media_reply */
   1,   /* field[1] = hello */
   2,   /* field[2] = hello_reply */
-  34,   /* field[34] = history */
-  35,   /* field[35] = history_reply */
-  36,   /* field[36] = library_seed_demo */
-  38,   /* field[38] = library_stats */
-  39,   /* field[39] = library_stats_reply */
-  45,   /* field[45] = notification_open */
-  46,   /* field[46] = notification_open_reply */
-  40,   /* field[40] = notifications_get */
-  43,   /* field[43] = notifications_list */
-  44,   /* field[44] = notifications_list_reply */
-  42,   /* field[42] = notifications_reply */
-  41,   /* field[41] = notifications_set */
+  36,   /* field[36] = history */
+  37,   /* field[37] = history_reply */
+  38,   /* field[38] = library_seed_demo */
+  40,   /* field[40] = library_stats */
+  41,   /* field[41] = library_stats_reply */
+  47,   /* field[47] = notification_open */
+  48,   /* field[48] = notification_open_reply */
+  42,   /* field[42] = notifications_get */
+  45,   /* field[45] = notifications_list */
+  46,   /* field[46] = notifications_list_reply */
+  44,   /* field[44] = notifications_reply */
+  43,   /* field[43] = notifications_set */
   7,   /* field[7] = outcome */
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
   14,   /* field[14] = review */
   16,   /* field[16] = review_decision */
-  37,   /* field[37] = seed_progress */
-  24,   /* field[24] = settings_get */
-  27,   /* field[27] = settings_reply */
-  25,   /* field[25] = settings_set */
-  22,   /* field[22] = status */
-  23,   /* field[23] = status_reply */
+  39,   /* field[39] = seed_progress */
+  26,   /* field[26] = settings_get */
+  29,   /* field[29] = settings_reply */
+  27,   /* field[27] = settings_set */
+  24,   /* field[24] = status */
+  25,   /* field[25] = status_reply */
+  22,   /* field[22] = suggestions_page */
+  23,   /* field[23] = suggestions_page_reply */
 };
 static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
 {
@@ -918,8 +944,8 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
   { 10, 1 },
   { 20, 4 },
   { 40, 12 },
-  { 60, 22 },
-  { 0, 47 }
+  { 60, 24 },
+  { 0, 49 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -929,7 +955,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  47,
+  49,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

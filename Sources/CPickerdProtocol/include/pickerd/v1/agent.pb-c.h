@@ -21,6 +21,8 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Pickerd__V1__AgentRegister Pickerd__V1__AgentRegister;
 typedef struct Pickerd__V1__AgentRegistered Pickerd__V1__AgentRegistered;
 typedef struct Pickerd__V1__ReviewRequest Pickerd__V1__ReviewRequest;
+typedef struct Pickerd__V1__SuggestionsPageRequest Pickerd__V1__SuggestionsPageRequest;
+typedef struct Pickerd__V1__SuggestionsPageReply Pickerd__V1__SuggestionsPageReply;
 typedef struct Pickerd__V1__ConsentDecision Pickerd__V1__ConsentDecision;
 typedef struct Pickerd__V1__Approval Pickerd__V1__Approval;
 typedef struct Pickerd__V1__ReviewDecision Pickerd__V1__ReviewDecision;
@@ -45,6 +47,21 @@ typedef enum _Pickerd__V1__AgentCapability {
   PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_SCRIPTED = 2
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__AGENT_CAPABILITY)
 } Pickerd__V1__AgentCapability;
+/*
+ * The picker's two lists.
+ */
+typedef enum _Pickerd__V1__SuggestionList {
+  PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_UNSPECIFIED = 0,
+  /*
+   * ranked
+   */
+  PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_RECOMMENDED = 1,
+  /*
+   * newest first
+   */
+  PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_RECENT = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__SUGGESTION_LIST)
+} Pickerd__V1__SuggestionList;
 typedef enum _Pickerd__V1__ConsentAnswer {
   PICKERD__V1__CONSENT_ANSWER__CONSENT_ANSWER_UNSPECIFIED = 0,
   /*
@@ -93,7 +110,9 @@ struct  Pickerd__V1__AgentRegistered
 /*
  * pickerd → agent: show the picker for one presentation. When `consent_needed` is set, the lists are
  * empty: the agent shows the consent sheet and answers with ConsentDecision; after an accept pickerd
- * sends a new ReviewRequest with the suggestions.
+ * sends a new ReviewRequest with the suggestions. The lists hold a first page (at most 50 each) and
+ * the totals say how many there are: the agent asks for more with SuggestionsPageRequest as the
+ * person scrolls, so no frame grows with the library.
  */
 struct  Pickerd__V1__ReviewRequest
 {
@@ -123,10 +142,48 @@ struct  Pickerd__V1__ReviewRequest
    * the app's $TERM
    */
   char *terminal_type;
+  uint32_t recommended_total;
+  uint32_t recent_total;
+  /*
+   * The suggestion `preloaded_suggestion_id` names, whichever page it is on.
+   */
+  Pickerd__V1__Suggestion *preloaded;
 };
 #define PICKERD__V1__REVIEW_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__review_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL }
+
+
+/*
+ * Agent → pickerd: more of a list the session's ReviewRequest began. Answered with
+ * SuggestionsPageReply (at most 50 suggestions, whatever `limit` asks), or NOT_FOUND for a session
+ * this agent was not given.
+ */
+struct  Pickerd__V1__SuggestionsPageRequest
+{
+  ProtobufCMessage base;
+  char *session_handle;
+  Pickerd__V1__SuggestionList list;
+  uint32_t offset;
+  uint32_t limit;
+};
+#define PICKERD__V1__SUGGESTIONS_PAGE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__suggestions_page_request__descriptor) \
+    , (char *)protobuf_c_empty_string, PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_UNSPECIFIED, 0, 0 }
+
+
+struct  Pickerd__V1__SuggestionsPageReply
+{
+  ProtobufCMessage base;
+  Pickerd__V1__SuggestionList list;
+  uint32_t offset;
+  size_t n_suggestions;
+  Pickerd__V1__Suggestion **suggestions;
+  uint32_t total;
+};
+#define PICKERD__V1__SUGGESTIONS_PAGE_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__suggestions_page_reply__descriptor) \
+    , PICKERD__V1__SUGGESTION_LIST__SUGGESTION_LIST_UNSPECIFIED, 0, 0,NULL, 0 }
 
 
 struct  Pickerd__V1__ConsentDecision
@@ -309,6 +366,44 @@ Pickerd__V1__ReviewRequest *
 void   pickerd__v1__review_request__free_unpacked
                      (Pickerd__V1__ReviewRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__SuggestionsPageRequest methods */
+void   pickerd__v1__suggestions_page_request__init
+                     (Pickerd__V1__SuggestionsPageRequest         *message);
+size_t pickerd__v1__suggestions_page_request__get_packed_size
+                     (const Pickerd__V1__SuggestionsPageRequest   *message);
+size_t pickerd__v1__suggestions_page_request__pack
+                     (const Pickerd__V1__SuggestionsPageRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__suggestions_page_request__pack_to_buffer
+                     (const Pickerd__V1__SuggestionsPageRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SuggestionsPageRequest *
+       pickerd__v1__suggestions_page_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__suggestions_page_request__free_unpacked
+                     (Pickerd__V1__SuggestionsPageRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SuggestionsPageReply methods */
+void   pickerd__v1__suggestions_page_reply__init
+                     (Pickerd__V1__SuggestionsPageReply         *message);
+size_t pickerd__v1__suggestions_page_reply__get_packed_size
+                     (const Pickerd__V1__SuggestionsPageReply   *message);
+size_t pickerd__v1__suggestions_page_reply__pack
+                     (const Pickerd__V1__SuggestionsPageReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__suggestions_page_reply__pack_to_buffer
+                     (const Pickerd__V1__SuggestionsPageReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SuggestionsPageReply *
+       pickerd__v1__suggestions_page_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__suggestions_page_reply__free_unpacked
+                     (Pickerd__V1__SuggestionsPageReply *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__ConsentDecision methods */
 void   pickerd__v1__consent_decision__init
                      (Pickerd__V1__ConsentDecision         *message);
@@ -472,6 +567,12 @@ typedef void (*Pickerd__V1__AgentRegistered_Closure)
 typedef void (*Pickerd__V1__ReviewRequest_Closure)
                  (const Pickerd__V1__ReviewRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__SuggestionsPageRequest_Closure)
+                 (const Pickerd__V1__SuggestionsPageRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SuggestionsPageReply_Closure)
+                 (const Pickerd__V1__SuggestionsPageReply *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__ConsentDecision_Closure)
                  (const Pickerd__V1__ConsentDecision *message,
                   void *closure_data);
@@ -503,10 +604,13 @@ typedef void (*Pickerd__V1__CyclePromptReply_Closure)
 /* --- descriptors --- */
 
 extern const ProtobufCEnumDescriptor    pickerd__v1__agent_capability__descriptor;
+extern const ProtobufCEnumDescriptor    pickerd__v1__suggestion_list__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__consent_answer__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_register__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__consent_decision__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__approval__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__review_decision__descriptor;

@@ -90,6 +90,8 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_FETCH_MEDIA_REPLY = 47,
   PICKERD__V1__ENVELOPE__BODY_CYCLE_PROMPT = 48,
   PICKERD__V1__ENVELOPE__BODY_CYCLE_PROMPT_REPLY = 49,
+  PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE = 50,
+  PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY = 51,
   PICKERD__V1__ENVELOPE__BODY_STATUS = 60,
   PICKERD__V1__ENVELOPE__BODY_STATUS_REPLY = 61,
   PICKERD__V1__ENVELOPE__BODY_SETTINGS_GET = 62,
@@ -158,6 +160,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__FetchMediaReply *fetch_media_reply;
     Pickerd__V1__CyclePromptRequest *cycle_prompt;
     Pickerd__V1__CyclePromptReply *cycle_prompt_reply;
+    Pickerd__V1__SuggestionsPageRequest *suggestions_page;
+    Pickerd__V1__SuggestionsPageReply *suggestions_page_reply;
     /*
      * Control role.
      */
