@@ -18,7 +18,27 @@ extension Item.Asset {
         case .motionActivity(let m): return "\(m.steps) steps (\(m.movementType))"
         case .genericMedia(let g): return "\(g.title) (\(g.album))"
         case .reflection(let r): return r.prompt
-        case .stateOfMind(let s): return s.state.map { "\($0.kind), valence \($0.valence)" } ?? "state of mind"
+        case .stateOfMind(let s): return s.state.map(Self.mood) ?? "state of mind"
         }
     }
+
+    /// "Happy, Grateful: a pleasant moment", "Content: a slightly pleasant day": the labels as the
+    /// person chose them, then how it felt and whether it was a moment or the whole day.
+    static func mood(_ state: StateOfMindSample) -> String {
+        let labels = state.labels.filter { $0 != .unspecified }.map { words($0.description).capitalizedFirst }
+        let feeling = state.valenceClassification == .unspecified
+            ? (state.valence >= 0 ? "pleasant" : "unpleasant") : words(state.valenceClassification.description)
+        let span = state.kind == .dailyMood ? "day" : "moment"
+        let how = "a\(feeling.first.map { "aeiou".contains($0) } == true ? "n" : "") \(feeling) \(span)"
+        return labels.isEmpty ? how.capitalizedFirst : labels.joined(separator: ", ") + ": " + how
+    }
+
+    /// A schema name in words: "slightlyPleasant" → "slightly pleasant".
+    static func words(_ name: String) -> String {
+        name.reduce(into: "") { out, c in out += c.isUppercase ? " " + c.lowercased() : String(c) }
+    }
+}
+
+extension String {
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
