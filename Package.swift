@@ -143,10 +143,10 @@ let package = Package(
         // A test helper app: presents over the raw protocol and prints everything it received.
         .executableTarget(
             name: "pickerd-test-client",
-            dependencies: ["PickerdTransport", "PickerdWire", "CTestClientShims", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims", "CTestClientShims", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/TestSupport/TestClient"
         ),
-        // What the test client needs to open a pty of its own (posix_openpt…, a spawn in a new session).
+        // What the test client needs to open a pty of its own (posix_openpt, grantpt, unlockpt, ptsname_r).
         .target(
             name: "CTestClientShims",
             path: "Tools/TestSupport/CTestClientShims",

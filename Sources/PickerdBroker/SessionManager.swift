@@ -69,12 +69,12 @@ final class SessionManager: Sendable {
     }
 
     var activeSessions: Int { state.withLock { $0.sessions.count } }
+    var registeredAgents: Int { state.withLock { $0.agents.count } }
 
     /// Whether `client` has a presentation open (its connection then waits, idle, for the outcome).
     func hasPresentation(from client: FrameConnection) -> Bool {
         state.withLock { $0.sessions.values.contains { $0.client === client } }
     }
-    var registeredAgents: Int { state.withLock { $0.agents.count } }
 
     // MARK: Client side
 

@@ -89,8 +89,7 @@ public final class FrameConnection: Sendable {
     public func makeNonBlocking(sendTimeout: Duration) throws(TransportError) {
         let fd = try fd()
         _ = try syscall("fcntl(O_NONBLOCK)") { pickerd_set_nonblocking(fd) }
-        let (seconds, attoseconds) = sendTimeout.components
-        sendTimeoutMilliseconds.store(Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000), ordering: .releasing)
+        sendTimeoutMilliseconds.store(Int32(clamping: Int64((sendTimeout / .milliseconds(1)).rounded(.up))), ordering: .releasing)
     }
 
     private func fd() throws(TransportError) -> Int32 {

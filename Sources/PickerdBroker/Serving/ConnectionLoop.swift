@@ -319,8 +319,7 @@ final class ConnectionLoop: Sendable {
             pools[served.role]!.submit { [self] in expire(served, reason) }
         }
         guard let next else { return -1 }
-        let wait = now.duration(to: next).components
-        return Int32(clamping: wait.seconds * 1000 + wait.attoseconds / 1_000_000_000_000_000 + 1)
+        return Int32(clamping: Int64((now.duration(to: next) / .milliseconds(1)).rounded(.up)) + 1)
     }
 
     private func expire(_ served: ServedConnection, _ reason: String) {

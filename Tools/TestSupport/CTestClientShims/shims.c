@@ -2,7 +2,6 @@
 #include "CTestClientShims.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -14,14 +13,4 @@ int testclient_open_pty(char *path, size_t size) {
         return -1;
     }
     return master;
-}
-
-int testclient_spawn_session(const char *file, char *const argv[], char *const envp[], pid_t *pid) {
-    posix_spawnattr_t attributes;
-    int error = posix_spawnattr_init(&attributes);
-    if (error != 0) return error;
-    error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
-    if (error == 0) error = posix_spawn(pid, file, NULL, &attributes, argv, envp);
-    posix_spawnattr_destroy(&attributes);
-    return error;
 }

@@ -5,6 +5,7 @@
 // the frames it received (as `describe` writes them), "still-open" (whether the connection still
 // answered after a refusal) and "master" (what the master side saw: bytes drawn, text, keys typed).
 
+import CPickerdShims
 import CTestClientShims
 import Dispatch
 import Foundation
@@ -116,8 +117,10 @@ enum OwnPty {
     private static func spawnSelf(_ arguments: [String]) -> pid_t {
         let argv = (["/proc/self/exe"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard testclient_spawn_session("/proc/self/exe", argv, environ, &pid) == 0 else { fail("posix_spawn") }
+        var pid: Int32 = 0
+        // pickerd's own launcher: a new session (so the child can take a terminal as its controlling
+        // one), signals at their defaults; descriptors without close-on-exec are inherited.
+        guard pickerd_spawn("/proc/self/exe", argv, environ, &pid) == 0 else { fail("posix_spawn") }
         return pid
     }
 

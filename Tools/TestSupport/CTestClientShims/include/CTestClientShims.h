@@ -2,9 +2,8 @@
  * CTestClientShims: what pickerd-test-client needs to play an app that opens a pty of its own (the
  * terminal guard's tests, invariant 13) and Swift's Glibc import does not declare:
  *  - posix_openpt, grantpt, unlockpt and ptsname_r are XSI/GNU functions, declared only under
- *    _XOPEN_SOURCE/_GNU_SOURCE, which Swift's Glibc module is not built with;
- *  - POSIX_SPAWN_SETSID (a new session, so the child can take a terminal as its controlling one) is
- *    a GNU extension of <spawn.h>.
+ *    _XOPEN_SOURCE/_GNU_SOURCE, which Swift's Glibc module is not built with. (A child in a new
+ *    session is spawned with CPickerdShims' pickerd_spawn.)
  * A test helper only: nothing of pickerd links it. Symbols are prefixed `testclient_`.
  */
 #ifndef CTESTCLIENT_SHIMS_H
@@ -17,9 +16,5 @@
  * into path. The master is not close-on-exec, so a child can inherit it. Returns the master's fd, or
  * -1 with errno. */
 int testclient_open_pty(char *path, size_t size);
-
-/* posix_spawn(file, argv, envp) in a new session (POSIX_SPAWN_SETSID); the child inherits every
- * descriptor without close-on-exec. Returns 0 and the pid, or an errno. */
-int testclient_spawn_session(const char *file, char *const argv[], char *const envp[], pid_t *pid);
 
 #endif
