@@ -26,7 +26,7 @@ protocol FrameHandler: Sendable {
 /// on `client.sock` each caller its own share; a connection beyond either is told
 /// `TOO_MANY_CONNECTIONS` and closed at once. Deadlines: the hello, the rest of a frame once it has
 /// begun, and (apps only) idleness with nothing in progress each end the connection with
-/// `DEADLINE_EXCEEDED`.
+/// `DEADLINE_EXCEEDED`. The table is scanned for deadlines only when the earliest one comes.
 ///
 /// A connection is registered one-shot: after it reports readable, one worker reads and answers
 /// what has arrived, then re-arms it. So a connection's requests are answered in order, and never
@@ -43,7 +43,10 @@ final class ConnectionLoop: Sendable {
     private let logger: Logger
     private let pools: [Role: WorkerPool]
     private let table = Mutex(Table())
-    private let stopped = DispatchSemaphore(value: 0)
+    /// The earliest moment a connection's deadline may come, as last reckoned (`nil`: reckon now).
+    /// The loop scans the table only once it has come; a connection whose deadline may now come
+    /// sooner lowers it (``note(_:wake:)``), so an ordinary request costs no scan of every connection.
+    private let nextDeadline = Mutex<ContinuousClock.Instant?>(nil)
 
     private struct Table {
         var connections: [UInt64: ServedConnection] = [:]
@@ -185,6 +188,8 @@ final class ConnectionLoop: Sendable {
         case .admitted(let served):
             do {
                 try poller.addConnection(connection.descriptor!, token: served.token)
+                // Its hello deadline; this is the loop's own thread, which reckons its wait next.
+                note(served, wake: false)
             } catch {
                 log.error("cannot watch a connection", metadata: ["error": "\(error)"])
                 close(served)
@@ -245,8 +250,8 @@ final class ConnectionLoop: Sendable {
                     state.insideFrameSince = inside ? (state.insideFrameSince ?? .now) : nil
                 }
                 if let descriptor = served.connection.descriptor { try? poller.rearm(descriptor, token: served.token) }
-                // A frame deadline may have begun: the loop reckons its timeout again.
-                if inside { poller.wake() }
+                // Left alone again, perhaps with a frame deadline begun.
+                note(served, wake: true)
                 return
             case .frame(let frame):
                 served.state.withLock { state in
@@ -288,38 +293,67 @@ final class ConnectionLoop: Sendable {
     // MARK: Deadlines
 
     /// Closes every connection past its deadline (on its role's workers: a goodbye may have to wait
-    /// for room); returns the milliseconds until the next deadline, or -1 for none.
+    /// for room); returns the milliseconds until the next deadline. Scans the table only when the
+    /// earliest deadline reckoned has come.
     private func expireDue() -> Int32 {
         let now = ContinuousClock.Instant.now
-        var next: ContinuousClock.Instant?
-        var due: [(ServedConnection, String)] = []
-        for served in table.withLock({ Array($0.connections.values) }) {
-            let verdict = served.state.withLock { state -> (deadline: ContinuousClock.Instant?, expired: String?) in
-                guard !state.closed, !state.busy else { return (nil, nil) }
-                var deadlines: [(ContinuousClock.Instant, String)] = []
-                if state.phase == .awaitingHello {
-                    deadlines.append((served.acceptedAt + limits.helloTimeout, "no hello arrived within \(limits.helloTimeout)"))
+        // Notes made during the scan lower this: none is lost.
+        let scan = nextDeadline.withLock { next -> Bool in
+            if let next, next > now { return false }
+            next = now + .seconds(3600)
+            return true
+        }
+        if scan {
+            var next: ContinuousClock.Instant?
+            var due: [(ServedConnection, String)] = []
+            for served in table.withLock({ Array($0.connections.values) }) {
+                let verdict = served.state.withLock { state -> (deadline: ContinuousClock.Instant?, expired: String?) in
+                    guard !state.closed, !state.busy, let (deadline, reason) = deadline(of: served, state) else { return (nil, nil) }
+                    if deadline > now { return (deadline, nil) }
+                    state.busy = true
+                    return (nil, reason)
                 }
-                if let since = state.insideFrameSince {
-                    deadlines.append((since + limits.frameTimeout, "the rest of a frame did not arrive within \(limits.frameTimeout)"))
-                }
-                if served.role == .client, state.phase != .awaitingHello {
-                    deadlines.append((state.lastActivity + limits.idleTimeout,
-                                      "the connection was idle for \(limits.idleTimeout) with nothing in progress"))
-                }
-                guard let first = deadlines.min(by: { $0.0 < $1.0 }) else { return (nil, nil) }
-                if first.0 > now { return (first.0, nil) }
-                state.busy = true
-                return (nil, first.1)
+                if let deadline = verdict.deadline { next = min(next ?? deadline, deadline) }
+                if let reason = verdict.expired { due.append((served, reason)) }
             }
-            if let deadline = verdict.deadline { next = min(next ?? deadline, deadline) }
-            if let reason = verdict.expired { due.append((served, reason)) }
+            for (served, reason) in due {
+                pools[served.role]!.submit { [self] in expire(served, reason) }
+            }
+            if let next { nextDeadline.withLock { $0 = min($0 ?? next, next) } }
         }
-        for (served, reason) in due {
-            pools[served.role]!.submit { [self] in expire(served, reason) }
+        let wait = nextDeadline.withLock { $0 ?? now }
+        return Int32(clamping: Int64((now.duration(to: wait) / .milliseconds(1)).rounded(.up)) + 1)
+    }
+
+    /// The earliest of a connection's deadlines, and what it would be closed for: the hello, the
+    /// rest of a begun frame, and (apps) idleness.
+    private func deadline(of served: ServedConnection, _ state: ServedConnection.State) -> (ContinuousClock.Instant, String)? {
+        var deadlines: [(ContinuousClock.Instant, String)] = []
+        if state.phase == .awaitingHello {
+            deadlines.append((served.acceptedAt + limits.helloTimeout, "no hello arrived within \(limits.helloTimeout)"))
         }
-        guard let next else { return -1 }
-        return Int32(clamping: Int64((now.duration(to: next) / .milliseconds(1)).rounded(.up)) + 1)
+        if let since = state.insideFrameSince {
+            deadlines.append((since + limits.frameTimeout, "the rest of a frame did not arrive within \(limits.frameTimeout)"))
+        }
+        if served.role == .client, state.phase != .awaitingHello {
+            deadlines.append((state.lastActivity + limits.idleTimeout, "the connection was idle for \(limits.idleTimeout) with nothing in progress"))
+        }
+        return deadlines.min { $0.0 < $1.0 }
+    }
+
+    /// A connection the loop leaves alone again (accepted, or done with by a worker): lowers the
+    /// loop's next deadline to its own if that is sooner, waking the loop (`wake`) to wait less.
+    private func note(_ served: ServedConnection, wake: Bool) {
+        guard let (deadline, _) = served.state.withLock({ state in
+            state.closed || state.busy ? nil : self.deadline(of: served, state)
+        }) else { return }
+        let lowered = nextDeadline.withLock { next -> Bool in
+            // nil: the loop reckons anew anyway.
+            guard let current = next, deadline < current else { return false }
+            next = deadline
+            return true
+        }
+        if lowered && wake { poller.wake() }
     }
 
     private func expire(_ served: ServedConnection, _ reason: String) {
@@ -332,7 +366,7 @@ final class ConnectionLoop: Sendable {
             }
             // An event that arrived while the expiry was pending was passed over: watch afresh.
             if let descriptor = served.connection.descriptor { try? poller.rearm(descriptor, token: served.token) }
-            poller.wake()
+            note(served, wake: true)
             return
         }
         served.logger.notice("closing at its deadline", metadata: ["reason": "\(reason)"])
