@@ -132,3 +132,16 @@ public func runDetaching(_ path: String, _ arguments: [String]) -> Int32 {
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     return (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1
 }
+
+/// bwrap's arguments for an app sandboxed as the tests need it: the system and Swift's runtime
+/// read-only, the app itself, and of pickerd only `socket` (its client socket), at
+/// `/run/pickerd/client.sock`; no other file of pickerd's, and every namespace unshared.
+/// - Parameters:
+///   - program: the app's executable, bound at the same path.
+///   - socket: pickerd's `client.sock`.
+/// - Returns: the arguments to put before the program's own command line.
+public func clientSandbox(program: String, socket: String) -> [String] {
+    ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+     "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
+     "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+}

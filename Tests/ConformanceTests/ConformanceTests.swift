@@ -62,19 +62,13 @@ final class World {
         case .host:
             return (URL(fileURLWithPath: program), [pickerd.runtime] + arguments)
         case .sandboxed:
-            return (URL(fileURLWithPath: "/usr/bin/bwrap"), Self.sandbox(program: program, socket: pickerd.runtime + "/client.sock")
+            return (URL(fileURLWithPath: "/usr/bin/bwrap"), clientSandbox(program: program, socket: pickerd.runtime + "/client.sock")
                     + apps.flatMap { ["--ro-bind", $0, $0] } + [program, "/run/pickerd"] + arguments)
         case .otherUID:
             // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
             return (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", unentitled,
                                                                pickerd.runtime] + arguments)
         }
-    }
-
-    static func sandbox(program: String, socket: String) -> [String] {
-        ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-         "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
-         "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
     }
 }
 
@@ -268,7 +262,7 @@ struct ConformanceTests {
                 var visible: [String] = []
                 for path in [world.pickerd.data, world.pickerd.config, world.pickerd.runtime + "/agent.sock", world.pickerd.runtime + "/control.sock"] {
                     let probe = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"),
-                                               World.sandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock") + ["/usr/bin/test", "-e", path])
+                                               clientSandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock") + ["/usr/bin/test", "-e", path])
                     if probe.status == 0 { visible.append(path) }
                 }
                 return (lines.last?["result"] as? String == "approved" && visible.isEmpty, "served; store visible: \(visible)")

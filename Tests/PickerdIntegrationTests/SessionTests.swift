@@ -142,10 +142,7 @@ struct SessionTests {
     func sandboxed() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": ["photo", "workout"]}]}"#)
         let client = BuiltProducts.url("pickerd-test-client").path
-        let sandbox = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                       "--symlink", "usr/bin", "/bin", "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", client, client,
-                       "--bind", pickerd.runtime + "/client.sock", "/run/pickerd/client.sock",
-                       "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+        let sandbox = clientSandbox(program: client, socket: pickerd.runtime + "/client.sock")
         let bwrap = URL(fileURLWithPath: "/usr/bin/bwrap")
         let result = try runCommand(bwrap, sandbox + [client, "/run/pickerd", "present"])
         let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

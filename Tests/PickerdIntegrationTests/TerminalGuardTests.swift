@@ -26,10 +26,7 @@ struct TerminalGuardTests {
         let client = BuiltProducts.url("pickerd-test-client").path
         let result: CommandResult
         if sandboxed {
-            let sandbox = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-                           "--symlink", "usr/bin", "/bin", "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", client, client,
-                           "--bind", pickerd.runtime + "/client.sock", "/run/pickerd/client.sock",
-                           "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+            let sandbox = clientSandbox(program: client, socket: pickerd.runtime + "/client.sock")
             result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [client, "/run/pickerd", "own-pty", variant])
         } else {
             result = try runProduct("pickerd-test-client", [pickerd.runtime, "own-pty", variant])
