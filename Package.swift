@@ -80,7 +80,8 @@ let package = Package(
         // suggestion builder.
         .target(
             name: "PickerdLibrary",
-            dependencies: ["PickerdWire", "PickerdStore"]
+            dependencies: ["PickerdWire", "PickerdStore"],
+            exclude: ["README.md"]
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(

@@ -72,6 +72,10 @@ public final class Broker: Sendable {
     let sessions: SessionManager
     let reminders: ReminderScheduler
     private let shuttingDown = Atomic<Bool>(false)
+    private let integrityFailed = Atomic<Bool>(false)
+
+    /// Whether pickerd stopped because its store failed SQLite's integrity check.
+    public var stoppedForDamagedStore: Bool { integrityFailed.load(ordering: .relaxed) }
 
     /// Prepares pickerd: takes the runtime directory, opens the store, binds the sockets.
     /// - Parameters:
@@ -83,8 +87,16 @@ public final class Broker: Sendable {
         self.configuration = configuration
         self.logger = logger
         runtime = try RuntimeDirectory(path: configuration.paths.runtimeDirectory)
-        store = try Store(dataDirectory: configuration.paths.dataDirectory)
+        // The whole-file check runs once serving has begun (see run()): a large store starts at once.
+        store = try Store(dataDirectory: configuration.paths.dataDirectory, integrityCheck: .inBackground)
         registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
+        // A store from before the moments engine (or one another tool filled) gets its moments now.
+        if try !store.suggestionsBuilt(), try store.libraryRange() != nil {
+            let started = Date()
+            let count = try MomentEngine(store: store, builder: builder).rebuildAll()
+            logger.info("built the library's moments", metadata: ["suggestions": "\(count)",
+                                                                   "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+        }
         var listeners: [(UnixListener, Role)] = []
         let activated = SocketActivation.listeners()
         for (path, role) in [(configuration.paths.clientSocket, Role.client), (configuration.paths.agentSocket, .agent),
@@ -126,6 +138,14 @@ public final class Broker: Sendable {
     /// Serves until ``shutdown()``.
     public func run() {
         logger.info("pickerd serving", metadata: ["runtime": "\(configuration.paths.runtimeDirectory)", "data": "\(store.dataDirectory)"])
+        Thread.detachNewThread { [self] in
+            // Damaged pages stop pickerd, as at start: nothing is released from a store that fails.
+            if let problem = store.integrityProblem() {
+                logger.critical("\(problem.message)")
+                integrityFailed.store(true, ordering: .relaxed)
+                shutdown()
+            }
+        }
         reminders.start()
         loop.run(handler: self)
         logger.info("pickerd stopped")
@@ -161,7 +181,8 @@ public final class Broker: Sendable {
                 reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: "\(what) is not a registered app (pickerctl apps register)")))
                 return
             }
-            if let refusal = EntitlementGate.refusal(for: app, executableBytes: identity.executableBytes) {
+            if let refusal = EntitlementGate.refusal(for: app, executable: identity.executableSignature(),
+                                                          executableBytes: identity.executableBytes) {
                 logger.notice("not entitled", metadata: ["reason": "\(refusal)"])
                 reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: refusal)))
                 return

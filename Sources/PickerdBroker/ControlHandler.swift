@@ -59,10 +59,15 @@ struct ControlHandler {
                 return .error(ErrorInfo(code: .invalidArgument,
                                         message: "the library already holds \(existing) items; seed with replace to start over"))
             }
-            logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)"])
-            try DemoLibrary.seed(into: store, replace: request.replace) { progress in
+            logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)", "scalePhotos": "\(request.scalePhotos)"])
+            let report: (DemoLibrary.Progress) -> Void = { progress in
                 broker.reply(connection, requestID, .seedProgress(SeedProgress(stage: progress.stage, done: UInt64(progress.done),
                                                                                total: UInt64(progress.total))))
+            }
+            if request.scalePhotos > 0 {
+                try ScaleLibrary(photos: Int(request.scalePhotos)).seed(into: store, replace: request.replace, progress: report)
+            } else {
+                try DemoLibrary.seed(into: store, replace: request.replace, progress: report)
             }
             return .libraryStatsReply(try stats())
         case .appsList:
@@ -129,13 +134,13 @@ struct ControlHandler {
     private func stats() throws -> LibraryStatsReply {
         let store = broker.store
         let counts = try store.itemCounts()
-        let lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
-                                         enabled: try store.enabledCategories())
+        let enabled = try store.enabledCategories()
+        let first = try broker.builder.firstPage(from: store, enabled: enabled, now: broker.configuration.clock.now().unixMs, pageSize: 1)
         return LibraryStatsReply(
             counts: AssetKind.allCases.map { AssetCount(kind: $0.rawValue, count: UInt64(counts[$0] ?? 0)) },
-            suggestionCount: UInt64(lists.recent.count),
-            largestSuggestionSize: UInt64(lists.recent.map(\.items.count).max() ?? 0),
-            recommendedCount: UInt64(lists.recommended.count), recentCount: UInt64(lists.recent.count))
+            suggestionCount: UInt64(try store.suggestionCount()),
+            largestSuggestionSize: UInt64(try store.largestSuggestionSize(enabled: Store.mask(enabled))),
+            recommendedCount: UInt64(first.recommended.count), recentCount: UInt64(first.recentTotal))
     }
 
     static func name(_ body: Envelope.Body) -> String { String(String(describing: body).prefix { $0 != "(" }) }

@@ -30,6 +30,15 @@ struct PeerIdentity {
         return [UInt8](data)
     }
 
+    /// The running executable file's identity and version, as `stat` of `/proc/<pid>/exe` gives
+    /// it: device, inode, size, modification and change times. Any write to the file changes the
+    /// change time, which no one can set back, so an unchanged signature means unchanged bytes.
+    func executableSignature() -> FileSignature? {
+        var st = stat()
+        guard stat("/proc/\(pid)/exe", &st) == 0, Self.alive(pidfd) else { return nil }
+        return FileSignature(st)
+    }
+
     /// Whether the process that connected is still alive (its pidfd, not its pid, which could have
     /// been reused): checked after reading anything about it through `/proc/<pid>/`.
     var isAlive: Bool { Self.alive(pidfd) }
@@ -37,5 +46,29 @@ struct PeerIdentity {
     private static func alive(_ pidfd: OwnedFileDescriptor?) -> Bool {
         guard let fd = pidfd?.descriptor?.rawValue else { return false }
         return pickerd_pidfd_alive(fd) == 0
+    }
+}
+
+/// A file's identity and version from `stat`: equal signatures mean the same, unchanged file.
+struct FileSignature: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modified: Int64
+    let changed: Int64
+
+    init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        size = Int64(st.st_size)
+        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
+    /// The signature of the file at `path` (following links), or `nil` when it cannot be seen.
+    init?(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        self.init(st)
     }
 }

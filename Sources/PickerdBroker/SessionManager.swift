@@ -27,10 +27,14 @@ final class SessionManager: Sendable {
         let token: String
         var agent: ObjectIdentifier?
         var awaitingConsent = false
+        /// Every suggestion the agent was sent (the first pages, and each page it asked for since).
         var shown: [String: ListedSuggestion] = [:]
-        /// The two lists in order, by suggestion id; the agent gets them a page at a time.
+        /// Recommended in order, by suggestion id (it is short: it is read whole).
         var recommended: [String] = []
-        var recent: [String] = []
+        /// How long Recent is; its pages are read from the store's index as the agent scrolls.
+        var recentTotal = 0
+        /// The person's categories when the review began: every page follows them.
+        var enabled: Set<PickerdWire.Category> = []
         /// The app's terminal, for a terminal picker to draw on (only a terminal agent gets it).
         var terminal: OwnedFileDescriptor?
         var terminalType = ""
@@ -261,22 +265,50 @@ final class SessionManager: Sendable {
 
     /// The most suggestions a ReviewRequest or a page carries per list.
     static let pageSize = 50
+    /// How many of Recommended count as seen when a review opens (what a screen shows).
+    static let shownOnOpening = 6
 
     /// More of a list the agent's session began: at most ``pageSize`` suggestions from `offset`.
     func page(from agent: FrameConnection, requestID: UInt64, _ request: SuggestionsPageRequest) {
-        let page = state.withLock { state -> SuggestionsPageReply? in
+        let session = state.withLock { state -> Session? in
             guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            let order = request.list == .recent ? s.recent : s.recommended
-            let start = min(Int(request.offset), order.count)
-            let end = min(start + min(Int(request.limit == 0 ? UInt32(Self.pageSize) : request.limit), Self.pageSize), order.count)
-            return SuggestionsPageReply(list: request.list == .recent ? .recent : .recommended, offset: UInt32(start),
-                                        suggestions: order[start..<end].compactMap { s.shown[$0]?.wire }, total: UInt32(order.count))
+            return s
         }
-        guard let page else {
+        guard let session else {
             broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(request.sessionHandle) is under review by this agent")))
             return
         }
-        broker.reply(agent, requestID, .suggestionsPageReply(page))
+        let limit = min(Int(request.limit == 0 ? UInt32(Self.pageSize) : request.limit), Self.pageSize)
+        let reply: SuggestionsPageReply
+        if request.list == .recent {
+            // Read from the store's index: the offset within Recent as it stands now.
+            let start = min(Int(request.offset), session.recentTotal)
+            let page: [ListedSuggestion]
+            do {
+                page = try broker.builder.recentPage(from: broker.store, enabled: session.enabled, offset: start,
+                                                     limit: min(limit, session.recentTotal - start))
+            } catch {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
+                return
+            }
+            let stillOpen = state.withLock { state -> Bool in
+                guard state.sessions[request.sessionHandle] != nil else { return false }
+                for listed in page { state.sessions[request.sessionHandle]?.shown[listed.suggestion.id.uuidString] = listed }
+                return true
+            }
+            guard stillOpen else {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "the session ended")))
+                return
+            }
+            reply = SuggestionsPageReply(list: .recent, offset: UInt32(start), suggestions: page.map(\.wire), total: UInt32(session.recentTotal))
+        } else {
+            let order = session.recommended
+            let start = min(Int(request.offset), order.count)
+            let end = min(start + limit, order.count)
+            reply = SuggestionsPageReply(list: .recommended, offset: UInt32(start),
+                                         suggestions: order[start..<end].compactMap { session.shown[$0]?.wire }, total: UInt32(order.count))
+        }
+        broker.reply(agent, requestID, .suggestionsPageReply(reply))
     }
 
     /// Media of an item the agent was shown, as sealed read-only copies, for previews.
@@ -324,12 +356,10 @@ final class SessionManager: Sendable {
                 return
             }
             let inSuggestion = Set(shown.items.map(\.id))
-            let prompts = try store.items().filter {
-                if case .reflection = $0.asset { return !$0.excludedFromSuggestions } else { return false }
-            }.sorted { $0.id.uuidString < $1.id.uuidString }
+            let prompts = try store.reflectionPromptIDs()
             let current = shown.items[index]
-            let after = prompts.drop { $0.id.uuidString <= current.id.uuidString } + prompts
-            guard let next = after.first(where: { !inSuggestion.contains($0.id) }) else {
+            let after = prompts.drop { $0.uuidString <= current.id.uuidString } + prompts
+            guard let nextID = after.first(where: { !inSuggestion.contains($0) }), let next = try store.items([nextID]).first else {
                 broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "there is no other prompt")))
                 return
             }
@@ -404,20 +434,30 @@ final class SessionManager: Sendable {
             var request = ReviewRequest(sessionHandle: handle, consentNeeded: !consented,
                                         showPrivacyBanner: !(try store.privacyBannerDismissed()),
                                         categories: try store.categorySettings())
-            var lists: SuggestionLists?
+            var first: FirstPage?
+            var preloaded: ListedSuggestion?
+            var enabled: Set<PickerdWire.Category> = []
             if consented {
-                lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
-                                             enabled: try store.enabledCategories())
+                enabled = try store.enabledCategories()
+                first = try broker.builder.firstPage(from: store, enabled: enabled, now: broker.configuration.clock.now().unixMs,
+                                                     pageSize: Self.pageSize)
+                // A token preloads its suggestion; an unknown one opens the normal picker. The
+                // client sees the same replies either way.
+                let token = state.withLock { $0.sessions[handle]?.token } ?? ""
+                if let id = UUID(uuidString: token) { preloaded = try broker.builder.listed(id: id, from: store, enabled: enabled) }
             }
             // The session as it now stands, and whether its agent is a terminal picker (the only kind
             // that may receive the app's terminal).
             let found = state.withLock { state -> (Session, Bool)? in
                 guard var s = state.sessions[handle] else { return nil }
                 s.awaitingConsent = !consented
-                if let lists {
-                    s.shown = Dictionary(lists.recent.map { ($0.suggestion.id.uuidString, $0) }, uniquingKeysWith: { a, _ in a })
-                    s.recommended = lists.recommended.map(\.suggestion.id.uuidString)
-                    s.recent = lists.recent.map(\.suggestion.id.uuidString)
+                if let first {
+                    s.enabled = enabled
+                    for listed in first.recommended + first.recent + (preloaded.map { [$0] } ?? []) {
+                        s.shown[listed.suggestion.id.uuidString] = listed
+                    }
+                    s.recommended = first.recommended.map(\.suggestion.id.uuidString)
+                    s.recentTotal = first.recentTotal
                 }
                 state.sessions[handle] = s
                 return (s, state.agents[ObjectIdentifier(agent)]?.terminal ?? false)
@@ -426,16 +466,14 @@ final class SessionManager: Sendable {
             request.appDisplayName = session.app.displayName
             request.appBundleId = session.app.bundleId
             request.buttonTitle = session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle
-            if let lists {
+            if let first {
                 // A first page of each: no frame grows with the library.
-                request.recommended = lists.recommended.prefix(Self.pageSize).map(\.wire)
-                request.recent = lists.recent.prefix(Self.pageSize).map(\.wire)
-                request.recommendedTotal = UInt32(lists.recommended.count)
-                request.recentTotal = UInt32(lists.recent.count)
-                // A token preloads its suggestion; an unknown one opens the normal picker. The client
-                // sees the same replies either way.
-                if let preloaded = session.shown[session.token] {
-                    request.preloadedSuggestionId = session.token
+                request.recommended = first.recommended.prefix(Self.pageSize).map(\.wire)
+                request.recent = first.recent.map(\.wire)
+                request.recommendedTotal = UInt32(first.recommended.count)
+                request.recentTotal = UInt32(first.recentTotal)
+                if let preloaded {
+                    request.preloadedSuggestionId = preloaded.suggestion.id.uuidString
                     request.preloaded = preloaded.wire
                 }
             }
@@ -447,6 +485,16 @@ final class SessionManager: Sendable {
                 descriptors = [terminal]
             }
             try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
+            // What the person sees first was shown once more: rotation lowers it a little, so the
+            // same moments are not recommended for ever.
+            // Rotation is a preference: a store that cannot record it (a full disk) fails no review.
+            if let first {
+                do {
+                    try store.markShown(first.recommended.prefix(Self.shownOnOpening).map(\.suggestion.id))
+                } catch {
+                    logger.warning("could not record what was shown", metadata: ["error": "\(error)"])
+                }
+            }
         } catch {
             fail(handle, error)
         }
@@ -497,6 +545,11 @@ final class SessionManager: Sendable {
             try store.recordRelease(timeMs: Self.now(), bundleID: session.app.bundleId, appName: session.app.displayName,
                                     suggestionID: shown.suggestion.id.uuidString, title: title,
                                     items: items.map { ReleasedItem(itemId: $0.id.uuidString, kind: $0.kind.rawValue, summary: $0.summary) })
+            do {
+                try store.markReleased(shown.suggestion.id)
+            } catch {
+                logger.warning("could not lower a released suggestion's rank", metadata: ["error": "\(error)"])
+            }
             logger.info("released", metadata: ["session": "\(session.handle)", "app": "\(session.app.bundleId)",
                                                "items": "\(items.count)", "media": "\(descriptors.count)"])
         } catch {

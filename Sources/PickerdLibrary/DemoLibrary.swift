@@ -64,10 +64,9 @@ public enum DemoLibrary {
             done += batch.count
             progress(Progress(stage: stage, done: done, total: total))
         }
-        let suggestions = SuggestionBuilder().build(from: plan.items.map(\.item))
-        try store.replaceSuggestions(suggestions)
+        let suggestions = try MomentEngine(store: store).rebuildAll()
         progress(Progress(stage: "suggestions", done: total, total: total))
-        return Summary(items: total, suggestions: suggestions.count, mediaFiles: written.count)
+        return Summary(items: total, suggestions: suggestions, mediaFiles: written.count)
     }
 }
 
@@ -110,6 +109,9 @@ struct Generator {
     var random = SeededRandom(seed: 0x5049_434B_4552_4421)  // "PICKERD!"
     var items: [GeneratedItem] = []
     var batches: [(String, [GeneratedItem])] = []
+
+    /// New York's offset from UTC in November (EST).
+    static let newYorkOffset: Int32 = -5 * 3600
 
     // The cast.
     static let home = Place(name: "Home", city: "New York", latitude: 40.7870, longitude: -73.9754, scene: .indoor)
@@ -305,7 +307,9 @@ struct Generator {
                 let file = photoFile(place, ms: ms, gps: gps, name: String(format: "IMG_%04d", photoIndex))
                 return GeneratedItem(item: LibraryItem(id: uuid(), asset: .photo(Photo(photo: file.media.media(slot: 0),
                                                                                           date: Timestamp(unixMs: ms))),
-                                                       media: [file.media], startMs: ms), files: [file])
+                                                       media: [file.media], startMs: ms,
+                                                       coordinate: gps ? Coordinate(latitude: place.latitude, longitude: place.longitude) : nil),
+                                     files: [file])
             }
             func location(_ place: Place, from: Double, to: Double) -> GeneratedItem {
                 let start = Self.time(day: day, hour: from)
@@ -568,10 +572,17 @@ struct Generator {
                 }
             }
             batch.sort { $0.item.startMs < $1.item.startMs }
-            items += batch
             batches.append(("day \(day + 1) of \(DemoLibrary.dayCount)", batch))
         }
-        items = people + items
+        // The person lives in New York: every item says so (a photo's EXIF offset would).
+        batches = batches.map { stage, batch in
+            (stage, batch.map { generated in
+                var copy = generated
+                copy.item.utcOffsetSeconds = Self.newYorkOffset
+                return copy
+            })
+        }
+        items = batches.flatMap(\.1)
         return (items, batches)
     }
 }

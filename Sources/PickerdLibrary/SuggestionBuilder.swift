@@ -2,10 +2,14 @@ public import Foundation
 public import PickerdStore
 public import PickerdWire
 
-/// Groups library items into suggestions: moments by time and place (a workout with its photos and
-/// music, an outing, time at home with a mood), multi-day trips, weekly summaries, and standalone
-/// reflections, moods, media, contacts and motion. Titles each, caps each at 13 items, scores each
-/// for the Recommended list.
+/// Groups library items into moments: a workout with its photos and music, an outing to a place,
+/// an evening at home, a run of photos, a trip away from home, a week's summary, and standalone
+/// reflections, moods, contacts and motion. Titles each, chooses at most 13 diverse items for each,
+/// scores each for the Recommended list, and gives each a deterministic id (its kind, its start
+/// and its place), so building the same days again never duplicates a moment.
+///
+/// The builder works on a window of days (``build(from:home:owning:)``): the ``MomentEngine`` hands
+/// it the days new data touched, with a margin, and keeps only the moments that start in them.
 ///
 /// Titles are made from the items alone, so ``lists(suggestions:items:enabled:)`` can title a
 /// suggestion again from what remains after the person's category settings: a disabled category
@@ -14,93 +18,127 @@ public import PickerdWire
 public struct SuggestionBuilder: Sendable {
     /// The most items a suggestion holds (as Apple's picker).
     public static let maxItems = 13
+    /// How far from home a day counts as away (a trip's day), in metres.
+    static let awayDistance = 80_000.0
+    /// The fewest photos and videos that make a run of them a moment of its own.
+    static let minimumPhotoRun = 3
 
-    /// The time zone days and parts of the day are reckoned in.
+    /// The time zone days and parts of the day are reckoned in, for items whose data gives no
+    /// offset of their own.
     public let timeZone: TimeZone
 
     /// Creates a builder.
-    /// - Parameter timeZone: the person's time zone (the demo library lives in New York, UTC−5).
-    public init(timeZone: TimeZone = TimeZone(secondsFromGMT: -5 * 3600)!) {
+    /// - Parameter timeZone: the person's time zone: by default the system's (`TZ`, `/etc/localtime`).
+    public init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
-    }
-
-    private var calendar: Calendar {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = timeZone
-        return c
     }
 
     // MARK: Building
 
-    /// Builds every suggestion from the library.
-    /// - Parameter library: all items; those excluded from suggestions are left out.
+    /// Builds every suggestion from a whole library (home found from it).
+    /// - Parameter library: all items; those excluded from suggestions, and those that are not
+    ///   memories (screenshots, scans, a burst's extra frames), are left out.
     /// - Returns: the suggestions, each with 1…13 items, a title and a score.
     public func build(from library: [LibraryItem]) -> [StoredSuggestion] {
-        let items = library.filter { !$0.excludedFromSuggestions }
-            .sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }
-        var used = Set<UUID>()
-        var moments: [(SuggestionKind, [LibraryItem])] = []
+        build(from: library, home: HomeBase.find(in: library), owning: Int64.min..<Int64.max)
+    }
 
+    /// Builds the moments that start in `owning` from `library`, a window of items that covers
+    /// `owning` with a margin (so a trip or a run of photos that began before is seen whole, and is
+    /// left to the window that owns its start).
+    /// - Parameters:
+    ///   - library: the items of the window, any order.
+    ///   - home: where the person lives.
+    ///   - owning: moments starting in this range (ms since 1970) are returned.
+    /// - Returns: the suggestions, each with 1…13 items, a title, a score and a deterministic id.
+    public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>) -> [StoredSuggestion] {
+        let items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
+            .sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }
+        let starts = items.map(\.startMs)
+        var moments: [Moment] = []
+        var used = Set<UUID>()
+
+        /// Items of `kinds` starting in [start, end], by binary search on the sorted starts.
         func within(_ start: Int64, _ end: Int64, kinds: Set<AssetKind>) -> [LibraryItem] {
-            items.filter { kinds.contains($0.kind) && $0.startMs >= start && $0.startMs <= end }
+            var low = 0, high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] < start { low = mid + 1 } else { high = mid }
+            }
+            var found: [LibraryItem] = []
+            while low < items.count, starts[low] <= end {
+                if kinds.contains(items[low].kind) { found.append(items[low]) }
+                low += 1
+            }
+            return found
         }
-        let homeName = homePlace(items)
+        func place(_ item: LibraryItem) -> String {
+            if case .location(let l) = item.asset { return l.place }
+            return ""
+        }
+        let workouts = items.filter { $0.kind == .workout }
 
         // Workouts with what happened during them.
-        for workout in items where workout.kind == .workout {
+        for workout in workouts {
             let window = within(workout.startMs - 15 * 60_000, workout.endMs + 30 * 60_000,
                                 kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .location, .stateOfMind])
                 .filter { !isDailyMood($0) }
-            moments.append((.workout, [workout] + window))
+            let at = window.first { $0.kind == .location }.map(place) ?? ""
+            moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + window))
         }
         // Outings: visits to places other than home and work.
         for visit in items where visit.kind == .location {
-            guard case .location(let l) = visit.asset, l.place != homeName, l.isWorkLocation != true else { continue }
+            guard case .location(let l) = visit.asset, !home.isHome(l), l.isWorkLocation != true else { continue }
             // A visit during a workout belongs to the workout's moment.
-            if items.contains(where: { $0.kind == .workout && $0.startMs < visit.endMs && visit.startMs < $0.endMs }) { continue }
+            if within(visit.startMs - 6 * 3_600_000, visit.endMs, kinds: [.workout]).contains(where: { $0.endMs > visit.startMs }) { continue }
             let window = within(visit.startMs - 30 * 60_000, visit.endMs + 30 * 60_000,
                                 kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
                 .filter { !isDailyMood($0) }
             // A place alone is not a moment.
             if window.isEmpty { continue }
-            moments.append((.outing, [visit] + window))
+            moments.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))
         }
         // Time at home: an evening there, with its music, reading and the day's mood.
         for visit in items where visit.kind == .location {
-            guard case .location(let l) = visit.asset, l.place == homeName else { continue }
+            guard case .location(let l) = visit.asset, home.isHome(l) else { continue }
             let window = within(visit.startMs, visit.endMs, kinds: [.song, .podcast, .genericMedia, .photo, .stateOfMind])
-            if !window.isEmpty { moments.append((.timeAtHome, [visit] + window)) }
+            if !window.isEmpty { moments.append(Moment(kind: .timeAtHome, anchor: visit.startMs, place: l.place, items: [visit] + window)) }
         }
-        // Trips: consecutive days spent in another city.
-        for trip in trips(items, homeName: homeName) {
-            moments.append((.trip, trip))
-        }
+        // Trips: two days or more away from home, with what happened then.
+        moments += trips(items, home: home)
         // Weekly summaries: the week's workout group, its movement and a few photos.
         for group in items where group.kind == .workoutGroup {
-            let (start, end) = week(of: group.endMs)
+            let (start, end, _) = week(of: group.endMs, group)
             let motion = within(start, end, kinds: [.motionActivity]).sorted { steps($0) > steps($1) }.prefix(3)
             let photos = within(start, end, kinds: [.photo, .livePhoto]).prefix(4)
             let places = within(start, end, kinds: [.locationGroup])
-            moments.append((.weeklySummary, [group] + places + Array(motion) + Array(photos)))
+            moments.append(Moment(kind: .weeklySummary, anchor: start, place: "",
+                                  items: [group] + places + Array(motion) + Array(photos)))
         }
-        for moment in moments { used.formUnion(moment.1.map(\.id)) }
+        for moment in moments { used.formUnion(moment.items.map(\.id)) }
+        // Photos and videos no moment took: one time-ordered pass, split where the person paused
+        // or moved on (a shorter pause at home than away), and a run of them is a moment.
+        for run in photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, home: home)
+        where run.count >= Self.minimumPhotoRun {
+            moments.append(Moment(kind: .photos, anchor: run[0].startMs, place: Self.cell(run[0].coordinate), items: run))
+            used.formUnion(run.map(\.id))
+        }
 
         // What no moment took stands alone.
         for item in items where !used.contains(item.id) {
-            switch item.kind {
-            case .reflection: moments.append((.reflection, [item]))
-            case .stateOfMind: moments.append((.stateOfMind, [item]))
-            case .contact: moments.append((.contact, [item]))
-            case .motionActivity: moments.append((.motion, [item]))
-            case .photo, .livePhoto, .video: moments.append((.photos, [item]))
-            case .song, .podcast, .genericMedia: break  // grouped below
-            case .workout, .workoutGroup, .location, .locationGroup: break
+            let kind: SuggestionKind? = switch item.kind {
+            case .reflection: .reflection
+            case .stateOfMind: .stateOfMind
+            case .contact: .contact
+            case .motionActivity: .motion
+            default: nil  // media is grouped below; a photo outside a run is not a moment
             }
+            if let kind { moments.append(Moment(kind: kind, anchor: item.startMs, place: item.id.uuidString, items: [item])) }
         }
         // Listening and reading: one suggestion per show, artist or book, per week.
         var media: [String: [LibraryItem]] = [:]
         for item in items where !used.contains(item.id) {
-            let week = week(of: item.startMs).start
+            let week = week(of: item.startMs, item).start
             switch item.asset {
             case .podcast(let p): media["\(week)|podcast|\(p.show)", default: []].append(item)
             case .song(let s): media["\(week)|song|\(s.artist)", default: []].append(item)
@@ -108,20 +146,36 @@ public struct SuggestionBuilder: Sendable {
             default: break
             }
         }
-        for key in media.keys.sorted() { moments.append((.media, media[key]!)) }
+        for key in media.keys.sorted() {
+            let week = Int64(key.prefix { $0 != "|" })!
+            moments.append(Moment(kind: .media, anchor: week, place: String(key.drop { $0 != "|" }), items: media[key]!))
+        }
 
-        let newest = items.map(\.endMs).max() ?? 0
-        var seen = Set<[UUID]>()
+        var seenItems = Set<[UUID]>()
+        var seenIDs = Set<UUID>()
         var suggestions: [StoredSuggestion] = []
-        for (kind, members) in moments {
-            let chosen = cap(unique(members), kind: kind)
-            guard !chosen.isEmpty, seen.insert(chosen.map(\.id)).inserted else { continue }
+        // Every moment of the window was found, so what each took is known whichever window owns
+        // it; only those anchored in `owning` are this window's to return.
+        for moment in moments where owning.contains(moment.anchor) {
+            let chosen = cap(unique(moment.items), kind: moment.kind)
+            let id = Self.stableID("\(moment.kind.rawValue)|\(moment.anchor)|\(moment.place)")
+            guard !chosen.isEmpty, seenItems.insert(chosen.map(\.id)).inserted, seenIDs.insert(id).inserted else { continue }
             let start = chosen.map(\.startMs).min()!, end = chosen.map(\.endMs).max()!
             suggestions.append(StoredSuggestion(
-                id: stableID(kind, chosen), title: title(kind, chosen), kind: kind, startMs: start, endMs: end,
-                score: score(kind, chosen, end: end, newest: newest), itemIDs: chosen.map(\.id)))
+                id: id, title: title(moment.kind, chosen), kind: moment.kind, startMs: start, endMs: end,
+                score: score(moment.kind, chosen, pool: moment.items.count), itemIDs: chosen.map(\.id),
+                monthDay: monthDay(chosen[0]), anchorMs: moment.anchor))
         }
         return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
+    }
+
+    /// A moment before its items are chosen: what it is, when it begins (for its id and its
+    /// window), where (for its id), and every item it could hold.
+    struct Moment {
+        var kind: SuggestionKind
+        var anchor: Int64
+        var place: String
+        var items: [LibraryItem]
     }
 
     // Not inlined: Swift 6.3.1's optimizer trips its own ownership verifier when this is inlined
@@ -138,35 +192,62 @@ public struct SuggestionBuilder: Sendable {
         return 0
     }
 
-    /// The place the person spends most time at, work aside.
-    private func homePlace(_ items: [LibraryItem]) -> String? {
-        var dwell: [String: Int64] = [:]
-        for item in items {
-            if case .location(let l) = item.asset, l.isWorkLocation != true { dwell[l.place, default: 0] += item.endMs - item.startMs }
+    /// A coordinate as a cell of about a kilometre, for ids: the same place, the same cell.
+    static func cell(_ c: Coordinate?) -> String {
+        guard let c else { return "" }
+        return "\((c.latitude * 100).rounded() / 100),\((c.longitude * 100).rounded() / 100)"
+    }
+
+    /// Photos and videos in time order, split where a pause is longer than the person's usual
+    /// (an hour near home, three away) or where they moved more than two kilometres.
+    private func photoRuns(_ media: [LibraryItem], home: HomeBase) -> [[LibraryItem]] {
+        var runs: [[LibraryItem]] = []
+        var last: LibraryItem?
+        var lastPlace: Coordinate?
+        for item in media {
+            if let previous = last {
+                let nearHome = (item.coordinate ?? lastPlace).map { home.isNear($0) } ?? true
+                let pause = item.startMs - previous.endMs
+                let moved = item.coordinate.flatMap { here in lastPlace.map { here.distance(to: $0) } } ?? 0
+                if pause > (nearHome ? 3_600_000 : 3 * 3_600_000) || moved > 2_000 {
+                    runs.append([item])
+                } else {
+                    runs[runs.count - 1].append(item)
+                }
+            } else {
+                runs.append([item])
+            }
+            last = item
+            if let c = item.coordinate { lastPlace = c }
         }
-        return dwell.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        return runs
     }
 
-    private func homeCity(_ items: [LibraryItem], homeName: String?) -> String? {
-        for item in items { if case .location(let l) = item.asset, l.place == homeName { return l.city } }
-        return nil
-    }
-
-    /// Runs of days with visits in another city than home's, with everything that happened then.
-    private func trips(_ items: [LibraryItem], homeName: String?) -> [[LibraryItem]] {
-        let home = homeCity(items, homeName: homeName)
+    /// Runs of two days or more spent away from home: a visit in another city than home's, or
+    /// anything more than ``awayDistance`` from it, makes a day away.
+    private func trips(_ items: [LibraryItem], home: HomeBase) -> [Moment] {
         var awayDays = Set<Int>()
         for item in items {
-            if case .location(let l) = item.asset, l.city != home { awayDays.insert(dayIndex(item.startMs)) }
+            if case .location(let l) = item.asset, let city = home.city, !l.city.isEmpty, l.city != city {
+                awayDays.insert(dayIndex(item))
+            } else if let c = item.coordinate, let base = home.coordinate, c.distance(to: base) > Self.awayDistance {
+                awayDays.insert(dayIndex(item))
+            }
         }
         var runs: [[Int]] = []
         for day in awayDays.sorted() {
             if let last = runs.last?.last, last == day - 1 { runs[runs.count - 1].append(day) } else { runs.append([day]) }
         }
-        return runs.filter { $0.count >= 2 }.map { days in
+        return runs.filter { $0.count >= 2 }.compactMap { days in
             let span = Set(days)
-            let during = items.filter { span.contains(dayIndex($0.startMs)) || (span.contains(dayIndex($0.endMs)) && $0.kind == .locationGroup) }
-            return during.filter { [.locationGroup, .livePhoto, .photo, .video, .workout, .stateOfMind, .location].contains($0.kind) && !isDailyMood($0) }
+            let during = items.filter { span.contains(dayIndex($0)) || (span.contains(dayIndex($0.endMs, $0)) && $0.kind == .locationGroup) }
+                .filter { [.locationGroup, .livePhoto, .photo, .video, .workout, .stateOfMind, .location].contains($0.kind) && !isDailyMood($0) }
+            guard let first = during.first else { return nil }
+            let city = during.lazy.compactMap { item -> String? in
+                if case .location(let l) = item.asset, !l.city.isEmpty { return l.city }
+                return nil
+            }.first ?? Self.cell(first.coordinate)
+            return Moment(kind: .trip, anchor: first.startMs, place: city, items: during)
         }
     }
 
@@ -175,44 +256,58 @@ public struct SuggestionBuilder: Sendable {
         return items.filter { seen.insert($0.id).inserted }
     }
 
-    /// At most 13, keeping what the moment is about first, then in time order.
+    /// At most 13: what the moment is about first; where a kind has more than the places left,
+    /// spread over the moment's time rather than its first minutes; then in time order.
     private func cap(_ items: [LibraryItem], kind: SuggestionKind) -> [LibraryItem] {
         let priority: [AssetKind] = switch kind {
         case .trip: [.locationGroup, .workout, .livePhoto, .video, .stateOfMind, .photo, .location]
         case .weeklySummary: [.workoutGroup, .locationGroup, .motionActivity, .livePhoto, .photo]
         case .workout: [.workout, .location, .photo, .livePhoto, .video, .stateOfMind, .motionActivity, .song, .podcast]
+        // The place says where the moment was: it is never crowded out by photos.
+        case .outing: [.location, .contact, .livePhoto, .video, .stateOfMind, .photo, .song]
+        case .timeAtHome: [.location, .stateOfMind, .livePhoto, .video, .photo, .genericMedia, .podcast, .song]
         default: AssetKind.allCases
         }
         func rank(_ item: LibraryItem) -> Int { priority.firstIndex(of: item.kind) ?? priority.count }
-        let kept = items.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }
-            .prefix(Self.maxItems).map(\.element)
-        return kept.sorted { ($0.startMs, rank($0)) < ($1.startMs, rank($1)) }
+        var kept: [LibraryItem] = []
+        for (_, group) in Dictionary(grouping: items, by: rank).sorted(by: { $0.key < $1.key }) {
+            let room = Self.maxItems - kept.count
+            if room <= 0 { break }
+            if group.count <= room {
+                kept += group
+            } else {
+                kept += (0..<room).map { group[$0 * group.count / room] }
+            }
+        }
+        return kept.sorted { ($0.startMs, rank($0), Self.orderKey($0.id)) < ($1.startMs, rank($1), Self.orderKey($1.id)) }
     }
 
-    private func score(_ kind: SuggestionKind, _ items: [LibraryItem], end: Int64, newest: Int64) -> Double {
+    /// How meaningful a moment is, before recency (the lists add that against the library's
+    /// newest moment) and rotation (the store lowers what was shown and released).
+    private func score(_ kind: SuggestionKind, _ items: [LibraryItem], pool: Int) -> Double {
         let base: Double = switch kind {
         case .trip: 5
         case .weeklySummary: 3.5
         case .outing: items.contains { $0.kind == .contact } ? 4 : 3
         case .workout: items.contains { [.photo, .livePhoto, .video].contains($0.kind) } ? 3 : 2.5
+        case .photos: 2 + min(1, log10(Double(pool)) / 2)
         case .timeAtHome: 1.8
         case .reflection: 1.6
         case .contact: 1.4
         case .media: 1.2
         case .stateOfMind: 1.0
-        case .photos: 1.3
         default: 0.8
         }
         let variety = Double(Set(items.map(\.kind)).count) * 0.25
-        let ageDays = Double(newest - end) / 86_400_000
-        return base + variety + 2 * exp(-ageDays / 7)
+        return base + variety
     }
 
-    /// A stable identifier: the same items in the same kind of moment give the same id.
-    private func stableID(_ kind: SuggestionKind, _ items: [LibraryItem]) -> UUID {
+    /// A deterministic identifier from a moment's kind, start and place: building the same days
+    /// again gives the same id (a reminder's link stays valid), and never a second moment.
+    static func stableID(_ key: String) -> UUID {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var hash2: UInt64 = 0x8422_2325_CBF2_9CE4
-        for byte in Array("\(kind.rawValue)|".utf8) + items.flatMap({ Array($0.id.uuidString.utf8) }) {
+        for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
             hash2 = (hash2 ^ UInt64(byte)) &* 0x100_0000_01B3 &+ 1
         }
@@ -237,7 +332,7 @@ public struct SuggestionBuilder: Sendable {
     /// - Returns: a short title, such as "Morning run in Riverside Park".
     public func title(_ kind: SuggestionKind, _ items: [LibraryItem]) -> String {
         guard let first = items.first else { return "" }
-        let part = partOfDay(first.startMs)
+        let part = partOfDay(first)
         let place = items.lazy.compactMap { item -> String? in
             if case .location(let l) = item.asset, !l.place.isEmpty { return l.place }
             return nil
@@ -246,7 +341,7 @@ public struct SuggestionBuilder: Sendable {
             if case .contact(let c) = item.asset { return c.name.split(separator: " ").first.map(String.init) }
             return nil
         }
-        let weekday = format(first.startMs, "EEEE")
+        let weekday = weekdayName(first)
         switch kind {
         case .workout:
             let noun = items.lazy.compactMap { item -> String? in
@@ -254,14 +349,14 @@ public struct SuggestionBuilder: Sendable {
                 return nil
             }.first
             let activity = noun.map { "\(part) \($0)" } ?? "\(part) activity"
-            return place.map { $0 == Self.homePlaceName ? "\(activity) at home" : "\(activity) in \($0)" } ?? activity
+            return place.map { "\(activity) \(Self.located($0))" } ?? activity
         case .outing:
             let with = people.isEmpty ? "" : " with " + people.prefix(2).joined(separator: " and ")
-            if let place { return "\(part)\(with) \(Self.at(place))" }
+            if let place { return "\(part)\(with) \(Self.located(place))" }
             // Without the place, "out" would say what only the place said.
             return people.isEmpty ? "\(weekday) \(part.lowercased())" : "\(part)\(with)"
         case .timeAtHome:
-            return place != nil ? "\(part) at home" : "A quiet \(part.lowercased())"
+            return place != nil ? "\(weekday) \(part.lowercased()) at home" : "A quiet \(weekday) \(part.lowercased())"
         case .trip:
             let cities = items.flatMap { item -> [String] in
                 switch item.asset {
@@ -270,12 +365,13 @@ public struct SuggestionBuilder: Sendable {
                 default: []
                 }
             }.filter { !$0.isEmpty }
-            let days = Set(items.map { dayIndex($0.startMs) }).count
+            let days = Set(items.map { dayIndex($0) }).count
             if let city = cities.first { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
             // No place kept: being away is what the places said, so the title is just the days.
             return span(items)
         case .weeklySummary:
-            return "Your week from \(format(week(of: items.map(\.endMs).max()!).start, "d MMMM"))"
+            let last = items.max { $0.endMs < $1.endMs }!
+            return "Your week from \(dayAndMonth(week(of: last.endMs, last).monday))"
         case .reflection:
             if case .reflection(let r) = first.asset { return r.prompt }
             return "A moment to reflect"
@@ -310,11 +406,11 @@ public struct SuggestionBuilder: Sendable {
     /// The days `items` span, named without saying where: "Saturday afternoon", "Friday to Sunday",
     /// "13 November to 2 December".
     private func span(_ items: [LibraryItem]) -> String {
-        let first = items.map(\.startMs).min()!, last = items.map(\.startMs).max()!
+        let first = items.min { $0.startMs < $1.startMs }!, last = items.max { $0.startMs < $1.startMs }!
         switch dayIndex(last) - dayIndex(first) {
-        case 0: return "\(format(first, "EEEE")) \(partOfDay(first).lowercased())"
-        case 1..<7: return "\(format(first, "EEEE")) to \(format(last, "EEEE"))"
-        default: return "\(format(first, "d MMMM")) to \(format(last, "d MMMM"))"
+        case 0: return "\(weekdayName(first)) \(partOfDay(first).lowercased())"
+        case 1..<7: return "\(weekdayName(first)) to \(weekdayName(last))"
+        default: return "\(dayAndMonth(dayIndex(first))) to \(dayAndMonth(dayIndex(last)))"
         }
     }
 
@@ -334,89 +430,250 @@ public struct SuggestionBuilder: Sendable {
     /// What the person calls the place they live (the demo's, and any library's "Home").
     static let homePlaceName = "Home"
 
-    static func at(_ place: String) -> String { place == homePlaceName ? "at home" : "at \(place)" }
-
-    /// The Monday-to-Sunday week holding `timeMs`, as [start, end) in ms. Reckoned by hand:
-    /// Foundation's week arithmetic on Linux does not agree with itself across versions.
-    func week(of timeMs: Int64) -> (start: Int64, end: Int64) {
-        let day = Int64(dayIndex(timeMs))
-        let monday = day - (day + 3) % 7  // 1 January 1970 was a Thursday
-        let offset = Int64(timeZone.secondsFromGMT(for: date(timeMs))) * 1000
-        return (monday * 86_400_000 - offset, (monday + 7) * 86_400_000 - offset)
+    /// A place as a title says it: "at home", "in Riverside Park", "on Mount Beacon Trail", "on the
+    /// High Line", "at Via Carota".
+    static func located(_ place: String) -> String {
+        if place == homePlaceName { return "at home" }
+        let name = place.hasPrefix("The ") ? "the " + place.dropFirst(4) : place
+        let words = place.lowercased().split(whereSeparator: { $0 == " " || $0 == "," })
+        let last = words.last.map(String.init) ?? "", first = words.first.map(String.init) ?? ""
+        let along: Set = ["trail", "path", "line", "street", "avenue", "boulevard", "promenade", "boardwalk", "loop", "ridge", "road", "way"]
+        let inside: Set = ["park", "garden", "gardens", "woods", "forest", "village", "quarter", "square", "hills", "valley", "district", "ramble"]
+        if along.contains(last) || first == "mount" || first == "mt" { return "on \(name)" }
+        if inside.contains(last) { return "in \(name)" }
+        return "at \(name)"
     }
 
-    private func format(_ timeMs: Int64, _ pattern: String) -> String {
-        let formatter = DateFormatter()
-        formatter.timeZone = timeZone
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = pattern
-        return formatter.string(from: date(timeMs))
+    // MARK: Time, as the person lived it
+
+    /// The offset from UTC of `item`'s local time, in ms: its own when the data gives one (a
+    /// photo's EXIF offset, a trip abroad), else the person's time zone's at that moment.
+    private func offsetMs(_ timeMs: Int64, _ item: LibraryItem?) -> Int64 {
+        if let own = item?.utcOffsetSeconds { return Int64(own) * 1000 }
+        return Int64(timeZone.secondsFromGMT(for: Date(unixMs: timeMs))) * 1000
     }
 
-    private func partOfDay(_ timeMs: Int64) -> String {
-        switch calendar.component(.hour, from: date(timeMs)) {
-        case 5..<12: "Morning"
-        case 12..<17: "Afternoon"
-        case 17..<22: "Evening"
-        default: "Night"
+    /// The local day (days since 1970-01-01) `item` starts on.
+    func dayIndex(_ item: LibraryItem) -> Int { dayIndex(item.startMs, item) }
+
+    /// The local day of `timeMs`, reckoned in `item`'s time (or the person's).
+    func dayIndex(_ timeMs: Int64, _ item: LibraryItem? = nil) -> Int {
+        Int((timeMs + offsetMs(timeMs, item)).floorDivided(by: 86_400_000))
+    }
+
+    /// The Monday-to-Sunday week holding `timeMs`, as [start, end) in ms, and its Monday's day
+    /// index. Reckoned by hand: Foundation's week arithmetic on Linux does not agree with itself
+    /// across versions, and a DateFormatter per title is slow at 100,000 moments.
+    /// - Parameters:
+    ///   - timeMs: a moment, ms since 1970.
+    ///   - item: the item whose own offset from UTC applies, if any.
+    public func week(of timeMs: Int64, _ item: LibraryItem? = nil) -> (start: Int64, end: Int64, monday: Int) {
+        let day = dayIndex(timeMs, item)
+        let monday = day - (day + 3).floorModulo(7)  // 1 January 1970 was a Thursday
+        let offset = offsetMs(timeMs, item)
+        return (Int64(monday) * 86_400_000 - offset, Int64(monday + 7) * 86_400_000 - offset, monday)
+    }
+
+    private static let weekdays = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
+    private static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                                 "October", "November", "December"]
+
+    private func weekdayName(_ item: LibraryItem) -> String { Self.weekdays[dayIndex(item).floorModulo(7)] }
+
+    /// "13 November".
+    private func dayAndMonth(_ day: Int) -> String {
+        let (_, month, dayOfMonth) = Self.civil(day)
+        return "\(dayOfMonth) \(Self.months[month - 1])"
+    }
+
+    /// Month × 100 + day of the month `item` starts on, in its local time ("on this day").
+    func monthDay(_ item: LibraryItem) -> Int {
+        let (_, month, day) = Self.civil(dayIndex(item))
+        return month * 100 + day
+    }
+
+    /// The year `item` starts in, in its local time.
+    func year(_ item: LibraryItem) -> Int { Self.civil(dayIndex(item)).year }
+
+    /// Year, month and day of a day index (Howard Hinnant's civil-from-days).
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private func partOfDay(_ item: LibraryItem) -> String {
+        let hour = (item.startMs + offsetMs(item.startMs, item)).floorModulo(86_400_000) / 3_600_000
+        switch hour {
+        case 5..<12: return "Morning"
+        case 12..<17: return "Afternoon"
+        case 17..<22: return "Evening"
+        default: return "Night"
         }
-    }
-
-    private func date(_ timeMs: Int64) -> Date { Date(unixMs: timeMs) }
-    private func dayIndex(_ timeMs: Int64) -> Int {
-        Int((timeMs + Int64(timeZone.secondsFromGMT(for: date(timeMs))) * 1000).floorDivided(by: 86_400_000))
     }
 
     // MARK: Lists
 
-    /// The two lists the picker shows, after the person's settings: items of disabled categories
-    /// and excluded items are removed, suggestions left empty are dropped, and every title is made
-    /// again from what remains.
+    /// The most suggestions Recommended holds: a short list a person scrolls, not the library.
+    public static let recommendedLimit = 24
+    /// The most suggestions of one kind Recommended holds.
+    public static let recommendedPerKind = 3
+    /// How many candidates of each kind Recommended considers (best by rank, and newest).
+    static let candidatesPerKind = 12
+    /// Every kind of moment the builder makes.
+    static let kinds: [SuggestionKind] = [.outing, .workout, .trip, .weeklySummary, .timeAtHome, .reflection, .stateOfMind,
+                                          .media, .contact, .photos, .motion]
+
+    /// A stored suggestion as the person may see it, after their settings: items of disabled
+    /// categories, excluded items and items that are not memories are removed, and the title is
+    /// made again from what remains. `nil` when nothing remains.
+    /// - Parameters:
+    ///   - suggestion: the stored suggestion.
+    ///   - items: its items, by id (others may be there too).
+    ///   - enabled: the categories the person has on.
+    public func listing(_ suggestion: StoredSuggestion, items: [UUID: LibraryItem], enabled: Set<PickerdWire.Category>) -> ListedSuggestion? {
+        let kept = suggestion.itemIDs.compactMap { items[$0] }
+            .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions && $0.notAMemory == nil }
+        guard !kept.isEmpty else { return nil }
+        var listed = suggestion
+        listed.itemIDs = kept.map(\.id)
+        listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept)
+        listed.startMs = kept.map(\.startMs).min()!
+        listed.endMs = kept.map(\.endMs).max()!
+        return ListedSuggestion(suggestion: listed, items: kept)
+    }
+
+    /// The two lists the picker shows, from suggestions and items held in memory (tools and
+    /// tests; pickerd reads them a page at a time with ``firstPage(from:enabled:now:pageSize:)``).
     /// - Parameters:
     ///   - suggestions: the stored suggestions.
     ///   - items: the library (at least every item the suggestions name).
     ///   - enabled: the categories the person has on.
-    /// - Returns: Recommended (meaningful first, kinds mixed, newer favoured) and Recent (newest first).
+    /// - Returns: Recommended (a short list: meaningful first, kinds mixed, newer favoured, no
+    ///   title twice) and Recent (every visible suggestion, newest first).
     public func lists(suggestions: [StoredSuggestion], items: [LibraryItem], enabled: Set<PickerdWire.Category>) -> SuggestionLists {
         let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
-        var visible: [ListedSuggestion] = []
-        for s in suggestions {
-            let kept = s.itemIDs.compactMap { byID[$0] }.filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
-            guard !kept.isEmpty else { continue }
-            var listed = s
-            listed.itemIDs = kept.map(\.id)
-            listed.title = kept.count == s.itemIDs.count ? s.title : title(s.kind, kept)
-            listed.startMs = kept.map(\.startMs).min()!
-            listed.endMs = kept.map(\.endMs).max()!
-            visible.append(ListedSuggestion(suggestion: listed, items: kept))
+        let visible = suggestions.compactMap { listing($0, items: byID, enabled: enabled) }
+        let recent = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
+            .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
+        let newest = visible.map(\.suggestion.endMs).max() ?? 0
+        return SuggestionLists(recommended: recommended(visible, newest: newest), recent: recent)
+    }
+
+    /// Recommended, chosen from `candidates`: the best score first, where recency adds up to 2
+    /// (halving in about five days before the library's newest moment) and a kind among the last
+    /// three picks costs 1.5 each, so kinds mix; a title already chosen is passed over; at most
+    /// ``recommendedPerKind`` of a kind and ``recommendedLimit`` in all. Ties go to the smaller id.
+    /// One candidate per kind per pick.
+    /// - Parameters:
+    ///   - candidates: suggestions as listed (their rank already lowered by rotation).
+    ///   - newest: the library's newest moment's end, ms since 1970.
+    ///   - bonus: extra score for some (an "on this day" moment), by id.
+    func recommended(_ candidates: [ListedSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [ListedSuggestion] {
+        typealias Entry = (listed: ListedSuggestion, score: Double, id: OrderKey)
+        var queues: [SuggestionKind: ArraySlice<Entry>] = [:]
+        for (kind, members) in Dictionary(grouping: candidates, by: \.suggestion.kind) {
+            queues[kind] = members.map { listed -> Entry in
+                let age = Double(max(0, newest - listed.suggestion.endMs)) / 86_400_000
+                return (listed, listed.suggestion.rank + 2 * exp(-age / 7) + (bonus[listed.suggestion.id] ?? 0), Self.orderKey(listed.suggestion.id))
+            }.sorted { ($0.score, $1.id) > ($1.score, $0.id) }[...]
         }
-        // Ties are broken by id, compared as its bytes (the order of its uuidString, without
-        // formatting a string per comparison).
-        let keyed = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
-        let recent = keyed.sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
-        // Recommended: best score first, but a kind just shown is held back, so kinds mix. The
-        // penalty depends only on a suggestion's kind, so the best remaining of each kind is its
-        // best: each pick compares one candidate per kind, not the whole pool.
-        var queues: [SuggestionKind: ArraySlice<(listed: ListedSuggestion, id: OrderKey)>] = [:]
-        for (kind, members) in Dictionary(grouping: keyed, by: { $0.listed.suggestion.kind }) {
-            queues[kind] = members.sorted { ($0.listed.suggestion.score, $1.id) > ($1.listed.suggestion.score, $0.id) }[...]
-        }
-        var recommended: [ListedSuggestion] = []
-        recommended.reserveCapacity(visible.count)
-        while true {
-            let recentKinds = recommended.suffix(3).map(\.suggestion.kind)
+        var chosen: [ListedSuggestion] = []
+        var titles = Set<String>()
+        while chosen.count < Self.recommendedLimit {
+            let recentKinds = chosen.suffix(3).map(\.suggestion.kind)
             var best: (kind: SuggestionKind, score: Double, id: OrderKey)?
             for (kind, queue) in queues {
                 guard let head = queue.first else { continue }
-                let score = head.listed.suggestion.score - 1.5 * Double(recentKinds.filter { $0 == kind }.count)
+                let score = head.score - 1.5 * Double(recentKinds.filter { $0 == kind }.count)
                 if let current = best, (score, current.id) <= (current.score, head.id) { continue }
                 best = (kind, score, head.id)
             }
             guard let kind = best?.kind else { break }
-            recommended.append(queues[kind]!.removeFirst().listed)
+            let next = queues[kind]!.removeFirst().listed
+            if titles.insert(next.suggestion.title.lowercased()).inserted { chosen.append(next) }
+            // A kind has its say a few times, then leaves room for the others.
+            if chosen.count(where: { $0.suggestion.kind == kind }) >= Self.recommendedPerKind { queues[kind] = nil }
         }
-        return SuggestionLists(recommended: recommended, recent: recent)
+        return chosen
     }
+
+    /// What a presentation shows first, read through the store's indexes: Recommended whole (it
+    /// is short), the first page of Recent, and how long Recent is. Nothing here reads a whole table.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - enabled: the categories the person has on.
+    ///   - now: the present, ms since 1970 (for "on this day").
+    ///   - pageSize: how many of Recent to send first.
+    /// - Returns: the lists as far as they are read.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func firstPage(from store: Store, enabled: Set<PickerdWire.Category>, now: Int64, pageSize: Int) throws(StoreError) -> FirstPage {
+        let mask = Store.mask(enabled)
+        var stored: [StoredSuggestion] = []
+        for kind in Self.kinds {
+            stored += try store.candidates(kind: kind, enabled: mask, limit: Self.candidatesPerKind)
+        }
+        // On this day, in earlier years: worth a look again, and titled so.
+        let today = Self.civil(dayIndex(now))
+        let earlier = try store.suggestions(onMonthDay: today.month * 100 + today.day, endingBefore: now - 300 * 86_400_000,
+                                            enabled: mask, limit: 3)
+        let recentStored = try store.recentSuggestions(enabled: mask, offset: 0, limit: pageSize)
+        let items = try itemsByID(store, stored + earlier + recentStored)
+        var candidates = stored.compactMap { listing($0, items: items, enabled: enabled) }
+        var bonus: [UUID: Double] = [:]
+        for s in earlier {
+            guard var listed = listing(s, items: items, enabled: enabled), bonus[s.id] == nil else { continue }
+            let years = today.year - year(listed.items[0])
+            listed.suggestion.title = "\(years == 1 ? "A year" : "\(years) years") ago today: \(listed.suggestion.title)"
+            candidates.removeAll { $0.suggestion.id == s.id }
+            candidates.append(listed)
+            bonus[s.id] = 2.5
+        }
+        let newest = try store.newestSuggestionEnd() ?? now
+        return FirstPage(recommended: recommended(candidates, newest: newest, bonus: bonus),
+                         recent: recentStored.compactMap { listing($0, items: items, enabled: enabled) },
+                         recentTotal: try store.visibleSuggestionCount(enabled: mask))
+    }
+
+    /// A page of Recent, newest first, through the store's index.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - enabled: the categories the person has on.
+    ///   - offset: how many to skip.
+    ///   - limit: the most to return.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func recentPage(from store: Store, enabled: Set<PickerdWire.Category>, offset: Int, limit: Int) throws(StoreError) -> [ListedSuggestion] {
+        let stored = try store.recentSuggestions(enabled: Store.mask(enabled), offset: offset, limit: limit)
+        let items = try itemsByID(store, stored)
+        return stored.compactMap { listing($0, items: items, enabled: enabled) }
+    }
+
+    /// One suggestion as the person may see it (an app's token preloads it), or `nil`.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func listed(id: UUID, from store: Store, enabled: Set<PickerdWire.Category>) throws(StoreError) -> ListedSuggestion? {
+        guard let stored = try store.suggestion(id: id) else { return nil }
+        return listing(stored, items: try itemsByID(store, [stored]), enabled: enabled)
+    }
+
+    private func itemsByID(_ store: Store, _ suggestions: [StoredSuggestion]) throws(StoreError) -> [UUID: LibraryItem] {
+        Dictionary(try store.items(suggestions.flatMap(\.itemIDs)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+}
+
+/// What a presentation shows first (``SuggestionBuilder/firstPage(from:enabled:now:pageSize:)``).
+public struct FirstPage: Sendable {
+    /// Recommended, whole.
+    public var recommended: [ListedSuggestion]
+    /// Recent's first page.
+    public var recent: [ListedSuggestion]
+    /// How many suggestions Recent holds in all.
+    public var recentTotal: Int
 }
 
 extension SuggestionBuilder {
@@ -463,5 +720,17 @@ extension Int64 {
     fileprivate func floorDivided(by divisor: Int64) -> Int64 {
         let q = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q
+    }
+
+    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
+        let r = self % divisor
+        return r < 0 ? r + divisor : r
+    }
+}
+
+extension Int {
+    fileprivate func floorModulo(_ divisor: Int) -> Int {
+        let r = self % divisor
+        return r < 0 ? r + divisor : r
     }
 }

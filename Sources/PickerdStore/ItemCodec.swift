@@ -9,58 +9,61 @@ enum ItemCodec {
 
     static func insert(_ item: LibraryItem, _ db: Database) throws {
         let id = item.id.uuidString
-        try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
-        try db.execute(sql: """
-            INSERT INTO item (id, kind, category, start_ms, end_ms, excluded, source, external_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs,
-                             item.excludedFromSuggestions, item.source, item.externalID])
+        try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: """
+            INSERT INTO item (id, kind, category, start_ms, end_ms, excluded, source, external_id,
+                              utc_offset_s, latitude, longitude, not_memory)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs,
+                             item.excludedFromSuggestions, item.source, item.externalID,
+                             item.utcOffsetSeconds.map { Int($0) }, item.coordinate?.latitude, item.coordinate?.longitude,
+                             item.notAMemory?.rawValue])
         for (slot, media) in item.media.enumerated() {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [id, slot, media.relativePath, media.contentType, media.filename, Int64(media.byteCount),
+                """).execute(arguments: [id, slot, media.relativePath, media.contentType, media.filename, Int64(media.byteCount),
                                  Int(media.pixelWidth), Int(media.pixelHeight)])
         }
         switch item.asset {
         case .photo(let p):
-            try db.execute(sql: "INSERT INTO photo VALUES (?, ?, ?)", arguments: [id, slot(p.photo), p.date?.unixMs])
+            try db.cachedStatement(sql: "INSERT INTO photo VALUES (?, ?, ?)").execute(arguments: [id, slot(p.photo), p.date?.unixMs])
         case .livePhoto(let p):
-            try db.execute(sql: "INSERT INTO live_photo VALUES (?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO live_photo VALUES (?, ?, ?, ?)").execute(
                            arguments: [id, slot(p.image), slot(p.video), p.date?.unixMs])
         case .video(let v):
-            try db.execute(sql: "INSERT INTO video VALUES (?, ?, ?)", arguments: [id, slot(v.url), v.date?.unixMs])
+            try db.cachedStatement(sql: "INSERT INTO video VALUES (?, ?, ?)").execute(arguments: [id, slot(v.url), v.date?.unixMs])
         case .workout(let w):
             try insertWorkout(w, id: id, position: 0, db)
         case .workoutGroup(let g):
-            try db.execute(sql: "INSERT INTO workout_group VALUES (?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO workout_group VALUES (?, ?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, slot(g.icon), g.durationS, g.activeEnergyBurned?.value, g.activeEnergyBurned?.unit,
                                        g.averageHeartRate?.value, g.averageHeartRate?.unit])
             for (position, w) in g.workouts.enumerated() { try insertWorkout(w, id: id, position: position, db) }
         case .contact(let c):
-            try db.execute(sql: "INSERT INTO contact VALUES (?, ?, ?)", arguments: [id, c.name, slot(c.photo)])
+            try db.cachedStatement(sql: "INSERT INTO contact VALUES (?, ?, ?)").execute(arguments: [id, c.name, slot(c.photo)])
         case .location(let l):
             try insertLocation(l, id: id, position: 0, db)
         case .locationGroup(let g):
-            try db.execute(sql: "INSERT INTO location_group VALUES (?)", arguments: [id])
+            try db.cachedStatement(sql: "INSERT INTO location_group VALUES (?)").execute(arguments: [id])
             for (position, l) in g.locations.enumerated() { try insertLocation(l, id: id, position: position, db) }
         case .song(let s):
-            try db.execute(sql: "INSERT INTO song VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO song VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, s.song, s.artist, s.album, slot(s.artwork), s.date?.unixMs])
         case .podcast(let p):
-            try db.execute(sql: "INSERT INTO podcast VALUES (?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO podcast VALUES (?, ?, ?, ?, ?)").execute(
                            arguments: [id, p.episode, p.show, slot(p.artwork), p.date?.unixMs])
         case .motionActivity(let m):
-            try db.execute(sql: "INSERT INTO motion_activity VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO motion_activity VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, slot(m.icon), m.steps, m.date?.startUnixMs, m.date?.endUnixMs, Int(m.movementType.rawValue)])
         case .genericMedia(let g):
-            try db.execute(sql: "INSERT INTO generic_media VALUES (?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO generic_media VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, g.title, g.artist, g.album, g.date?.unixMs, slot(g.appIcon)])
         case .reflection(let r):
-            try db.execute(sql: "INSERT INTO reflection VALUES (?, ?, ?)", arguments: [id, r.prompt, r.color.map(colorText)])
+            try db.cachedStatement(sql: "INSERT INTO reflection VALUES (?, ?, ?)").execute(arguments: [id, r.prompt, r.color.map(colorText)])
         case .stateOfMind(let s):
             let state = s.state ?? StateOfMindSample()
-            try db.execute(sql: "INSERT INTO state_of_mind VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO state_of_mind VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, s.state != nil, Int(state.kind.rawValue), state.valence,
                                        Int(state.valenceClassification.rawValue),
                                        state.labels.map { String($0.rawValue) }.joined(separator: ","),
@@ -72,14 +75,14 @@ enum ItemCodec {
 
     private static func insertWorkout(_ w: Workout, id: String, position: Int, _ db: Database) throws {
         let d = w.details
-        try db.execute(sql: "INSERT INTO workout VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO workout VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
                        arguments: [id, position, d != nil, Int64(d?.activityType ?? 0),
                                    d?.activeEnergyBurned?.value, d?.activeEnergyBurned?.unit,
                                    d?.distance?.value, d?.distance?.unit,
                                    d?.averageHeartRate?.value, d?.averageHeartRate?.unit,
                                    d?.date?.startUnixMs, d?.date?.endUnixMs, d?.localizedName ?? "", slot(w.icon)])
         for (seq, point) in w.route.enumerated() {
-            try db.execute(sql: "INSERT INTO route_point VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            try db.cachedStatement(sql: "INSERT INTO route_point VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, position, seq, point.latitude, point.longitude, point.altitudeM,
                                        point.horizontalAccuracyM, point.timestamp?.unixMs])
         }
@@ -87,9 +90,14 @@ enum ItemCodec {
 
     private static func insertLocation(_ l: Location, id: String, position: Int, _ db: Database) throws {
         let g = l.location
-        try db.execute(sql: "INSERT INTO location VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        try db.cachedStatement(sql: "INSERT INTO location VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(
                        arguments: [id, position, l.place, l.city, g?.latitude, g?.longitude, g?.altitudeM,
                                    g?.horizontalAccuracyM, g?.timestamp?.unixMs, l.date?.unixMs, l.isWorkLocation])
+    }
+
+    private static func coordinate(_ row: Row) -> Coordinate? {
+        guard let latitude: Double = row["latitude"], let longitude: Double = row["longitude"] else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     private static func slot(_ media: Media?) -> Int? { media.map { Int($0.fdIndex) } }
@@ -117,24 +125,59 @@ enum ItemCodec {
     // MARK: Reading
 
     /// Loads items (all, or only `only`), oldest first.
-    static func loadAll(_ db: Database, only: Set<UUID>? = nil) throws -> [LibraryItem] {
+    static func loadAll(_ db: Database) throws -> [LibraryItem] {
+        try load(db, where: "1", arguments: [])
+    }
+
+    /// Loads the items with these ids, oldest first, through the primary keys (never a whole table).
+    static func load(_ db: Database, ids: [UUID]) throws -> [LibraryItem] {
+        var items: [LibraryItem] = []
+        var start = 0
+        let all = Array(Set(ids.map(\.uuidString))).sorted()
+        while start < all.count {
+            let chunk = Array(all[start..<min(start + 500, all.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            items += try load(db, where: "id IN (\(marks))", arguments: StatementArguments(chunk))
+        }
+        return items.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+    }
+
+    /// Loads the items that start in [fromMs, toMs], oldest first, through the start index.
+    static func load(_ db: Database, startingFrom fromMs: Int64, to toMs: Int64) throws -> [LibraryItem] {
+        try load(db, where: "start_ms BETWEEN ? AND ?", arguments: [fromMs, toMs])
+    }
+
+    /// Loads the items `condition` (on the `item` table) selects, oldest first; each typed table is
+    /// read only for those items.
+    static func load(_ db: Database, where condition: String, arguments: StatementArguments) throws -> [LibraryItem] {
+        let itemRows = try Row.fetchAll(db, sql: "SELECT * FROM item WHERE \(condition) ORDER BY start_ms, id", arguments: arguments)
+        if itemRows.isEmpty { return [] }
+        let kinds = Set(itemRows.map { $0["kind"] as String })
+        func rows(_ table: String, order: String = "", for wanted: [AssetKind]) throws -> [String: [Row]] {
+            guard wanted.contains(where: { kinds.contains($0.rawValue) }) else { return [:] }
+            let sql = "SELECT * FROM \(table) WHERE item_id IN (SELECT id FROM item WHERE \(condition)) \(order)"
+            return Dictionary(grouping: try Row.fetchAll(db, sql: sql, arguments: arguments), by: { $0["item_id"] as String })
+        }
         func rows(_ table: String, order: String = "") throws -> [String: [Row]] {
-            Dictionary(grouping: try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(order)"), by: { $0["item_id"] as String })
+            try rows(table, order: order, for: AssetKind.allCases)
         }
         let media = try rows("media", order: "ORDER BY item_id, slot")
-        let photos = try rows("photo"), livePhotos = try rows("live_photo"), videos = try rows("video")
-        let workouts = try rows("workout", order: "ORDER BY item_id, position")
-        let route = try rows("route_point", order: "ORDER BY item_id, position, seq")
-        let workoutGroups = try rows("workout_group"), contacts = try rows("contact")
-        let locations = try rows("location", order: "ORDER BY item_id, position")
-        let songs = try rows("song"), podcasts = try rows("podcast"), motion = try rows("motion_activity")
-        let generic = try rows("generic_media"), reflections = try rows("reflection"), moods = try rows("state_of_mind")
+        let photos = try rows("photo", for: [.photo]), livePhotos = try rows("live_photo", for: [.livePhoto])
+        let videos = try rows("video", for: [.video])
+        let workouts = try rows("workout", order: "ORDER BY item_id, position", for: [.workout, .workoutGroup])
+        let route = try rows("route_point", order: "ORDER BY item_id, position, seq", for: [.workout, .workoutGroup])
+        let workoutGroups = try rows("workout_group", for: [.workoutGroup]), contacts = try rows("contact", for: [.contact])
+        let locations = try rows("location", order: "ORDER BY item_id, position", for: [.location, .locationGroup])
+        let songs = try rows("song", for: [.song]), podcasts = try rows("podcast", for: [.podcast])
+        let motion = try rows("motion_activity", for: [.motionActivity])
+        let generic = try rows("generic_media", for: [.genericMedia]), reflections = try rows("reflection", for: [.reflection])
+        let moods = try rows("state_of_mind", for: [.stateOfMind])
 
         var items: [LibraryItem] = []
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM item ORDER BY start_ms, id") {
+        for row in itemRows {
             let idText: String = row["id"]
-            guard let id = UUID(uuidString: idText), only?.contains(id) ?? true,
-                  let kind = AssetKind(rawValue: row["kind"]) else { continue }
+            guard let id = UUID(uuidString: idText), let kind = AssetKind(rawValue: row["kind"]) else { continue }
             let files = (media[idText] ?? []).map {
                 StoredMedia(relativePath: $0["relative_path"], contentType: $0["content_type"], filename: $0["filename"],
                             byteCount: UInt64($0["byte_count"] as Int64), pixelWidth: UInt32($0["pixel_width"] as Int),
@@ -239,7 +282,8 @@ enum ItemCodec {
             guard let asset else { continue }
             items.append(LibraryItem(id: id, asset: asset, media: files, startMs: row["start_ms"], endMs: row["end_ms"],
                                      excludedFromSuggestions: row["excluded"], source: row["source"],
-                                     externalID: row["external_id"]))
+                                     externalID: row["external_id"], utcOffsetSeconds: (row["utc_offset_s"] as Int?).map(Int32.init),
+                                     coordinate: coordinate(row), notAMemory: (row["not_memory"] as String?).flatMap(NotAMemory.init)))
         }
         return items
     }

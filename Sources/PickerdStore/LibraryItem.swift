@@ -65,6 +65,15 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     public var source: String
     /// A donating app's own identifier for the item, empty otherwise.
     public var externalID: String
+    /// The offset from UTC of the item's own local time, in seconds, when the data says it (a
+    /// photo's EXIF `OffsetTimeOriginal`, a trip's place): days, parts of the day and titles are
+    /// reckoned in it. `nil`: the person's time zone.
+    public var utcOffsetSeconds: Int32?
+    /// Where the item was, when the data says (a photo's GPS): for grouping moments and telling a
+    /// trip, never sent to an app (the asset's own fields and files carry what may be released).
+    public var coordinate: Coordinate?
+    /// Why the item is recorded but never one of a suggestion's items, if it is not a memory.
+    public var notAMemory: NotAMemory?
 
     /// Creates an item.
     /// - Parameters:
@@ -76,8 +85,12 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     ///   - excludedFromSuggestions: whether suggestions leave it out.
     ///   - source: `demo` or a donating app's bundle id.
     ///   - externalID: a donating app's identifier.
+    ///   - utcOffsetSeconds: the item's own offset from UTC, when the data gives it.
+    ///   - coordinate: where it was, when the data says.
+    ///   - notAMemory: why it never becomes a suggestion's item (a screenshot, a scan, a burst's extra frame).
     public init(id: UUID, asset: Item.Asset, media: [StoredMedia] = [], startMs: Int64, endMs: Int64? = nil,
-                excludedFromSuggestions: Bool = false, source: String = "demo", externalID: String = "") {
+                excludedFromSuggestions: Bool = false, source: String = "demo", externalID: String = "",
+                utcOffsetSeconds: Int32? = nil, coordinate: Coordinate? = nil, notAMemory: NotAMemory? = nil) {
         self.id = id
         self.asset = asset
         self.media = media
@@ -86,6 +99,9 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
         self.excludedFromSuggestions = excludedFromSuggestions
         self.source = source
         self.externalID = externalID
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.coordinate = coordinate
+        self.notAMemory = notAMemory
     }
 
     /// The asset type.
@@ -93,6 +109,42 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
 
     /// The wire item (media without descriptors).
     public var wireItem: Item { Item(id: id.uuidString, asset: asset) }
+}
+
+/// A point on Earth, in degrees (WGS 84).
+public struct Coordinate: Sendable, Hashable {
+    /// Degrees north.
+    public var latitude: Double
+    /// Degrees east.
+    public var longitude: Double
+
+    /// Creates a coordinate.
+    /// - Parameters:
+    ///   - latitude: degrees north, −90…90.
+    ///   - longitude: degrees east, −180…180.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The great-circle distance to `other`, in metres.
+    public func distance(to other: Coordinate) -> Double {
+        let r = 6_371_000.0, rad = Double.pi / 180
+        let dLat = (other.latitude - latitude) * rad, dLon = (other.longitude - longitude) * rad
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * rad) * cos(other.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * r * asin(min(1, a.squareRoot()))
+    }
+}
+
+/// Why an item is kept in the library but never becomes one of a suggestion's items: it is not a
+/// memory. The importer marks it; the engine leaves it out.
+public enum NotAMemory: String, Sendable, Hashable, CaseIterable {
+    /// A screenshot (no camera, a Screenshots folder, a screen-sized image).
+    case screenshot
+    /// A scan: the date is when it was scanned, not when it happened.
+    case scan
+    /// A frame of a burst, or a near-duplicate of another photo, after the first.
+    case burst
 }
 
 /// A suggestion as the store keeps it: its items by id, in order.
@@ -111,6 +163,16 @@ public struct StoredSuggestion: Sendable, Hashable, Identifiable {
     public var score: Double
     /// Its items, in display order (at most 13).
     public var itemIDs: [UUID]
+    /// The moment's anchor (a workout's or a visit's start, a week's Monday), ms since 1970: the
+    /// engine rebuilds a range of days by the moments anchored in it.
+    public var anchorMs: Int64
+    /// Month × 100 + day of the month it began, in its local time (for "on this day").
+    public var monthDay: Int
+    /// Its score less what rotation took (shown, released), as the store ranks it; the score
+    /// until stored.
+    public var rank: Double
+    /// Bit `1 << category` for each category of its items (as stored; 0 until stored).
+    public var categoryMask: Int64
 
     /// Creates a suggestion.
     /// - Parameters:
@@ -121,7 +183,10 @@ public struct StoredSuggestion: Sendable, Hashable, Identifiable {
     ///   - endMs: range end, ms since 1970.
     ///   - score: the builder's score.
     ///   - itemIDs: the items in order.
-    public init(id: UUID, title: String, kind: SuggestionKind, startMs: Int64, endMs: Int64, score: Double, itemIDs: [UUID]) {
+    ///   - monthDay: month × 100 + day it began, in its local time (0: unknown).
+    ///   - anchorMs: the moment's anchor (by default its start).
+    public init(id: UUID, title: String, kind: SuggestionKind, startMs: Int64, endMs: Int64, score: Double, itemIDs: [UUID],
+                monthDay: Int = 0, anchorMs: Int64? = nil) {
         self.id = id
         self.title = title
         self.kind = kind
@@ -129,6 +194,60 @@ public struct StoredSuggestion: Sendable, Hashable, Identifiable {
         self.endMs = endMs
         self.score = score
         self.itemIDs = itemIDs
+        self.monthDay = monthDay
+        self.anchorMs = anchorMs ?? startMs
+        self.rank = score
+        self.categoryMask = 0
+    }
+}
+
+/// Where the person lives: the place they spend most time at, work aside (the base that tells an
+/// outing from time at home, and a trip from a day out).
+public struct HomeBase: Sendable, Hashable {
+    /// The home place's name ("Home"), if the library has visits.
+    public var place: String?
+    /// Its city.
+    public var city: String?
+    /// Where it is.
+    public var coordinate: Coordinate?
+
+    /// Creates a home base.
+    /// - Parameters:
+    ///   - place: the home place's name.
+    ///   - city: its city.
+    ///   - coordinate: where it is.
+    public init(place: String? = nil, city: String? = nil, coordinate: Coordinate? = nil) {
+        self.place = place
+        self.city = city
+        self.coordinate = coordinate
+    }
+
+    /// Whether a visit is to home.
+    public func isHome(_ location: Location) -> Bool { place != nil && location.place == place }
+
+    /// Whether `coordinate` is within 1.5 km of home (unknown home: near).
+    public func isNear(_ other: Coordinate) -> Bool { coordinate.map { $0.distance(to: other) < 1_500 } ?? true }
+
+    /// Home found in a library held in memory: the place with the longest visits, work aside;
+    /// without visits, the square kilometre with the most photos.
+    /// - Parameter items: the library.
+    /// - Returns: the home base.
+    public static func find(in items: [LibraryItem]) -> HomeBase {
+        var dwell: [String: (Int64, Location)] = [:]
+        var cells: [String: (Int, Coordinate)] = [:]
+        for item in items {
+            if case .location(let l) = item.asset, l.isWorkLocation != true {
+                dwell[l.place, default: (0, l)].0 += item.endMs - item.startMs
+            } else if let c = item.coordinate {
+                let key = "\((c.latitude * 100).rounded()),\((c.longitude * 100).rounded())"
+                cells[key, default: (0, c)].0 += 1
+            }
+        }
+        if let best = dwell.max(by: { ($0.value.0, $1.key) < ($1.value.0, $0.key) })?.value.1 {
+            return HomeBase(place: best.place, city: best.city,
+                            coordinate: best.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
+        }
+        return HomeBase(coordinate: cells.max { ($0.value.0, $1.key) < ($1.value.0, $0.key) }?.value.1)
     }
 }
 

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import PickerdWire
+import Synchronization
 
 /// pickerd's store: one SQLite database (through GRDB, in WAL mode) and a media directory that only
 /// its owner can enter, both in pickerd's data directory.
@@ -15,12 +16,32 @@ public final class Store: Sendable {
     /// Where media files live (mode 0700).
     public let mediaDirectory: String
     private let pool: DatabasePool
+    /// What every presentation reads, remembered until this store changes it. pickerd is the only
+    /// writer of settings and consent (pickerctl goes through it), so its own writes invalidate.
+    private let cache = Mutex(Cache())
+
+    private struct Cache {
+        var settings: [CategorySetting]?
+        var consent: Int64??
+        var bannerDismissed: Bool?
+    }
 
     /// Opens the store in `dataDirectory`, creating it (mode 0700) and migrating the schema.
-    /// - Parameter dataDirectory: the data directory.
+    /// - Parameters:
+    ///   - dataDirectory: the data directory.
     /// - Throws: ``StoreError`` `.unreadable` when the directory cannot be made or entered, `.corrupt`
     ///   when the database file is not a sound SQLite database.
-    public init(dataDirectory: String) throws(StoreError) {
+    /// When a store checks its pages with SQLite's `quick_check`, which reads the whole file.
+    public enum IntegrityCheck: Sendable {
+        /// Before ``init(dataDirectory:integrityCheck:)`` returns (tools, tests).
+        case atOpen
+        /// On a thread of its own once open, so a large store starts at once; the outcome is
+        /// ``integrityProblem()``.
+        case inBackground
+    }
+
+    ///   - integrityCheck: when to run SQLite's whole-file check.
+    public init(dataDirectory: String, integrityCheck: IntegrityCheck = .atOpen) throws(StoreError) {
         self.dataDirectory = dataDirectory
         self.databasePath = dataDirectory + "/pickerd.sqlite"
         self.mediaDirectory = dataDirectory + "/media"
@@ -40,12 +61,9 @@ public final class Store: Sendable {
         let path = databasePath
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            try pool.read { db in
-                let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer"
-                guard check == "ok" else {
-                    throw StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(check)); move it aside to start afresh")
-                }
-            }
+            // Reading the schema finds a file that is not SQLite at once; the pages are checked below.
+            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            if integrityCheck == .atOpen, let problem = Self.quickCheck(pool, path: path) { throw problem }
             try Self.migrator.migrate(pool)
         } catch let error as StoreError {
             throw error
@@ -54,6 +72,23 @@ public final class Store: Sendable {
         } catch {
             throw StoreError(.unreadable, "cannot open the store \(path): \(Self.reason(error))")
         }
+    }
+
+    /// SQLite's `quick_check` over the whole file: `nil` when sound.
+    private static func quickCheck(_ pool: DatabasePool, path: String) -> StoreError? {
+        do {
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
+            return check == "ok" ? nil : StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(check)); move it aside to start afresh")
+        } catch {
+            return StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(reason(error))); move it aside to start afresh")
+        }
+    }
+
+    /// Runs SQLite's whole-file check now (the background check of a store opened with
+    /// ``IntegrityCheck/inBackground`` calls this once).
+    /// - Returns: the problem, or `nil` when the file is sound.
+    public func integrityProblem() -> StoreError? {
+        Self.quickCheck(pool, path: databasePath)
     }
 
     static func reason(_ error: any Error) -> String {
@@ -268,6 +303,32 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v4: moments engine: item time zones, places, not-memories; indexed suggestions with rotation") { db in
+            // Suggestions are rebuilt by the moments engine (deterministic ids), so the old ones go.
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN utc_offset_s INTEGER;
+                ALTER TABLE item ADD COLUMN latitude REAL;
+                ALTER TABLE item ADD COLUMN longitude REAL;
+                ALTER TABLE item ADD COLUMN not_memory TEXT;
+                DELETE FROM suggestion;
+                ALTER TABLE suggestion ADD COLUMN category_mask INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE suggestion ADD COLUMN shown INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE suggestion ADD COLUMN released INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE suggestion ADD COLUMN rank REAL NOT NULL DEFAULT 0;
+                ALTER TABLE suggestion ADD COLUMN month_day INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE suggestion ADD COLUMN anchor_ms INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX suggestion_recent ON suggestion(end_ms DESC, id DESC);
+                CREATE INDEX suggestion_by_kind_rank ON suggestion(kind, rank DESC);
+                CREATE INDEX suggestion_by_kind_end ON suggestion(kind, end_ms DESC);
+                CREATE INDEX suggestion_by_month_day ON suggestion(month_day);
+                CREATE INDEX suggestion_by_anchor ON suggestion(anchor_ms);
+                CREATE INDEX suggestion_item_by_item ON suggestion_item(item_id);
+                CREATE TABLE engine_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    built INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 
@@ -294,10 +355,59 @@ public final class Store: Sendable {
     /// - Returns: the items found.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func items(_ ids: [UUID]) throws(StoreError) -> [LibraryItem] {
-        let wanted = Set(ids)
-        let all = try read("read items") { db in try ItemCodec.loadAll(db, only: wanted) }
+        let all = try read("read items") { db in try ItemCodec.load(db, ids: ids) }
         let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The items that start in [fromMs, toMs], oldest first (through the start index).
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func items(startingFrom fromMs: Int64, to toMs: Int64) throws(StoreError) -> [LibraryItem] {
+        try read("read items") { db in try ItemCodec.load(db, startingFrom: fromMs, to: toMs) }
+    }
+
+    /// When the library's first item starts and its last ends, or `nil` when it is empty.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func libraryRange() throws(StoreError) -> ClosedRange<Int64>? {
+        try read("read the library's range") { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT MIN(start_ms) AS first, MAX(start_ms) AS last FROM item"),
+                  let first: Int64 = row["first"], let last: Int64 = row["last"] else { return nil }
+            return first...last
+        }
+    }
+
+    /// Where the person lives, as ``HomeBase/find(in:)`` says, computed by SQLite: the place with
+    /// the longest visits (work aside), else the square kilometre with the most located items.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func homeBase() throws(StoreError) -> HomeBase {
+        try read("find home") { db in
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT l.place, l.city, l.latitude, l.longitude, SUM(i.end_ms - i.start_ms) AS dwell
+                FROM location l JOIN item i ON i.id = l.item_id
+                WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0
+                GROUP BY l.place ORDER BY dwell DESC, l.place ASC LIMIT 1
+                """) {
+                let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
+                return HomeBase(place: row["place"], city: row["city"],
+                                coordinate: latitude.flatMap { la in longitude.map { Coordinate(latitude: la, longitude: $0) } })
+            }
+            if let row = try Row.fetchOne(db, sql: """
+                SELECT latitude, longitude, COUNT(*) AS n FROM item WHERE latitude IS NOT NULL
+                GROUP BY ROUND(latitude * 100), ROUND(longitude * 100) ORDER BY n DESC LIMIT 1
+                """) {
+                return HomeBase(coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]))
+            }
+            return HomeBase()
+        }
+    }
+
+    /// The ids of the reflection prompts suggestions may use, in id order.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func reflectionPromptIDs() throws(StoreError) -> [UUID] {
+        try read("read prompts") { db in
+            try String.fetchAll(db, sql: "SELECT id FROM item WHERE kind = 'reflection' AND excluded = 0 AND not_memory IS NULL ORDER BY id")
+                .compactMap(UUID.init(uuidString:))
+        }
     }
 
     /// How many items of each kind the library holds.
@@ -329,13 +439,19 @@ public final class Store: Sendable {
     /// - Parameters:
     ///   - bytes: the file's contents.
     ///   - relativePath: its path below the media directory (subdirectories are created).
+    ///   - atomically: write a temporary file and rename it (a file that already exists is never
+    ///     seen half-written); `false` for a new file in a bulk seeding, whose item is added only
+    ///     after its files.
+    ///   - directoryExists: the caller knows the file's directory was made already.
     /// - Throws: ``StoreError`` `.writeFailed` (a full disk, …).
-    public func writeMedia(_ bytes: [UInt8], to relativePath: String) throws(StoreError) {
+    public func writeMedia(_ bytes: [UInt8], to relativePath: String, atomically: Bool = true, directoryExists: Bool = false) throws(StoreError) {
         let path = mediaDirectory + "/" + relativePath
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            if !directoryExists {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: atomically ? .atomic : [])
         } catch {
             throw StoreError(.writeFailed, "could not write the media file \(path): \(Self.reason(error))")
         }
@@ -348,43 +464,190 @@ public final class Store: Sendable {
 
     // MARK: Suggestions
 
-    /// Replaces every stored suggestion with `suggestions`, in one transaction.
+    /// How much being shown and being released lower a suggestion's rank: the same moment is not
+    /// recommended for ever.
+    static let rankSQL = "score - 0.6 * MIN(shown, 5) - 4.0 * released"
+
+    /// Replaces every stored suggestion with `suggestions`, in one transaction (what was shown and
+    /// released of a suggestion whose id stays is kept).
     /// - Parameter suggestions: the new suggestions (each at most 13 items).
     /// - Throws: ``StoreError`` `.invalid` for a suggestion over 13 items, `.writeFailed`.
     public func replaceSuggestions(_ suggestions: [StoredSuggestion]) throws(StoreError) {
+        try replaceSuggestions(startingIn: Int64.min..<Int64.max, with: suggestions)
+    }
+
+    /// Replaces the suggestions anchored in `range` with `suggestions` (the moments the engine
+    /// made again for those days), in one transaction. A suggestion whose id stays keeps its
+    /// rotation (how often it was shown, whether it was released).
+    /// - Parameters:
+    ///   - range: start times, ms since 1970, whose suggestions are replaced.
+    ///   - suggestions: the new suggestions (each at most 13 items).
+    /// - Throws: ``StoreError`` `.invalid` for a suggestion over 13 items, `.writeFailed`; then
+    ///   nothing changed.
+    public func replaceSuggestions(startingIn range: Range<Int64>, with suggestions: [StoredSuggestion]) throws(StoreError) {
         if let big = suggestions.first(where: { $0.itemIDs.count > 13 }) {
             throw StoreError(.invalid, "suggestion \"\(big.title)\" has \(big.itemIDs.count) items; the limit is 13")
         }
         try write("store \(suggestions.count) suggestions") { db in
-            try db.execute(sql: "DELETE FROM suggestion")
-            for s in suggestions {
-                try db.execute(sql: "INSERT INTO suggestion (id, title, kind, start_ms, end_ms, score) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [s.id.uuidString, s.title, Int(s.kind.rawValue), s.startMs, s.endMs, s.score])
-                for (position, item) in s.itemIDs.enumerated() {
-                    try db.execute(sql: "INSERT INTO suggestion_item (suggestion_id, position, item_id) VALUES (?, ?, ?)",
-                                   arguments: [s.id.uuidString, position, item.uuidString])
+            var rotation: [String: (Int, Int)] = [:]
+            let ids = suggestions.map(\.id.uuidString)
+            for row in try Row.fetchAll(db, sql: "SELECT id, shown, released FROM suggestion WHERE anchor_ms >= ? AND anchor_ms < ?",
+                                        arguments: [range.lowerBound, range.upperBound]) {
+                rotation[row["id"]] = (row["shown"], row["released"])
+            }
+            for id in ids {
+                if rotation[id] == nil, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT shown, released FROM suggestion WHERE id = ?"),
+                                                                   arguments: [id]) {
+                    rotation[id] = (row["shown"], row["released"])
                 }
             }
+            if range == Int64.min..<Int64.max {
+                try db.execute(sql: "DELETE FROM suggestion")
+            } else {
+                try db.execute(sql: "DELETE FROM suggestion WHERE anchor_ms >= ? AND anchor_ms < ?", arguments: [range.lowerBound, range.upperBound])
+                for id in ids { try db.cachedStatement(sql: "DELETE FROM suggestion WHERE id = ?").execute(arguments: [id]) }
+            }
+            for (s, id) in zip(suggestions, ids) {
+                let (shown, released) = rotation[id] ?? (0, 0)
+                try db.cachedStatement(sql: """
+                    INSERT INTO suggestion (id, title, kind, start_ms, end_ms, score, shown, released, rank, month_day, anchor_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+                    """).execute(arguments: [id, s.title, Int(s.kind.rawValue), s.startMs, s.endMs, s.score, shown, released, s.monthDay,
+                                             s.anchorMs])
+                for (position, item) in s.itemIDs.enumerated() {
+                    try db.cachedStatement(sql: "INSERT INTO suggestion_item (suggestion_id, position, item_id) VALUES (?, ?, ?)")
+                        .execute(arguments: [id, position, item.uuidString])
+                }
+                // Which categories its items are of, as bits: the picker's filter by the person's
+                // settings is then an index-friendly test, not a join.
+                try db.cachedStatement(sql: """
+                    UPDATE suggestion SET rank = \(Self.rankSQL), category_mask = (
+                        SELECT COALESCE(SUM(DISTINCT 1 << i.category), 0) FROM suggestion_item si JOIN item i ON i.id = si.item_id
+                        WHERE si.suggestion_id = suggestion.id)
+                    WHERE id = ?
+                    """).execute(arguments: [id])
+            }
+            try db.execute(sql: "INSERT OR REPLACE INTO engine_state (id, built) VALUES (1, 1)")
         }
     }
 
-    /// Every stored suggestion, in no particular order.
+    /// Whether the moments engine has built this store's suggestions (a store from before it has not).
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func suggestionsBuilt() throws(StoreError) -> Bool {
+        try read("read the engine's state") { db in try Int.fetchOne(db, sql: "SELECT built FROM engine_state WHERE id = 1") == 1 }
+    }
+
+    /// Every stored suggestion, in no particular order. Reads the whole table: for tools and tests,
+    /// never on the presentation path.
     /// - Returns: the suggestions.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func suggestions() throws(StoreError) -> [StoredSuggestion] {
         try read("read suggestions") { db in
-            var items: [String: [UUID]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT suggestion_id, item_id FROM suggestion_item ORDER BY suggestion_id, position") {
-                let id: String = row["suggestion_id"]
-                if let item = UUID(uuidString: row["item_id"]) { items[id, default: []].append(item) }
+            try Self.suggestions(db, sql: "SELECT * FROM suggestion", arguments: [])
+        }
+    }
+
+    /// Reads suggestion rows (with their item ids) that `sql` selects, in its order.
+    static func suggestions(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredSuggestion] {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        return try rows.compactMap { row in
+            let id: String = row["id"]
+            guard let uuid = UUID(uuidString: id) else { return nil }
+            let items = try String.fetchAll(db.cachedStatement(sql: "SELECT item_id FROM suggestion_item WHERE suggestion_id = ? ORDER BY position"),
+                                            arguments: [id]).compactMap(UUID.init(uuidString:))
+            var s = StoredSuggestion(id: uuid, title: row["title"], kind: SuggestionKind(rawValue: row["kind"]),
+                                     startMs: row["start_ms"], endMs: row["end_ms"], score: row["score"], itemIDs: items,
+                                     monthDay: row["month_day"], anchorMs: row["anchor_ms"])
+            s.rank = row["rank"]
+            s.categoryMask = row["category_mask"]
+            return s
+        }
+    }
+
+    /// The bits of `categories`, as ``StoredSuggestion/categoryMask`` holds them.
+    public static func mask(_ categories: Set<PickerdWire.Category>) -> Int64 {
+        categories.reduce(0) { $0 | (1 << Int64($1.rawValue)) }
+    }
+
+    /// Recent: suggestions with an item of an enabled category, newest first, a page at a time
+    /// (through the `end_ms` index).
+    /// - Parameters:
+    ///   - enabled: ``mask(_:)`` of the enabled categories.
+    ///   - offset: how many to skip.
+    ///   - limit: the most to return.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func recentSuggestions(enabled: Int64, offset: Int, limit: Int) throws(StoreError) -> [StoredSuggestion] {
+        try read("read recent suggestions") { db in
+            try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE category_mask & ? != 0 ORDER BY end_ms DESC, id DESC LIMIT ? OFFSET ?",
+                                 arguments: [enabled, limit, offset])
+        }
+    }
+
+    /// A kind's best suggestions by rank (rotation applied), and its newest, for Recommended.
+    /// - Parameters:
+    ///   - kind: the kind of moment.
+    ///   - enabled: ``mask(_:)`` of the enabled categories.
+    ///   - limit: how many of each.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func candidates(kind: SuggestionKind, enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
+        try read("read suggestions") { db in
+            let best = try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?",
+                                            arguments: [Int(kind.rawValue), enabled, limit])
+            let newest = try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY end_ms DESC LIMIT ?",
+                                              arguments: [Int(kind.rawValue), enabled, limit])
+            var seen = Set<UUID>()
+            return (best + newest).filter { seen.insert($0.id).inserted }
+        }
+    }
+
+    /// Suggestions of earlier years on this calendar day ("on this day"), best first.
+    /// - Parameters:
+    ///   - monthDay: month × 100 + day, in the person's time.
+    ///   - before: only moments that ended before this time, ms since 1970.
+    ///   - enabled: ``mask(_:)`` of the enabled categories.
+    ///   - limit: the most to return.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func suggestions(onMonthDay monthDay: Int, endingBefore before: Int64, enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
+        try read("read suggestions") { db in
+            try Self.suggestions(db, sql: """
+                SELECT * FROM suggestion WHERE month_day = ? AND end_ms < ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?
+                """, arguments: [monthDay, before, enabled, limit])
+        }
+    }
+
+    /// One suggestion by id, if stored.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func suggestion(id: UUID) throws(StoreError) -> StoredSuggestion? {
+        try read("read a suggestion") { db in
+            try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE id = ?", arguments: [id.uuidString]).first
+        }
+    }
+
+    /// The newest end of any suggestion (the library's "now", for recency), through the index.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func newestSuggestionEnd() throws(StoreError) -> Int64? {
+        try read("read suggestions") { db in try Int64.fetchOne(db, sql: "SELECT MAX(end_ms) FROM suggestion") }
+    }
+
+    /// Records that suggestions were shown to the person (near the top of Recommended): each
+    /// showing lowers their rank a little, up to a bound.
+    /// - Throws: ``StoreError`` `.writeFailed`.
+    public func markShown(_ ids: [UUID]) throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try write("record what was shown") { db in
+            for id in ids {
+                try db.cachedStatement(sql: "UPDATE suggestion SET shown = shown + 1 WHERE id = ?").execute(arguments: [id.uuidString])
+                try db.cachedStatement(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?").execute(arguments: [id.uuidString])
             }
-            return try Row.fetchAll(db, sql: "SELECT * FROM suggestion").compactMap { row in
-                let id: String = row["id"]
-                guard let uuid = UUID(uuidString: id) else { return nil }
-                return StoredSuggestion(id: uuid, title: row["title"], kind: SuggestionKind(rawValue: row["kind"]),
-                                        startMs: row["start_ms"], endMs: row["end_ms"], score: row["score"],
-                                        itemIDs: items[id] ?? [])
-            }
+        }
+    }
+
+    /// Records that a suggestion was written about: its rank drops well below the rest.
+    /// - Throws: ``StoreError`` `.writeFailed`.
+    public func markReleased(_ id: UUID) throws(StoreError) {
+        try write("record a release") { db in
+            try db.execute(sql: "UPDATE suggestion SET released = 1 WHERE id = ?", arguments: [id.uuidString])
+            try db.execute(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?", arguments: [id.uuidString])
         }
     }
 
@@ -395,19 +658,46 @@ public final class Store: Sendable {
         try read("count suggestions") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion") ?? 0 }
     }
 
+    /// The most items any suggestion shows with these categories on (`pickerctl library stats`;
+    /// it reads every suggestion's items, so it is not for the presentation path).
+    /// - Parameter enabled: ``mask(_:)`` of the enabled categories.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func largestSuggestionSize(enabled: Int64) throws(StoreError) -> Int {
+        try read("read suggestions") { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COALESCE(MAX(n), 0) FROM (
+                    SELECT COUNT(*) AS n FROM suggestion_item si JOIN item i ON i.id = si.item_id
+                    WHERE (1 << i.category) & ? != 0 AND i.excluded = 0 AND i.not_memory IS NULL
+                    GROUP BY si.suggestion_id)
+                """, arguments: [enabled]) ?? 0
+        }
+    }
+
+    /// How many suggestions have an item of an enabled category (Recent's length). Counted by
+    /// SQLite each time (another process may add to the library; a few milliseconds at 30,000).
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func visibleSuggestionCount(enabled: Int64) throws(StoreError) -> Int {
+        try read("count suggestions") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion WHERE category_mask & ? != 0", arguments: [enabled]) ?? 0
+        }
+    }
+
     // MARK: Settings and consent
 
     /// Every category's setting (a category never set is enabled).
     /// - Returns: one setting per category, in the schema's order.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func categorySettings() throws(StoreError) -> [CategorySetting] {
+        if let cached = cache.withLock({ $0.settings }) { return cached }
         let stored = try read("read settings") { db in
             Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT category, enabled FROM category_setting")
                 .map { (Int32($0["category"] as Int), ($0["enabled"] as Int) != 0) })
         }
-        return Category.allKnown.filter { $0 != .unspecified }.map {
+        let settings = Category.allKnown.filter { $0 != .unspecified }.map {
             CategorySetting(category: $0, enabled: stored[$0.rawValue] ?? true)
         }
+        cache.withLock { $0.settings = settings }
+        return settings
     }
 
     /// The categories currently enabled.
@@ -424,6 +714,7 @@ public final class Store: Sendable {
         if let bad = settings.first(where: { !Category.allKnown.contains($0.category) || $0.category == .unspecified }) {
             throw StoreError(.invalid, "unknown category \(bad.category.rawValue)")
         }
+        defer { cache.withLock { $0.settings = nil } }
         try write("change settings") { db in
             for s in settings {
                 try db.execute(sql: "INSERT OR REPLACE INTO category_setting (category, enabled) VALUES (?, ?)",
@@ -436,13 +727,17 @@ public final class Store: Sendable {
     /// - Returns: ms since 1970, or `nil` before consent.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func consentDate() throws(StoreError) -> Int64? {
-        try read("read consent") { db in try Int64.fetchOne(db, sql: "SELECT given_ms FROM consent WHERE id = 1") }
+        if let cached = cache.withLock({ $0.consent }) { return cached }
+        let given = try read("read consent") { db in try Int64.fetchOne(db, sql: "SELECT given_ms FROM consent WHERE id = 1") }
+        cache.withLock { $0.consent = .some(given) }
+        return given
     }
 
     /// Records consent (once per device: a second call keeps the first date).
     /// - Parameter timeMs: when, ms since 1970.
     /// - Throws: ``StoreError`` `.writeFailed`.
     public func recordConsent(at timeMs: Int64) throws(StoreError) {
+        defer { cache.withLock { $0.consent = nil } }
         try write("record consent") { db in
             try db.execute(sql: "INSERT INTO consent (id, given_ms) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET given_ms = COALESCE(given_ms, excluded.given_ms)",
                            arguments: [timeMs])
@@ -452,6 +747,7 @@ public final class Store: Sendable {
     /// Forgets consent: the next presentation asks again.
     /// - Throws: ``StoreError`` `.writeFailed`.
     public func resetConsent() throws(StoreError) {
+        defer { cache.withLock { $0.consent = nil } }
         try write("reset consent") { db in try db.execute(sql: "UPDATE consent SET given_ms = NULL WHERE id = 1") }
     }
 
@@ -459,14 +755,18 @@ public final class Store: Sendable {
     /// - Returns: `true` once dismissed.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func privacyBannerDismissed() throws(StoreError) -> Bool {
-        try read("read consent") { db in
+        if let cached = cache.withLock({ $0.bannerDismissed }) { return cached }
+        let dismissed = try read("read consent") { db in
             (try Int.fetchOne(db, sql: "SELECT privacy_banner_dismissed FROM consent WHERE id = 1") ?? 0) != 0
         }
+        cache.withLock { $0.bannerDismissed = dismissed }
+        return dismissed
     }
 
     /// Records that the person dismissed the privacy banner.
     /// - Throws: ``StoreError`` `.writeFailed`.
     public func dismissPrivacyBanner() throws(StoreError) {
+        defer { cache.withLock { $0.bannerDismissed = nil } }
         try write("record the banner") { db in
             try db.execute(sql: "INSERT INTO consent (id, privacy_banner_dismissed) VALUES (1, 1) ON CONFLICT(id) DO UPDATE SET privacy_banner_dismissed = 1")
         }

@@ -219,20 +219,26 @@ struct PickerAgent: ParsableCommand {
             decision.decision = .cancel(Cancelled())
             return decision
         }
-        let which: SuggestionList = rule.list == "recent" ? .recent : .recommended
-        var list = which == .recent ? review.recent : review.recommended
-        let total = Int(which == .recent ? review.recentTotal : review.recommendedTotal)
+        var lists: [SuggestionList: [Suggestion]] = [.recommended: review.recommended, .recent: review.recent]
+        let totals: [SuggestionList: Int] = [.recommended: Int(review.recommendedTotal), .recent: Int(review.recentTotal)]
         var chosen: Suggestion?
         if rule.preloaded == true, let preloaded = review.preloaded, preloaded.id == review.preloadedSuggestionId { chosen = preloaded }
-        /// The first suggestion `matches` picks, scrolling on through the list as needed.
-        func first(_ matches: ([Suggestion]) -> Suggestion?) throws -> Suggestion? {
+        /// The first suggestion `matches` picks in `which`, scrolling on through the list as needed.
+        func first(in which: SuggestionList, _ matches: ([Suggestion]) -> Suggestion?) throws -> Suggestion? {
             while true {
-                if let found = matches(list) { return found }
-                guard list.count < total else { return nil }
-                let page = try more(which, list.count)
+                if let found = matches(lists[which]!) { return found }
+                guard lists[which]!.count < totals[which]! else { return nil }
+                let page = try more(which, lists[which]!.count)
                 if page.isEmpty { return nil }
-                list += page
+                lists[which]! += page
             }
+        }
+        /// In the list the rule names; a rule that names none looks in Recommended, then in Recent
+        /// (Recommended is a short choice, Recent holds every moment).
+        func first(_ matches: ([Suggestion]) -> Suggestion?) throws -> Suggestion? {
+            if rule.list == "recent" { return try first(in: .recent, matches) }
+            if let found = try first(in: .recommended, matches) { return found }
+            return rule.list == nil ? try first(in: .recent, matches) : nil
         }
         // By title, else by kind, else by position (as the script's rule asks, in that order).
         if chosen == nil, let title = rule.title { chosen = try first { $0.first { $0.title.contains(title) } } }

@@ -76,14 +76,21 @@ struct Library: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "The person's library.", subcommands: [SeedDemo.self, Stats.self])
 
     struct SeedDemo: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "seed-demo", abstract: "Fill the store with the demo library.")
+        static let configuration = CommandConfiguration(commandName: "seed-demo", abstract: "Fill the store with the demo library.",
+                                                        discussion: """
+            Without --scale: the bundled sixteen days. With --scale N: a made-up library of N photos and videos over
+            several years (a year per 20,000, up to ten) with daily life, trips abroad, workouts with routes, visits,
+            music, moods, screenshots and bursts; the same N gives the same library. For benchmarks and tests.
+            """)
         @OptionGroup var connection: Connection
         @Flag(help: "Replace a library that is already there.")
         var replace = false
+        @Option(name: .long, help: ArgumentHelp("Make a scale library of this many photos and videos instead of the demo.", valueName: "N"))
+        var scale: UInt32 = 0
 
         func run() throws {
             let client = try connection.open()
-            let reply = perform(client, .librarySeedDemo(LibrarySeedDemoRequest(replace: replace)),
+            let reply = perform(client, .librarySeedDemo(LibrarySeedDemoRequest(replace: replace, scalePhotos: scale)),
                                 isFinal: { if case .seedProgress = $0 { false } else { true } },
                                 onEvent: { event in
                                     if case .seedProgress(let p) = event {
@@ -114,6 +121,7 @@ func printStats(_ stats: LibraryStatsReply) {
     for count in stats.counts {
         print(count.kind.padding(toLength: width, withPad: " ", startingAt: 0), String(format: "%6d", count.count))
     }
+    print("items: \(stats.counts.map(\.count).reduce(0, +))")
     print("suggestions: \(stats.suggestionCount) (recommended \(stats.recommendedCount), recent \(stats.recentCount))")
     print("largest suggestion: \(stats.largestSuggestionSize) items")
 }

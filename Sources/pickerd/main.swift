@@ -121,5 +121,6 @@ struct PickerdCommand: ParsableCommand {
         }
         // The sources must outlive run(): an optimised build would otherwise release them at once.
         withExtendedLifetime(signals) { broker.run() }
+        if broker.stoppedForDamagedStore { throw ExitCode(1) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 public import PickerdWire
+import Synchronization
 
 /// The app registry: one JSON manifest per app in `<config-dir>/apps/`, naming the app's bundle id,
 /// display name, executable (and optionally its SHA-256), entitlements plist, and notification URL
@@ -8,6 +9,13 @@ public import PickerdWire
 public struct AppRegistry: Sendable {
     /// The directory of manifests.
     public let directory: String
+    /// The manifests as last read, with the signature of each file then: a request lists the
+    /// directory and compares signatures, and only a changed file is read and decoded again.
+    private let cache = ManifestCache()
+
+    private final class ManifestCache: Sendable {
+        let entries = Mutex<[String: (FileSignature, Result<AppManifest, BrokerError>)]>([:])
+    }
 
     /// Opens the registry in `<configDirectory>/apps` (created, mode 0700, when missing).
     /// - Parameter configDirectory: pickerd's configuration directory.
@@ -48,19 +56,27 @@ public struct AppRegistry: Sendable {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return files.map { name in
             let path = directory + "/" + name
-            guard let data = FileManager.default.contents(atPath: path) else {
-                return .failure(BrokerError("cannot read the app manifest \(path)"))
-            }
-            do {
-                let file = try JSONDecoder().decode(ManifestFile.self, from: data)
-                return .success(AppManifest(bundleId: file.bundleID, displayName: file.displayName,
-                                            executablePath: file.executablePath, executableSha256: file.executableSHA256 ?? "",
-                                            entitlementsPath: file.entitlementsPath,
-                                            notificationUrlFormat: file.notificationURLFormat ?? "",
-                                            launchCommand: file.launchCommand ?? []))
-            } catch {
-                return .failure(BrokerError("the app manifest \(path) is not valid: \(error)"))
-            }
+            let signature = FileSignature(path: path)
+            if let signature, let (known, result) = cache.entries.withLock({ $0[path] }), known == signature { return result }
+            let result = read(path)
+            if let signature { cache.entries.withLock { $0[path] = (signature, result) } }
+            return result
+        }
+    }
+
+    private func read(_ path: String) -> Result<AppManifest, BrokerError> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(BrokerError("cannot read the app manifest \(path)"))
+        }
+        do {
+            let file = try JSONDecoder().decode(ManifestFile.self, from: data)
+            return .success(AppManifest(bundleId: file.bundleID, displayName: file.displayName,
+                                        executablePath: file.executablePath, executableSha256: file.executableSHA256 ?? "",
+                                        entitlementsPath: file.entitlementsPath,
+                                        notificationUrlFormat: file.notificationURLFormat ?? "",
+                                        launchCommand: file.launchCommand ?? []))
+        } catch {
+            return .failure(BrokerError("the app manifest \(path) is not valid: \(error)"))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PickerdTransport
 public import PickerdWire
+import Synchronization
 
 /// The entitlement gate: may this app present the picker?
 public enum EntitlementGate {
@@ -14,35 +15,64 @@ public enum EntitlementGate {
     ///   - executableBytes: reads the running executable (through the peer's pidfd) for the hash check.
     /// - Returns: `nil` when entitled; otherwise why not, for the `notEntitled` error message.
     public static func refusal(for app: AppManifest, executableBytes: () -> [UInt8]?) -> String? {
+        refusal(for: app, executable: nil, executableBytes: executableBytes)
+    }
+
+    /// SHA-256 digests of executables already hashed, by file signature: a pinned app pays for
+    /// hashing its executable once, not at every presentation. A changed file has a new signature.
+    private static let digests = Mutex<[FileSignature: String]>([:])
+    /// Entitlements files already read, by path and signature.
+    private static let plists = Mutex<[String: (FileSignature, String?)]>([:])
+
+    /// As ``refusal(for:executableBytes:)``, remembering the executable's digest by its file
+    /// signature and each entitlements file's verdict by its own.
+    static func refusal(for app: AppManifest, executable: FileSignature?, executableBytes: () -> [UInt8]?) -> String? {
         if !app.executableSha256.isEmpty {
-            guard let bytes = executableBytes() else {
-                return "\(app.bundleId): the executable could not be read to check its SHA-256"
+            var known = executable.flatMap { key in digests.withLock { $0[key] } }
+            if known == nil {
+                guard let bytes = executableBytes() else {
+                    return "\(app.bundleId): the executable could not be read to check its SHA-256"
+                }
+                let digest = SHA256.hex(bytes)
+                if let executable { digests.withLock { $0[executable] = digest } }
+                known = digest
             }
-            let actual = SHA256.hex(bytes)
+            let actual = known!
             guard actual == app.executableSha256 else {
                 return "\(app.bundleId): the executable's SHA-256 is \(actual), not the registered \(app.executableSha256)"
             }
         }
-        guard FileManager.default.fileExists(atPath: app.entitlementsPath) else {
-            return "\(app.bundleId): the entitlements file \(app.entitlementsPath) does not exist"
+        let signature = FileSignature(path: app.entitlementsPath)
+        if let signature, let (known, verdict) = plists.withLock({ $0[app.entitlementsPath] }), known == signature {
+            return verdict.map { "\(app.bundleId): \($0)" }
         }
-        guard let data = FileManager.default.contents(atPath: app.entitlementsPath) else {
-            return "\(app.bundleId): the entitlements file \(app.entitlementsPath) cannot be read"
+        let verdict = plistRefusal(app.entitlementsPath)
+        if let signature { plists.withLock { $0[app.entitlementsPath] = (signature, verdict) } }
+        return verdict.map { "\(app.bundleId): \($0)" }
+    }
+
+    /// Why the entitlements file at `path` does not allow the picker, or `nil` when it does.
+    private static func plistRefusal(_ path: String) -> String? {
+        guard FileManager.default.fileExists(atPath: path) else {
+            return "the entitlements file \(path) does not exist"
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return "the entitlements file \(path) cannot be read"
         }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            return "\(app.bundleId): the entitlements file \(app.entitlementsPath) is not a property list"
+            return "the entitlements file \(path) is not a property list"
         }
         guard let dictionary = plist as? [String: Any] else {
-            return "\(app.bundleId): the entitlements file \(app.entitlementsPath) is not a dictionary"
+            return "the entitlements file \(path) is not a dictionary"
         }
         guard let value = dictionary[journalAllowKey] else {
-            return "\(app.bundleId): \(journalAllowKey) is absent from \(app.entitlementsPath)"
+            return "\(journalAllowKey) is absent from \(path)"
         }
         guard let allowed = value as? Bool, allowed else {
-            return "\(app.bundleId): \(journalAllowKey) is not true in \(app.entitlementsPath)"
+            return "\(journalAllowKey) is not true in \(path)"
         }
         return nil
     }

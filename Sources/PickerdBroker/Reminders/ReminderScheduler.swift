@@ -110,9 +110,8 @@ final class ReminderScheduler: Sendable {
         var suggestion: StoredSuggestion?
         if try store.consentDate() != nil {
             let done = try store.suggestionsReleasedOrReminded()
-            let lists = broker.builder.lists(suggestions: try store.suggestions(), items: try store.items(),
-                                             enabled: try store.enabledCategories())
-            suggestion = lists.recommended.first { !done.contains($0.suggestion.id.uuidString) }?.suggestion
+            let first = try broker.builder.firstPage(from: store, enabled: try store.enabledCategories(), now: due.unixMs, pageSize: 0)
+            suggestion = first.recommended.first { !done.contains($0.suggestion.id.uuidString) }?.suggestion
         }
         let suggestionID = suggestion?.id.uuidString ?? ""
         let app = broker.registry.app(bundleID: settings.openWithBundleId)

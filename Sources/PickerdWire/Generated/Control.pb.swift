@@ -1033,12 +1033,18 @@ extension HistoryReply: ProtobufMessage {
 public struct LibrarySeedDemoRequest: Hashable, Sendable {
     /// `replace` (field 1).
     public var replace: Bool
+    /// 0: the bundled sixteen-day demo library. N > 0: a scale library of N photos and videos over
+    /// several years (daily life, trips abroad, workouts, music, moods, screenshots and bursts), for
+    /// benchmarks and tests; deterministic for each N.
+    public var scalePhotos: UInt32
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - replace: the field's value.
-    public init(replace: Bool = false) {
+    ///   - scalePhotos: the field's value.
+    public init(replace: Bool = false, scalePhotos: UInt32 = 0) {
         self.replace = replace
+        self.scalePhotos = scalePhotos
     }
 }
 
@@ -1049,12 +1055,14 @@ extension LibrarySeedDemoRequest: CMessageConvertible {
         let c = pointer.pointee
         self.init()
         self.replace = c.replace != 0
+        self.scalePhotos = c.scale_photos
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__LibrarySeedDemoRequest> {
         let c = arena.allocate(Pickerd__V1__LibrarySeedDemoRequest.self)
         pickerd__v1__library_seed_demo_request__init(c)
         c.pointee.replace = self.replace ? 1 : 0
+        c.pointee.scale_photos = self.scalePhotos
         return c
     }
 

@@ -595,7 +595,7 @@ extension HistoryReply {
 extension LibrarySeedDemoRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [LibrarySeedDemoRequest] {
-        [LibrarySeedDemoRequest(replace: true)]
+        [LibrarySeedDemoRequest(replace: true, scalePhotos: 200003)]
     }
 }
 

@@ -2344,7 +2344,7 @@ const ProtobufCMessageDescriptor pickerd__v1__history_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__history_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__library_seed_demo_request__field_descriptors[1] =
+static const ProtobufCFieldDescriptor pickerd__v1__library_seed_demo_request__field_descriptors[2] =
 {
   {
     "replace",
@@ -2358,14 +2358,27 @@ static const ProtobufCFieldDescriptor pickerd__v1__library_seed_demo_request__fi
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "scale_photos",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__LibrarySeedDemoRequest, scale_photos),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__library_seed_demo_request__field_indices_by_name[] = {
   0,   /* field[0] = replace */
+  1,   /* field[1] = scale_photos */
 };
 static const ProtobufCIntRange pickerd__v1__library_seed_demo_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__library_seed_demo_request__descriptor =
 {
@@ -2375,7 +2388,7 @@ const ProtobufCMessageDescriptor pickerd__v1__library_seed_demo_request__descrip
   "Pickerd__V1__LibrarySeedDemoRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__LibrarySeedDemoRequest),
-  1,
+  2,
   pickerd__v1__library_seed_demo_request__field_descriptors,
   pickerd__v1__library_seed_demo_request__field_indices_by_name,
   1,  pickerd__v1__library_seed_demo_request__number_ranges,

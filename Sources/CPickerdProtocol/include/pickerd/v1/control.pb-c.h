@@ -304,10 +304,16 @@ struct  Pickerd__V1__LibrarySeedDemoRequest
 {
   ProtobufCMessage base;
   protobuf_c_boolean replace;
+  /*
+   * 0: the bundled sixteen-day demo library. N > 0: a scale library of N photos and videos over
+   * several years (daily life, trips abroad, workouts, music, moods, screenshots and bursts), for
+   * benchmarks and tests; deterministic for each N.
+   */
+  uint32_t scale_photos;
 };
 #define PICKERD__V1__LIBRARY_SEED_DEMO_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__library_seed_demo_request__descriptor) \
-    , 0 }
+    , 0, 0 }
 
 
 struct  Pickerd__V1__SeedProgress

@@ -1,0 +1,67 @@
+public import PickerdStore
+
+/// The moments engine: keeps the store's suggestions in step with its library, a window of days
+/// at a time. New data (a seeding, an import, a donation) recomputes only the weeks it touches;
+/// moments keep their deterministic ids, so rebuilding never duplicates one, a reminder's link
+/// stays valid, and what was shown and released of a moment (its rotation) survives.
+public struct MomentEngine: Sendable {
+    /// The store whose suggestions the engine keeps.
+    public let store: Store
+    /// The builder that makes moments from a window of items.
+    public let builder: SuggestionBuilder
+
+    /// How far before and after a window the engine reads, so a trip or a run of photos that
+    /// crosses its edge is seen whole (and left to the window where it begins).
+    static let marginMs: Int64 = 21 * 86_400_000
+    /// How many weeks a full rebuild builds at once.
+    static let rebuildWeeks = 8
+
+    /// Creates an engine.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - builder: the builder (its time zone is the person's).
+    public init(store: Store, builder: SuggestionBuilder = SuggestionBuilder()) {
+        self.store = store
+        self.builder = builder
+    }
+
+    /// Builds every moment of the library again, some weeks at a time (memory stays bounded by a
+    /// window's items), and replaces the stored suggestions in one transaction.
+    /// - Returns: how many suggestions there are.
+    /// - Throws: ``StoreError``; then the stored suggestions are as they were.
+    @discardableResult
+    public func rebuildAll() throws(StoreError) -> Int {
+        guard let range = try store.libraryRange() else {
+            try store.replaceSuggestions([])
+            return 0
+        }
+        let home = try store.homeBase()
+        var all: [StoredSuggestion] = []
+        var start = builder.week(of: range.lowerBound).start
+        while start <= range.upperBound {
+            let end = builder.week(of: start + Int64(Self.rebuildWeeks * 7) * 86_400_000 + 43_200_000).start
+            all += try build(start..<end, home: home)
+            start = end
+        }
+        try store.replaceSuggestions(all)
+        return all.count
+    }
+
+    /// Folds in new or changed data: builds again only the weeks `range` touches and replaces
+    /// the moments anchored in them, in one transaction.
+    /// - Parameter range: when the new data starts and ends, ms since 1970.
+    /// - Returns: how many suggestions those weeks hold now.
+    /// - Throws: ``StoreError``; then the stored suggestions are as they were.
+    @discardableResult
+    public func refresh(touching range: ClosedRange<Int64>) throws(StoreError) -> Int {
+        let window = builder.week(of: range.lowerBound).start..<builder.week(of: range.upperBound).end
+        let built = try build(window, home: try store.homeBase())
+        try store.replaceSuggestions(startingIn: window, with: built)
+        return built.count
+    }
+
+    private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
+        let items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
+        return builder.build(from: items, home: home, owning: window)
+    }
+}
