@@ -563,7 +563,9 @@ public struct SuggestionBuilder: Sendable {
         let recent = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
             .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
         let newest = visible.map(\.suggestion.endMs).max() ?? 0
-        return SuggestionLists(recommended: recommended(visible, newest: newest), recent: recent)
+        let byListed = Dictionary(visible.map { ($0.suggestion.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return SuggestionLists(recommended: recommended(visible.map(\.suggestion), newest: newest).compactMap { byListed[$0.id] },
+                               recent: recent)
     }
 
     /// Recommended, chosen from `candidates`: the best score first, where recency adds up to 2
@@ -572,22 +574,22 @@ public struct SuggestionBuilder: Sendable {
     /// ``recommendedPerKind`` of a kind and ``recommendedLimit`` in all. Ties go to the smaller id.
     /// One candidate per kind per pick.
     /// - Parameters:
-    ///   - candidates: suggestions as listed (their rank already lowered by rotation).
+    ///   - candidates: suggestions (their rank already lowered by rotation).
     ///   - newest: the library's newest moment's end, ms since 1970.
     ///   - bonus: extra score for some (an "on this day" moment), by id.
-    func recommended(_ candidates: [ListedSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [ListedSuggestion] {
-        typealias Entry = (listed: ListedSuggestion, score: Double, id: OrderKey)
+    func recommended(_ candidates: [StoredSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [StoredSuggestion] {
+        typealias Entry = (suggestion: StoredSuggestion, score: Double, id: OrderKey)
         var queues: [SuggestionKind: ArraySlice<Entry>] = [:]
-        for (kind, members) in Dictionary(grouping: candidates, by: \.suggestion.kind) {
-            queues[kind] = members.map { listed -> Entry in
-                let age = Double(max(0, newest - listed.suggestion.endMs)) / 86_400_000
-                return (listed, listed.suggestion.rank + 2 * exp(-age / 7) + (bonus[listed.suggestion.id] ?? 0), Self.orderKey(listed.suggestion.id))
+        for (kind, members) in Dictionary(grouping: candidates, by: \.kind) {
+            queues[kind] = members.map { s -> Entry in
+                let age = Double(max(0, newest - s.endMs)) / 86_400_000
+                return (s, s.rank + 2 * exp(-age / 7) + (bonus[s.id] ?? 0), Self.orderKey(s.id))
             }.sorted { ($0.score, $1.id) > ($1.score, $0.id) }[...]
         }
-        var chosen: [ListedSuggestion] = []
+        var chosen: [StoredSuggestion] = []
         var titles = Set<String>()
         while chosen.count < Self.recommendedLimit {
-            let recentKinds = chosen.suffix(3).map(\.suggestion.kind)
+            let recentKinds = chosen.suffix(3).map(\.kind)
             var best: (kind: SuggestionKind, score: Double, id: OrderKey)?
             for (kind, queue) in queues {
                 guard let head = queue.first else { continue }
@@ -596,10 +598,10 @@ public struct SuggestionBuilder: Sendable {
                 best = (kind, score, head.id)
             }
             guard let kind = best?.kind else { break }
-            let next = queues[kind]!.removeFirst().listed
-            if titles.insert(next.suggestion.title.lowercased()).inserted { chosen.append(next) }
+            let next = queues[kind]!.removeFirst().suggestion
+            if titles.insert(next.title.lowercased()).inserted { chosen.append(next) }
             // A kind has its say a few times, then leaves room for the others.
-            if chosen.count(where: { $0.suggestion.kind == kind }) >= Self.recommendedPerKind { queues[kind] = nil }
+            if chosen.count(where: { $0.kind == kind }) >= Self.recommendedPerKind { queues[kind] = nil }
         }
         return chosen
     }
@@ -624,20 +626,28 @@ public struct SuggestionBuilder: Sendable {
         let earlier = try store.suggestions(onMonthDay: today.month * 100 + today.day, endingBefore: now - 300 * 86_400_000,
                                             enabled: mask, limit: 3)
         let recentStored = try store.recentSuggestions(enabled: mask, offset: 0, limit: pageSize)
-        let items = try itemsByID(store, stored + earlier + recentStored)
-        var candidates = stored.compactMap { listing($0, items: items, enabled: enabled) }
+        // Chosen from the stored moments (the mask already says each has a visible item); only the
+        // chosen and the first page of Recent are read with their items.
         var bonus: [UUID: Double] = [:]
-        for s in earlier {
-            guard var listed = listing(s, items: items, enabled: enabled), bonus[s.id] == nil else { continue }
-            let years = today.year - year(listed.items[0])
-            listed.suggestion.title = "\(years == 1 ? "A year" : "\(years) years") ago today: \(listed.suggestion.title)"
-            candidates.removeAll { $0.suggestion.id == s.id }
-            candidates.append(listed)
+        var candidates = stored
+        for s in earlier where bonus[s.id] == nil {
+            candidates.removeAll { $0.id == s.id }
+            candidates.append(s)
             bonus[s.id] = 2.5
         }
         let newest = try store.newestSuggestionEnd() ?? now
-        return FirstPage(recommended: recommended(candidates, newest: newest, bonus: bonus),
-                         recent: recentStored.compactMap { listing($0, items: items, enabled: enabled) },
+        let chosen = recommended(candidates, newest: newest, bonus: bonus)
+        let items = try itemsByID(store, chosen + recentStored)
+        let picked = chosen.compactMap { s -> ListedSuggestion? in
+            guard var listed = listing(s, items: items, enabled: enabled) else { return nil }
+            if bonus[s.id] != nil {
+                // On this day, in an earlier year: titled so.
+                let years = today.year - year(listed.items[0])
+                listed.suggestion.title = "\(years == 1 ? "A year" : "\(years) years") ago today: \(listed.suggestion.title)"
+            }
+            return listed
+        }
+        return FirstPage(recommended: picked, recent: recentStored.compactMap { listing($0, items: items, enabled: enabled) },
                          recentTotal: try store.visibleSuggestionCount(enabled: mask))
     }
 

@@ -177,7 +177,7 @@ enum ItemCodec {
         var items: [LibraryItem] = []
         for row in itemRows {
             let idText: String = row["id"]
-            guard let id = UUID(uuidString: idText), let kind = AssetKind(rawValue: row["kind"]) else { continue }
+            guard let id = UUID.parsing(idText), let kind = AssetKind(rawValue: row["kind"]) else { continue }
             let files = (media[idText] ?? []).map {
                 StoredMedia(relativePath: $0["relative_path"], contentType: $0["content_type"], filename: $0["filename"],
                             byteCount: UInt64($0["byte_count"] as Int64), pixelWidth: UInt32($0["pixel_width"] as Int),

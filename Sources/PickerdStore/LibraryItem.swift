@@ -268,3 +268,35 @@ public struct Release: Sendable, Hashable {
     /// What was released.
     public var items: [ReleasedItem]
 }
+
+extension UUID {
+    /// Parses the canonical form ("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", either case) by hand:
+    /// Foundation's parser on Linux goes through `sscanf`, which shows in a presentation's profile.
+    /// - Parameter text: a UUID string.
+    /// - Returns: the UUID, or `nil` when `text` is not one.
+    static func parsing(_ text: String) -> UUID? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var index = 0, high = true
+        var count = 0
+        for c in text.utf8 {
+            count += 1
+            if c == UInt8(ascii: "-") {
+                guard count == 9 || count == 14 || count == 19 || count == 24 else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            guard index < 16 else { return nil }
+            if high { bytes[index] = value << 4 } else { bytes[index] |= value; index += 1 }
+            high.toggle()
+        }
+        guard count == 36, index == 16 else { return nil }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

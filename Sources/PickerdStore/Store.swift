@@ -20,6 +20,16 @@ public final class Store: Sendable {
     /// writer of settings and consent (pickerctl goes through it), so its own writes invalidate.
     private let cache = Mutex(Cache())
 
+    /// Items read for presentations, while the library's version stays.
+    private let itemCache = Mutex(ItemCache(version: -1))
+
+    private struct ItemCache {
+        /// The most items kept (about 10 MB); past it the cache starts again.
+        static let capacity = 10_000
+        var version: Int64
+        var items: [UUID: LibraryItem] = [:]
+    }
+
     private struct Cache {
         var settings: [CategorySetting]?
         var consent: Int64??
@@ -329,6 +339,34 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v5: counts and the library's version kept by triggers") { db in
+            // `pickerctl status` and the stats read a few rows, not the library: the counts are kept
+            // up to date by the database itself, whoever writes (pickerd, or a tool on the file).
+            try db.execute(sql: """
+                CREATE TABLE item_count (kind TEXT PRIMARY KEY NOT NULL, n INTEGER NOT NULL);
+                INSERT INTO item_count (kind, n) SELECT kind, COUNT(*) FROM item GROUP BY kind;
+                CREATE TRIGGER item_counted AFTER INSERT ON item BEGIN
+                    INSERT INTO item_count (kind, n) VALUES (NEW.kind, 1) ON CONFLICT(kind) DO UPDATE SET n = n + 1;
+                END;
+                CREATE TRIGGER item_uncounted AFTER DELETE ON item BEGIN
+                    UPDATE item_count SET n = n - 1 WHERE kind = OLD.kind;
+                END;
+                CREATE TABLE suggestion_count (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+                INSERT INTO suggestion_count (id, n) VALUES (1, (SELECT COUNT(*) FROM suggestion));
+                CREATE TRIGGER suggestion_counted AFTER INSERT ON suggestion BEGIN
+                    UPDATE suggestion_count SET n = n + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER suggestion_uncounted AFTER DELETE ON suggestion BEGIN
+                    UPDATE suggestion_count SET n = n - 1 WHERE id = 1;
+                END;
+                -- Every change to an item moves this on: items read before are still good while it stays.
+                CREATE TABLE library_version (id INTEGER PRIMARY KEY CHECK (id = 1), n INTEGER NOT NULL);
+                INSERT INTO library_version (id, n) VALUES (1, 0);
+                CREATE TRIGGER item_inserted AFTER INSERT ON item BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
+                CREATE TRIGGER item_updated AFTER UPDATE ON item BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
+                CREATE TRIGGER item_deleted AFTER DELETE ON item BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
+                """)
+        }
         return migrator
     }
 
@@ -355,8 +393,29 @@ public final class Store: Sendable {
     /// - Returns: the items found.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func items(_ ids: [UUID]) throws(StoreError) -> [LibraryItem] {
-        let all = try read("read items") { db in try ItemCodec.load(db, ids: ids) }
-        let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        let byID = try read("read items") { db -> [UUID: LibraryItem] in
+            // Items read before are used again while the library's version stays (any write to an
+            // item, by any process, moves it on): a presentation reads only what it has not seen.
+            let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT n FROM library_version WHERE id = 1")) ?? -1
+            var found: [UUID: LibraryItem] = [:]
+            let missing = itemCache.withLock { cache -> [UUID] in
+                if cache.version != version { cache = ItemCache(version: version) }
+                var missing: [UUID] = []
+                for id in ids {
+                    if let item = cache.items[id] { found[id] = item } else { missing.append(id) }
+                }
+                return missing
+            }
+            guard !missing.isEmpty else { return found }
+            let loaded = try ItemCodec.load(db, ids: missing)
+            itemCache.withLock { cache in
+                guard cache.version == version else { return }
+                if cache.items.count + loaded.count > ItemCache.capacity { cache.items.removeAll(keepingCapacity: true) }
+                for item in loaded { cache.items[item.id] = item }
+            }
+            for item in loaded { found[item.id] = item }
+            return found
+        }
         return ids.compactMap { byID[$0] }
     }
 
@@ -410,13 +469,13 @@ public final class Store: Sendable {
         }
     }
 
-    /// How many items of each kind the library holds.
+    /// How many items of each kind the library holds (kept by triggers: a few rows are read).
     /// - Returns: counts by kind (kinds with none are absent).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func itemCounts() throws(StoreError) -> [AssetKind: Int] {
         try read("count items") { db in
             var counts: [AssetKind: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n FROM item GROUP BY kind") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, n FROM item_count WHERE n > 0") {
                 if let kind = AssetKind(rawValue: row["kind"]) { counts[kind] = row["n"] }
             }
             return counts
@@ -543,26 +602,40 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func suggestions() throws(StoreError) -> [StoredSuggestion] {
         try read("read suggestions") { db in
-            try Self.suggestions(db, sql: "SELECT * FROM suggestion", arguments: [])
+            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion", arguments: [])
         }
     }
 
     /// Reads suggestion rows (with their item ids) that `sql` selects, in its order.
     static func suggestions(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredSuggestion] {
         let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
-        return try rows.compactMap { row in
-            let id: String = row["id"]
-            guard let uuid = UUID(uuidString: id) else { return nil }
-            let items = try String.fetchAll(db.cachedStatement(sql: "SELECT item_id FROM suggestion_item WHERE suggestion_id = ? ORDER BY position"),
-                                            arguments: [id]).compactMap(UUID.init(uuidString:))
-            var s = StoredSuggestion(id: uuid, title: row["title"], kind: SuggestionKind(rawValue: row["kind"]),
-                                     startMs: row["start_ms"], endMs: row["end_ms"], score: row["score"], itemIDs: items,
-                                     monthDay: row["month_day"], anchorMs: row["anchor_ms"])
-            s.rank = row["rank"]
-            s.categoryMask = row["category_mask"]
+        // Their items in one query per 500 suggestions, not one per suggestion.
+        let ids = rows.map { $0[0] as String }
+        var items: [String: [UUID]] = [:]
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: "SELECT suggestion_id, item_id FROM suggestion_item WHERE suggestion_id IN (\(marks)) ORDER BY suggestion_id, position",
+                                        arguments: StatementArguments(chunk)) {
+                if let item = UUID.parsing(row[1]) { items[row[0], default: []].append(item) }
+            }
+        }
+        return rows.compactMap { row in
+            let id: String = row[0]
+            guard let uuid = UUID.parsing(id) else { return nil }
+            var s = StoredSuggestion(id: uuid, title: row[1], kind: SuggestionKind(rawValue: row[2]),
+                                     startMs: row[3], endMs: row[4], score: row[5], itemIDs: items[id] ?? [],
+                                     monthDay: row[6], anchorMs: row[7])
+            s.rank = row[8]
+            s.categoryMask = row[9]
             return s
         }
     }
+
+    /// The columns every suggestion query reads, in the order ``suggestions(_:sql:arguments:)`` takes them.
+    static let suggestionColumns = "id, title, kind, start_ms, end_ms, score, month_day, anchor_ms, rank, category_mask"
 
     /// The bits of `categories`, as ``StoredSuggestion/categoryMask`` holds them.
     public static func mask(_ categories: Set<PickerdWire.Category>) -> Int64 {
@@ -578,7 +651,7 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func recentSuggestions(enabled: Int64, offset: Int, limit: Int) throws(StoreError) -> [StoredSuggestion] {
         try read("read recent suggestions") { db in
-            try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE category_mask & ? != 0 ORDER BY end_ms DESC, id DESC LIMIT ? OFFSET ?",
+            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE category_mask & ? != 0 ORDER BY end_ms DESC, id DESC LIMIT ? OFFSET ?",
                                  arguments: [enabled, limit, offset])
         }
     }
@@ -591,9 +664,9 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func candidates(kind: SuggestionKind, enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
         try read("read suggestions") { db in
-            let best = try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?",
+            let best = try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?",
                                             arguments: [Int(kind.rawValue), enabled, limit])
-            let newest = try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY end_ms DESC LIMIT ?",
+            let newest = try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY end_ms DESC LIMIT ?",
                                               arguments: [Int(kind.rawValue), enabled, limit])
             var seen = Set<UUID>()
             return (best + newest).filter { seen.insert($0.id).inserted }
@@ -610,7 +683,7 @@ public final class Store: Sendable {
     public func suggestions(onMonthDay monthDay: Int, endingBefore before: Int64, enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
         try read("read suggestions") { db in
             try Self.suggestions(db, sql: """
-                SELECT * FROM suggestion WHERE month_day = ? AND end_ms < ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?
+                SELECT \(Self.suggestionColumns) FROM suggestion WHERE month_day = ? AND end_ms < ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?
                 """, arguments: [monthDay, before, enabled, limit])
         }
     }
@@ -619,7 +692,7 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func suggestion(id: UUID) throws(StoreError) -> StoredSuggestion? {
         try read("read a suggestion") { db in
-            try Self.suggestions(db, sql: "SELECT * FROM suggestion WHERE id = ?", arguments: [id.uuidString]).first
+            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE id = ?", arguments: [id.uuidString]).first
         }
     }
 
@@ -651,11 +724,11 @@ public final class Store: Sendable {
         }
     }
 
-    /// How many suggestions are stored (`pickerctl status`), counted by SQLite without reading them.
+    /// How many suggestions are stored (`pickerctl status`), as the triggers keep count.
     /// - Returns: the count.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func suggestionCount() throws(StoreError) -> Int {
-        try read("count suggestions") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion") ?? 0 }
+        try read("count suggestions") { db in try Int.fetchOne(db, sql: "SELECT n FROM suggestion_count WHERE id = 1") ?? 0 }
     }
 
     /// The most items any suggestion shows with these categories on (`pickerctl library stats`;

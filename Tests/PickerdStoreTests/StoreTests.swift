@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PickerdStore
+@testable import PickerdStore
 import PickerdTestKit
 import PickerdWire
 import Testing
@@ -130,3 +130,19 @@ struct StoreTests {
     }
 }
 
+
+@Suite("UUID parsing by hand")
+struct UUIDParsingTests {
+    @Test("agrees with Foundation on 10,000 random UUIDs, either case, and refuses what is not one (stricter than Foundation, whose sscanf takes \"…3E6E-F\")")
+    func agrees() {
+        for _ in 0..<10_000 {
+            let id = UUID()
+            #expect(UUID.parsing(id.uuidString) == id)
+            #expect(UUID.parsing(id.uuidString.lowercased()) == id)
+        }
+        for bad in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
+                    "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC0-C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E-F"] {
+            #expect(UUID.parsing(bad) == nil, "\(bad)")
+        }
+    }
+}
