@@ -125,6 +125,12 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/TransportBench"
         ),
+        // Tools/bench-scale: the engine at a real person's scale, from outside a real pickerd.
+        .executableTarget(
+            name: "pickerd-bench-scale",
+            dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTransport"],
+            path: "Tools/Benchmarks/ScaleBench"
+        ),
         // A tour of the protocol over a real socket, frame by frame, as Google's protoc reads it.
         .executableTarget(
             name: "pickerd-protocol-tour",
