@@ -617,10 +617,7 @@ public struct SuggestionBuilder: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func firstPage(from store: Store, enabled: Set<PickerdWire.Category>, now: Int64, pageSize: Int) throws(StoreError) -> FirstPage {
         let mask = Store.mask(enabled)
-        var stored: [StoredSuggestion] = []
-        for kind in Self.kinds {
-            stored += try store.candidates(kind: kind, enabled: mask, limit: Self.candidatesPerKind)
-        }
+        let stored = try store.candidates(kinds: Self.kinds, enabled: mask, limit: Self.candidatesPerKind)
         // On this day, in earlier years: worth a look again, and titled so.
         let today = Self.civil(dayIndex(now))
         let earlier = try store.suggestions(onMonthDay: today.month * 100 + today.day, endingBefore: now - 300 * 86_400_000,

@@ -381,7 +381,8 @@ public final class Store: Sendable {
         }
     }
 
-    /// Every item in the library, oldest first.
+    /// Every item in the library, oldest first. Reads the whole library: for tools and tests, never
+    /// on pickerd's presentation path (which reads by id and by time range).
     /// - Returns: the items.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func items() throws(StoreError) -> [LibraryItem] {
@@ -607,8 +608,9 @@ public final class Store: Sendable {
     }
 
     /// Reads suggestion rows (with their item ids) that `sql` selects, in its order.
-    static func suggestions(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredSuggestion] {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    static func suggestions(_ db: Database, sql: String, arguments: StatementArguments, cached: Bool = true) throws -> [StoredSuggestion] {
+        // Fixed queries stay compiled; a query whose IN list varies in length is compiled each time.
+        let rows = try Row.fetchAll(cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: arguments)
         // Their items in one query per 500 suggestions, not one per suggestion.
         let ids = rows.map { $0[0] as String }
         var items: [String: [UUID]] = [:]
@@ -656,21 +658,42 @@ public final class Store: Sendable {
         }
     }
 
-    /// A kind's best suggestions by rank (rotation applied), and its newest, for Recommended.
+    /// Each kind's best suggestions by rank (rotation applied), and its newest, for Recommended:
+    /// two short index walks per kind, then the rows in one read.
     /// - Parameters:
-    ///   - kind: the kind of moment.
+    ///   - kinds: the kinds of moment.
     ///   - enabled: ``mask(_:)`` of the enabled categories.
-    ///   - limit: how many of each.
+    ///   - limit: how many of each, per kind.
     /// - Throws: ``StoreError`` `.unreadable`.
-    public func candidates(kind: SuggestionKind, enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
+    public func candidates(kinds: [SuggestionKind], enabled: Int64, limit: Int) throws(StoreError) -> [StoredSuggestion] {
         try read("read suggestions") { db in
-            let best = try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?",
-                                            arguments: [Int(kind.rawValue), enabled, limit])
-            let newest = try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY end_ms DESC LIMIT ?",
-                                              arguments: [Int(kind.rawValue), enabled, limit])
-            var seen = Set<UUID>()
-            return (best + newest).filter { seen.insert($0.id).inserted }
+            var ids: [String] = []
+            var seen = Set<String>()
+            for kind in kinds {
+                for sql in ["SELECT id FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY rank DESC LIMIT ?",
+                            "SELECT id FROM suggestion WHERE kind = ? AND category_mask & ? != 0 ORDER BY end_ms DESC LIMIT ?"] {
+                    for id in try String.fetchAll(db.cachedStatement(sql: sql), arguments: [Int(kind.rawValue), enabled, limit])
+                    where seen.insert(id).inserted {
+                        ids.append(id)
+                    }
+                }
+            }
+            return try Self.suggestions(db, ids: ids)
         }
+    }
+
+    /// The suggestions with these ids (in no particular order), 500 to a query.
+    static func suggestions(_ db: Database, ids: [String]) throws -> [StoredSuggestion] {
+        var found: [StoredSuggestion] = []
+        var start = 0
+        while start < ids.count {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            start += chunk.count
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            found += try suggestions(db, sql: "SELECT \(suggestionColumns) FROM suggestion WHERE id IN (\(marks))",
+                                     arguments: StatementArguments(chunk), cached: false)
+        }
+        return found
     }
 
     /// Suggestions of earlier years on this calendar day ("on this day"), best first.

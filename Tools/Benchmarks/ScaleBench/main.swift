@@ -409,7 +409,9 @@ for scale in scales {
     try? FileManager.default.removeItem(atPath: root)
 }
 
-func column(_ values: [String]) -> String { values.map { $0.padding(toLength: 14, withPad: " ", startingAt: 0) }.joined() }
+func column(_ values: [String]) -> String {
+    values.enumerated().map { $1.padding(toLength: $0 == 0 ? 20 : 14, withPad: " ", startingAt: 0) }.joined()
+}
 func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
 print("")
