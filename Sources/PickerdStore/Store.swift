@@ -34,6 +34,7 @@ public final class Store: Sendable {
         var settings: [CategorySetting]?
         var consent: Int64??
         var bannerDismissed: Bool?
+        var notifications: NotificationSettings?
     }
 
     /// Opens the store in `dataDirectory`, creating it (mode 0700) and migrating the schema.
@@ -874,7 +875,8 @@ public final class Store: Sendable {
     /// - Returns: the settings.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func notificationSettings() throws(StoreError) -> NotificationSettings {
-        try read("read notification settings") { db in
+        if let cached = cache.withLock({ $0.notifications }) { return cached }
+        let settings = try read("read notification settings") { db -> NotificationSettings in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM notification_settings WHERE id = 1") else {
                 return NotificationSettings(enabled: true, mode: .smart)
             }
@@ -885,12 +887,15 @@ public final class Store: Sendable {
             return NotificationSettings(enabled: row["enabled"], mode: NotificationMode(rawValue: row["mode"]), slots: slots,
                                         openWithBundleId: row["open_with"])
         }
+        cache.withLock { $0.notifications = settings }
+        return settings
     }
 
     /// Replaces the notification settings.
     /// - Parameter settings: the new settings.
     /// - Throws: ``StoreError`` `.writeFailed`.
     public func setNotificationSettings(_ settings: NotificationSettings) throws(StoreError) {
+        defer { cache.withLock { $0.notifications = nil } }
         try write("change notification settings") { db in
             try db.execute(sql: "INSERT OR REPLACE INTO notification_settings (id, enabled, mode, slots, open_with) VALUES (1, ?, ?, ?, ?)",
                            arguments: [settings.enabled, Int(settings.mode.rawValue),

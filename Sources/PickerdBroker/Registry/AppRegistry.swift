@@ -140,8 +140,12 @@ public struct AppRegistry: Sendable {
     /// - Parameter executablePath: a resolved executable path.
     /// - Returns: its manifest, if registered.
     public func app(forExecutable executablePath: String) -> AppManifest? {
+        let apps = apps()
+        // The kernel's path (`/proc/<pid>/exe`) is already absolute and resolved: most lookups
+        // match it as it is, without resolving it again.
+        if let app = apps.first(where: { $0.executablePath == executablePath }) { return app }
         let path = Self.canonical(executablePath)
-        return apps().first { $0.executablePath == path }
+        return apps.first { $0.executablePath == path }
     }
 
     static func canonical(_ path: String) -> String {
