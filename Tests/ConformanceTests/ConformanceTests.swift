@@ -18,8 +18,7 @@ final class World {
     var unentitled: String { pickerd.root + "/unentitled-client" }
 
     init(script: String, extra: [String] = []) throws {
-        var template = Array("/tmp/pkd-c.XXXXXX".utf8CString)
-        let root = String(cString: mkdtemp(&template)!)
+        let root = try TemporaryDirectory.forThisRun(prefix: "pkd-c")
         try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
         let agent = BuiltProducts.url("picker-agent").path
         pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json",

@@ -27,8 +27,7 @@ func approvedSuggestion(_ lines: [[String: Any]]) -> Suggestion? {
 /// on `root` when given (a restart on the same store), else on a new temporary root.
 func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true, extra: [String] = [],
                     environment: [String: String] = [:], root existing: String? = nil) throws -> RunningPickerd {
-    var template = Array("/tmp/pkd-s.XXXXXX".utf8CString)
-    let root = existing ?? String(cString: mkdtemp(&template)!)
+    let root = try existing ?? TemporaryDirectory.forThisRun(prefix: "pkd-s")
     try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
     let agent = BuiltProducts.url("picker-agent").path
     let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"] + extra,
