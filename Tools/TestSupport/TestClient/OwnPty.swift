@@ -44,7 +44,9 @@ enum OwnPty {
             becomeSessionLeader()
             let (master, slave) = openPty(controlling: true)
             // The child inherits the master (not close-on-exec); the app keeps no copy.
-            spawn(["read-master", "\(master)"], socket: socket)
+            // The child is told its parent's pid: had it asked getppid() itself, a parent that was
+            // already gone would have been init, and the child would have waited for ever.
+            spawn(["read-master", "\(master)", "\(getpid())"], socket: socket)
             close(master)
             exit(present(on: slave, socket: socket))
         case "parent-ctty":
@@ -62,9 +64,9 @@ enum OwnPty {
         }
     }
 
-    /// `read-master FD`: reads and types on the inherited master until the parent (the app) is gone.
-    static func readMaster(_ fd: Int32) -> Never {
-        let parent = getppid()
+    /// `read-master FD PARENT`: reads and types on the inherited master until the parent (the app,
+    /// pid PARENT) is gone.
+    static func readMaster(_ fd: Int32, parent: pid_t) -> Never {
         let reader = ScreenReader(master: fd)
         while getppid() == parent { usleep(20_000) }
         reader.finish()

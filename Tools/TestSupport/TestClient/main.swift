@@ -111,7 +111,7 @@ final class FailureCount: Sendable {
 // The modes of an app that opens a pty of its own (OwnPty.swift) manage their own connections.
 switch mode {
 case "own-pty": OwnPty.main(variant: extra, socket: socket)
-case "read-master": OwnPty.readMaster(Int32(extra) ?? -1)
+case "read-master": OwnPty.readMaster(Int32(extra) ?? -1, parent: CommandLine.arguments.count > 4 ? Int32(CommandLine.arguments[4]) ?? 1 : 1)
 case "present-tty": OwnPty.presentOnTTY(extra, socket: socket)
 default: break
 }
