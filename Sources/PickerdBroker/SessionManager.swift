@@ -234,14 +234,7 @@ final class SessionManager: Sendable {
 
     /// The person's choice. Only ids the agent was shown are accepted; the result comes from the store.
     func decide(from agent: FrameConnection, requestID: UInt64, _ decision: ReviewDecision) {
-        let session = state.withLock { state -> Session? in
-            guard let s = state.sessions[decision.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            return s
-        }
-        guard let session else {
-            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(decision.sessionHandle) is under review by this agent")))
-            return
-        }
+        guard let session = underReview(decision.sessionHandle, by: agent, requestID: requestID) else { return }
         if decision.privacyBannerDismissed { try? broker.store.dismissPrivacyBanner() }
         switch decision.decision {
         case .approve(let approval)?:
@@ -270,14 +263,7 @@ final class SessionManager: Sendable {
 
     /// More of a list the agent's session began: at most ``pageSize`` suggestions from `offset`.
     func page(from agent: FrameConnection, requestID: UInt64, _ request: SuggestionsPageRequest) {
-        let session = state.withLock { state -> Session? in
-            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            return s
-        }
-        guard let session else {
-            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(request.sessionHandle) is under review by this agent")))
-            return
-        }
+        guard let session = underReview(request.sessionHandle, by: agent, requestID: requestID) else { return }
         let limit = min(Int(request.limit == 0 ? UInt32(Self.pageSize) : request.limit), Self.pageSize)
         let reply: SuggestionsPageReply
         if request.list == .recent {
@@ -309,6 +295,19 @@ final class SessionManager: Sendable {
                                          suggestions: order[start..<end].compactMap { session.shown[$0]?.wire }, total: UInt32(order.count))
         }
         broker.reply(agent, requestID, .suggestionsPageReply(reply))
+    }
+
+    /// The session `handle` when `agent` has it under review (past consent); otherwise the agent
+    /// is answered NOT_FOUND and the result is `nil`.
+    private func underReview(_ handle: String, by agent: FrameConnection, requestID: UInt64) -> Session? {
+        let session = state.withLock { state -> Session? in
+            guard let s = state.sessions[handle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            return s
+        }
+        if session == nil {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no session \(handle) is under review by this agent")))
+        }
+        return session
     }
 
     /// Media of an item the agent was shown, as sealed read-only copies, for previews.

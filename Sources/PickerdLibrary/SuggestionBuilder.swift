@@ -458,7 +458,7 @@ public struct SuggestionBuilder: Sendable {
 
     /// The local day of `timeMs`, reckoned in `item`'s time (or the person's).
     func dayIndex(_ timeMs: Int64, _ item: LibraryItem? = nil) -> Int {
-        Int((timeMs + offsetMs(timeMs, item)).floorDivided(by: 86_400_000))
+        Int(Civil.floorDiv(timeMs + offsetMs(timeMs, item), 86_400_000))
     }
 
     /// The Monday-to-Sunday week holding `timeMs`, as [start, end) in ms, and its Monday's day
@@ -469,47 +469,34 @@ public struct SuggestionBuilder: Sendable {
     ///   - item: the item whose own offset from UTC applies, if any.
     public func week(of timeMs: Int64, _ item: LibraryItem? = nil) -> (start: Int64, end: Int64, monday: Int) {
         let day = dayIndex(timeMs, item)
-        let monday = day - (day + 3).floorModulo(7)  // 1 January 1970 was a Thursday
+        let monday = day - (Civil.weekday(day) + 6) % 7
         let offset = offsetMs(timeMs, item)
         return (Int64(monday) * 86_400_000 - offset, Int64(monday + 7) * 86_400_000 - offset, monday)
     }
 
-    private static let weekdays = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
+    private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     private static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                                  "October", "November", "December"]
 
-    private func weekdayName(_ item: LibraryItem) -> String { Self.weekdays[dayIndex(item).floorModulo(7)] }
+    private func weekdayName(_ item: LibraryItem) -> String { Self.weekdays[Civil.weekday(dayIndex(item))] }
 
     /// "13 November".
     private func dayAndMonth(_ day: Int) -> String {
-        let (_, month, dayOfMonth) = Self.civil(day)
+        let (_, month, dayOfMonth) = Civil.date(day)
         return "\(dayOfMonth) \(Self.months[month - 1])"
     }
 
     /// Month × 100 + day of the month `item` starts on, in its local time ("on this day").
     func monthDay(_ item: LibraryItem) -> Int {
-        let (_, month, day) = Self.civil(dayIndex(item))
+        let (_, month, day) = Civil.date(dayIndex(item))
         return month * 100 + day
     }
 
     /// The year `item` starts in, in its local time.
-    func year(_ item: LibraryItem) -> Int { Self.civil(dayIndex(item)).year }
-
-    /// Year, month and day of a day index (Howard Hinnant's civil-from-days).
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    func year(_ item: LibraryItem) -> Int { Civil.date(dayIndex(item)).year }
 
     private func partOfDay(_ item: LibraryItem) -> String {
-        let hour = (item.startMs + offsetMs(item.startMs, item)).floorModulo(86_400_000) / 3_600_000
+        let hour = Civil.floorMod(item.startMs + offsetMs(item.startMs, item), 86_400_000) / 3_600_000
         switch hour {
         case 5..<12: return "Morning"
         case 12..<17: return "Afternoon"
@@ -619,7 +606,7 @@ public struct SuggestionBuilder: Sendable {
         let mask = Store.mask(enabled)
         let stored = try store.candidates(kinds: Self.kinds, enabled: mask, limit: Self.candidatesPerKind)
         // On this day, in earlier years: worth a look again, and titled so.
-        let today = Self.civil(dayIndex(now))
+        let today = Civil.date(dayIndex(now))
         let earlier = try store.suggestions(onMonthDay: today.month * 100 + today.day, endingBefore: now - 300 * 86_400_000,
                                             enabled: mask, limit: 3)
         let recentStored = try store.recentSuggestions(enabled: mask, offset: 0, limit: pageSize)
@@ -721,23 +708,4 @@ public struct SuggestionLists: Sendable, Hashable {
     public var recommended: [ListedSuggestion]
     /// Newest first.
     public var recent: [ListedSuggestion]
-}
-
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let q = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? q - 1 : q
-    }
-
-    fileprivate func floorModulo(_ divisor: Int64) -> Int64 {
-        let r = self % divisor
-        return r < 0 ? r + divisor : r
-    }
-}
-
-extension Int {
-    fileprivate func floorModulo(_ divisor: Int) -> Int {
-        let r = self % divisor
-        return r < 0 ? r + divisor : r
-    }
 }

@@ -131,16 +131,23 @@ enum ItemCodec {
 
     /// Loads the items with these ids, oldest first, through the primary keys (never a whole table).
     static func load(_ db: Database, ids: [UUID]) throws -> [LibraryItem] {
-        var items: [LibraryItem] = []
-        var start = 0
-        let all = Array(Set(ids.map(\.uuidString))).sorted()
-        while start < all.count {
-            let chunk = Array(all[start..<min(start + 500, all.count)])
-            start += chunk.count
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            items += try load(db, where: "id IN (\(marks))", arguments: StatementArguments(chunk))
+        let items = try inChunks(Array(Set(ids.map(\.uuidString))).sorted()) { marks, arguments in
+            try load(db, where: "id IN (\(marks))", arguments: arguments)
         }
         return items.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+    }
+
+    /// Runs `query` once per 500 keys (SQLite's limit on parameters is far above, a long IN list
+    /// is not), with the placeholders and arguments of each chunk, and joins the results.
+    static func inChunks<T>(_ keys: [String], _ query: (_ placeholders: String, _ arguments: StatementArguments) throws -> [T]) rethrows -> [T] {
+        var results: [T] = []
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(start + 500, keys.count)])
+            start += chunk.count
+            results += try query(Array(repeating: "?", count: chunk.count).joined(separator: ","), StatementArguments(chunk))
+        }
+        return results
     }
 
     /// Loads the items that start in [fromMs, toMs], oldest first, through the start index.

@@ -613,17 +613,13 @@ public final class Store: Sendable {
         // Fixed queries stay compiled; a query whose IN list varies in length is compiled each time.
         let rows = try Row.fetchAll(cached ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql), arguments: arguments)
         // Their items in one query per 500 suggestions, not one per suggestion.
-        let ids = rows.map { $0[0] as String }
+        let links = try ItemCodec.inChunks(rows.map { $0[0] as String }) { marks, arguments in
+            try Row.fetchAll(db, sql: "SELECT suggestion_id, item_id FROM suggestion_item WHERE suggestion_id IN (\(marks)) ORDER BY suggestion_id, position",
+                             arguments: arguments)
+        }
         var items: [String: [UUID]] = [:]
-        var start = 0
-        while start < ids.count {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            start += chunk.count
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            for row in try Row.fetchAll(db, sql: "SELECT suggestion_id, item_id FROM suggestion_item WHERE suggestion_id IN (\(marks)) ORDER BY suggestion_id, position",
-                                        arguments: StatementArguments(chunk)) {
-                if let item = UUID.parsing(row[1]) { items[row[0], default: []].append(item) }
-            }
+        for row in links {
+            if let item = UUID.parsing(row[1]) { items[row[0], default: []].append(item) }
         }
         return rows.compactMap { row in
             let id: String = row[0]
@@ -685,16 +681,9 @@ public final class Store: Sendable {
 
     /// The suggestions with these ids (in no particular order), 500 to a query.
     static func suggestions(_ db: Database, ids: [String]) throws -> [StoredSuggestion] {
-        var found: [StoredSuggestion] = []
-        var start = 0
-        while start < ids.count {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            start += chunk.count
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            found += try suggestions(db, sql: "SELECT \(suggestionColumns) FROM suggestion WHERE id IN (\(marks))",
-                                     arguments: StatementArguments(chunk), cached: false)
+        try ItemCodec.inChunks(ids) { marks, arguments in
+            try suggestions(db, sql: "SELECT \(suggestionColumns) FROM suggestion WHERE id IN (\(marks))", arguments: arguments, cached: false)
         }
-        return found
     }
 
     /// Suggestions of earlier years on this calendar day ("on this day"), best first.

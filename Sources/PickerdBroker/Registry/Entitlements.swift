@@ -1,6 +1,6 @@
 import Foundation
 import PickerdTransport
-public import PickerdWire
+import PickerdWire
 import Synchronization
 
 /// The entitlement gate: may this app present the picker?
@@ -8,24 +8,20 @@ public enum EntitlementGate {
     /// The key that must be `true` in an app's entitlements plist.
     public static let journalAllowKey = "com.apple.developer.journal.allow"
 
-    /// Checks an app against its manifest: the executable's hash (when the manifest gives one) and
-    /// the entitlements plist (Apple's XML or binary format).
-    /// - Parameters:
-    ///   - app: the app's manifest.
-    ///   - executableBytes: reads the running executable (through the peer's pidfd) for the hash check.
-    /// - Returns: `nil` when entitled; otherwise why not, for the `notEntitled` error message.
-    public static func refusal(for app: AppManifest, executableBytes: () -> [UInt8]?) -> String? {
-        refusal(for: app, executable: nil, executableBytes: executableBytes)
-    }
-
     /// SHA-256 digests of executables already hashed, by file signature: a pinned app pays for
     /// hashing its executable once, not at every presentation. A changed file has a new signature.
     private static let digests = Mutex<[FileSignature: String]>([:])
     /// Entitlements files already read, by path and signature.
     private static let plists = Mutex<[String: (FileSignature, String?)]>([:])
 
-    /// As ``refusal(for:executableBytes:)``, remembering the executable's digest by its file
-    /// signature and each entitlements file's verdict by its own.
+    /// Checks an app against its manifest: the executable's hash (when the manifest gives one) and
+    /// the entitlements plist (Apple's XML or binary format). The executable's digest is remembered
+    /// by its file signature and each entitlements file's verdict by its own.
+    /// - Parameters:
+    ///   - app: the app's manifest.
+    ///   - executable: the running executable's file signature, when it could be read.
+    ///   - executableBytes: reads the running executable (through the peer's pidfd) for the hash check.
+    /// - Returns: `nil` when entitled; otherwise why not, for the `notEntitled` error message.
     static func refusal(for app: AppManifest, executable: FileSignature?, executableBytes: () -> [UInt8]?) -> String? {
         if !app.executableSha256.isEmpty {
             var known = executable.flatMap { key in digests.withLock { $0[key] } }
