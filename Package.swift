@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
+        .library(name: "PickerdImport", targets: ["PickerdImport"]),
         .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
         .library(name: "PickerdTestKit", targets: ["PickerdTestKit"]),
         .executable(name: "pickerd", targets: ["pickerd"]),
@@ -50,6 +51,28 @@ let package = Package(
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("_GNU_SOURCE")],
             linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("z")]
         ),
+        // The media libraries the importer reads a person's files with, each found through pkg-config:
+        // libexif (EXIF of JPEG, HEIC and PNG files), libheif (HEIC/HEIF), FFmpeg (videos; decoding
+        // for thumbnails). Debian: libexif-dev, libheif-dev, libavformat-dev, libavcodec-dev,
+        // libswscale-dev, libavutil-dev.
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        // Small C wrappers over those libraries, where a loop over C structs reads better in C (a
+        // demux-decode-scale loop, libexif's entry walk). Each function says what it returns.
+        .target(
+            name: "CMedia",
+            dependencies: ["CExif", "CHeif", "CFFmpeg"],
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [
+                .linkedLibrary("exif"), .linkedLibrary("heif"), .linkedLibrary("avformat"),
+                .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil"),
+            ]
+        ),
         // The wire protocol: Swift value types for every message, conversion to and from the
         // protoc-c structs, and framing. No I/O.
         .target(
@@ -83,11 +106,17 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdStore"],
             exclude: ["README.md"]
         ),
+        // A person's own files: sources (folders pickerd indexes in place), reading photos and videos
+        // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
+        .target(
+            name: "PickerdImport",
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia"]
+        ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
             name: "PickerdBroker",
             dependencies: [
-                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "CPickerdShims",
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "PickerdImport", "CPickerdShims",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -169,6 +198,7 @@ let package = Package(
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
+        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

@@ -1,0 +1,2 @@
+// libheif (Debian: libheif-dev), found through pkg-config.
+#include <libheif/heif.h>

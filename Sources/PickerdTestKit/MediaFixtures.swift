@@ -1,0 +1,143 @@
+import Foundation
+
+/// Real photo and video files for tests, made by the real tools people's files come from:
+/// ImageMagick's `convert` (JPEG, PNG, TIFF), libheif's `heif-enc` (HEIC), FFmpeg (MOV, MP4) and
+/// exiftool (EXIF and QuickTime tags). `Tools/setup` installs all four.
+public enum MediaFixtures {
+    /// A tool failed: its command line and what it printed.
+    public struct ToolFailed: Error, CustomStringConvertible {
+        /// The command and its output.
+        public var description: String
+    }
+
+    /// EXIF to write into a still with exiftool.
+    public struct Exif: Sendable {
+        /// `DateTimeOriginal`, "YYYY:MM:DD HH:MM:SS".
+        public var dateTimeOriginal: String?
+        /// `OffsetTimeOriginal`, "+02:00".
+        public var offsetTimeOriginal: String?
+        /// `DateTimeDigitized` (`CreateDate` in exiftool's words).
+        public var dateTimeDigitized: String?
+        /// Degrees north (negative: south).
+        public var latitude: Double?
+        /// Degrees east (negative: west).
+        public var longitude: Double?
+        /// The camera's maker.
+        public var make: String?
+        /// The camera's model.
+        public var model: String?
+        /// The software that wrote the file.
+        public var software: String?
+        /// An exposure time in seconds (a camera records one; a screenshot does not).
+        public var exposureTime: Double?
+        /// EXIF orientation 1…8.
+        public var orientation: Int?
+
+        /// Creates EXIF to write; every field is optional.
+        public init(dateTimeOriginal: String? = nil, offsetTimeOriginal: String? = nil, dateTimeDigitized: String? = nil,
+                    latitude: Double? = nil, longitude: Double? = nil, make: String? = nil, model: String? = nil,
+                    software: String? = nil, exposureTime: Double? = nil, orientation: Int? = nil) {
+            self.dateTimeOriginal = dateTimeOriginal
+            self.offsetTimeOriginal = offsetTimeOriginal
+            self.dateTimeDigitized = dateTimeDigitized
+            self.latitude = latitude
+            self.longitude = longitude
+            self.make = make
+            self.model = model
+            self.software = software
+            self.exposureTime = exposureTime
+            self.orientation = orientation
+        }
+
+        /// exiftool arguments that write these tags.
+        var arguments: [String] {
+            var a: [String] = []
+            if let v = dateTimeOriginal { a.append("-DateTimeOriginal=\(v)") }
+            if let v = offsetTimeOriginal { a.append("-OffsetTimeOriginal=\(v)") }
+            if let v = dateTimeDigitized { a.append("-CreateDate=\(v)") }
+            if let v = latitude { a += ["-GPSLatitude=\(abs(v))", "-GPSLatitudeRef=\(v < 0 ? "S" : "N")"] }
+            if let v = longitude { a += ["-GPSLongitude=\(abs(v))", "-GPSLongitudeRef=\(v < 0 ? "W" : "E")"] }
+            if let v = make { a.append("-Make=\(v)") }
+            if let v = model { a.append("-Model=\(v)") }
+            if let v = software { a.append("-Software=\(v)") }
+            if let v = exposureTime { a.append("-ExposureTime=\(v)") }
+            if let v = orientation { a += ["-n", "-Orientation=\(v)"] }
+            return a
+        }
+    }
+
+    /// Runs a tool found on `PATH`.
+    /// - Parameters:
+    ///   - tool: its name (`convert`, `exiftool`, `ffmpeg`, `heif-enc`).
+    ///   - arguments: its arguments.
+    /// - Throws: ``ToolFailed`` when it cannot be run or exits non-zero.
+    public static func run(_ tool: String, _ arguments: [String]) throws {
+        let result = try runCommand(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments)
+        guard result.status == 0 else {
+            throw ToolFailed(description: "\(tool) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)\(result.stdout)")
+        }
+    }
+
+    /// Writes EXIF into an existing file with exiftool (in place).
+    /// - Parameters:
+    ///   - exif: the tags.
+    ///   - path: a JPEG, PNG, TIFF or HEIC file.
+    public static func writeExif(_ exif: Exif, to path: String) throws {
+        let arguments = exif.arguments
+        guard !arguments.isEmpty else { return }
+        try run("exiftool", ["-q", "-overwrite_original"] + arguments + [path])
+    }
+
+    /// A JPEG made by ImageMagick (a gradient, distinct per `seed`), with EXIF written by exiftool.
+    /// - Parameters:
+    ///   - path: where to write it.
+    ///   - width: width in pixels.
+    ///   - height: height in pixels.
+    ///   - seed: varies the picture (two seeds give different files).
+    ///   - exif: tags to write.
+    public static func jpeg(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, exif: Exif = Exif()) throws {
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 3))", "-quality", "85", path])
+        try writeExif(exif, to: path)
+    }
+
+    /// A PNG made by ImageMagick, with EXIF (an `eXIf` chunk) written by exiftool when `exif` has any.
+    public static func png(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, exif: Exif = Exif()) throws {
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 5))", path])
+        try writeExif(exif, to: path)
+    }
+
+    /// A HEIC made by libheif's `heif-enc` from an ImageMagick JPEG, with EXIF written by exiftool.
+    public static func heic(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, exif: Exif = Exif()) throws {
+        let source = path + ".source.jpg"
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 4))", source])
+        try run("heif-enc", ["-q", "60", "-o", path, source])
+        try writeExif(exif, to: path)
+    }
+
+    /// A short clip made by FFmpeg (its test pattern) in the container `path`'s extension names
+    /// (`.mov` or `.mp4`), with QuickTime metadata as an iPhone writes it: `creationDate`
+    /// (`com.apple.quicktime.creationdate`, with its offset), `location.ISO6709`, `content.identifier`.
+    /// - Parameters:
+    ///   - path: where to write it (`.mov` or `.mp4`).
+    ///   - seconds: its length.
+    ///   - creationDate: ISO 8601 with offset ("2024-05-04T10:11:13+0200"), or `nil`.
+    ///   - iso6709: a location ("+45.5000-122.6000/"), or `nil`.
+    ///   - contentIdentifier: Apple's Live Photo pairing key, or `nil`.
+    ///   - make: `com.apple.quicktime.make`, or `nil`.
+    public static func clip(at path: String, seconds: Double = 1, creationDate: String? = nil, iso6709: String? = nil,
+                            contentIdentifier: String? = nil, make: String? = nil) throws {
+        var arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=64x48:rate=10",
+                         "-c:v", "mpeg4", "-movflags", "use_metadata_tags"]
+        if let v = creationDate { arguments += ["-metadata", "com.apple.quicktime.creationdate=\(v)"] }
+        if let v = iso6709 { arguments += ["-metadata", "com.apple.quicktime.location.ISO6709=\(v)"] }
+        if let v = contentIdentifier { arguments += ["-metadata", "com.apple.quicktime.content.identifier=\(v)"] }
+        if let v = make { arguments += ["-metadata", "com.apple.quicktime.make=\(v)"] }
+        try run("ffmpeg", arguments + [path])
+    }
+
+    private static func colour(_ seed: Int) -> String {
+        let palette = ["red", "blue", "green", "orange", "purple", "yellow", "teal", "maroon", "navy", "olive", "gray", "pink"]
+        return palette[((seed % palette.count) + palette.count) % palette.count]
+    }
+}
