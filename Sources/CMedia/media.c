@@ -1,11 +1,632 @@
+// CMedia: see include/media.h for what each function does and who owns what.
 #include "media.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libexif/exif-data.h>
+#include <libexif/exif-utils.h>
 #include <libheif/heif.h>
 #include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
 
 const char *pm_library_versions(void) {
     static char text[128];
     unsigned av = avformat_version();
     snprintf(text, sizeof text, "libheif %s, libavformat %u.%u.%u", heif_get_version(), av >> 16, (av >> 8) & 0xff, av & 0xff);
     return text;
+}
+
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+
+static void quiet_now(void) { av_log_set_level(AV_LOG_QUIET); }
+
+void pm_quiet_libraries(void) {
+    // libheif 1.15 does not log to stderr; its errors come back as `heif_error`s. heif_init() is
+    // optional for built-in decoders and must not be mixed with callers that do not call it.
+    pthread_once(&quiet_once, quiet_now);
+}
+
+static void set_error(char *error, size_t size, const char *format, ...) {
+    if (!error || size == 0) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(error, size, format, args);
+    va_end(args);
+}
+
+// MARK: EXIF
+
+/// Copies an ASCII (or UNDEFINED) entry's bytes up to its first NUL, trailing spaces removed.
+static void copy_text(const uint8_t *data, size_t size, char *out, size_t capacity) {
+    size_t n = 0;
+    if (capacity == 0) return;
+    while (n < size && n + 1 < capacity && data[n] != 0) { out[n] = (char)data[n]; n++; }
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t')) n--;
+    out[n] = 0;
+}
+
+static void copy_entry_text(ExifContent *ifd, ExifTag tag, char *out, size_t capacity) {
+    ExifEntry *e = ifd ? exif_content_get_entry(ifd, tag) : NULL;
+    if (!e || !e->data || (e->format != EXIF_FORMAT_ASCII && e->format != EXIF_FORMAT_UNDEFINED)) return;
+    copy_text(e->data, e->size, out, capacity);
+}
+
+/// An unsigned SHORT or LONG entry's first value, 0 when absent or of another format.
+static uint32_t entry_uint(ExifContent *ifd, ExifTag tag, ExifByteOrder order) {
+    ExifEntry *e = ifd ? exif_content_get_entry(ifd, tag) : NULL;
+    if (!e || !e->data || e->components < 1) return 0;
+    if (e->format == EXIF_FORMAT_SHORT && e->size >= 2) return exif_get_short(e->data, order);
+    if (e->format == EXIF_FORMAT_LONG && e->size >= 4) return exif_get_long(e->data, order);
+    return 0;
+}
+
+/// A GPS latitude or longitude: three RATIONALs (degrees, minutes, seconds) in degrees.
+static int gps_degrees(ExifContent *gps, ExifTag tag, ExifByteOrder order, double *out) {
+    ExifEntry *e = gps ? exif_content_get_entry(gps, tag) : NULL;
+    if (!e || !e->data || e->format != EXIF_FORMAT_RATIONAL || e->components < 1) return 0;
+    double parts[3] = {0, 0, 0};
+    unsigned long count = e->components < 3 ? e->components : 3;
+    if (e->size < count * 8) return 0;
+    for (unsigned long i = 0; i < count; i++) {
+        ExifRational r = exif_get_rational(e->data + 8 * i, order);
+        if (r.denominator == 0) {
+            if (i == 0) return 0;
+            continue;
+        }
+        parts[i] = (double)r.numerator / (double)r.denominator;
+    }
+    *out = parts[0] + parts[1] / 60.0 + parts[2] / 3600.0;
+    return 1;
+}
+
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+static uint32_t be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[1] << 8 | p[0]); }
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0]; }
+
+/// Apple's MakerNote: "Apple iOS\0", a 2-byte version, "MM" (or "II"), then a TIFF-like IFD whose
+/// value offsets count from the MakerNote's first byte (as exiftool reads it).
+static void read_apple_maker_note(const uint8_t *d, size_t size, pm_exif_info *out) {
+    if (size < 16 || memcmp(d, "Apple iOS\0", 10) != 0) return;
+    int big;
+    if (memcmp(d + 12, "MM", 2) == 0) big = 1;
+    else if (memcmp(d + 12, "II", 2) == 0) big = 0;
+    else return;
+    out->has_apple_maker_note = 1;
+    size_t count = big ? be16(d + 14) : le16(d + 14);
+    for (size_t i = 0; i < count && i < 512; i++) {
+        size_t at = 16 + 12 * i;
+        if (at + 12 > size) break;
+        uint16_t tag = big ? be16(d + at) : le16(d + at);
+        uint16_t type = big ? be16(d + at + 2) : le16(d + at + 2);
+        uint32_t n = big ? be32(d + at + 4) : le32(d + at + 4);
+        if (type != 2 /* ASCII */ || (tag != 0x0011 && tag != 0x000B)) continue;
+        const uint8_t *value;
+        if (n <= 4) {
+            value = d + at + 8;
+        } else {
+            uint32_t offset = big ? be32(d + at + 8) : le32(d + at + 8);
+            if (offset > size || n > size - offset) continue;
+            value = d + offset;
+        }
+        if (tag == 0x0011) copy_text(value, n, out->content_identifier, sizeof out->content_identifier);
+        else copy_text(value, n, out->burst_identifier, sizeof out->burst_identifier);
+    }
+}
+
+pm_status pm_exif_read(const uint8_t *data, size_t size, pm_exif_info *out) {
+    static const uint8_t header[6] = {'E', 'x', 'i', 'f', 0, 0};
+    memset(out, 0, sizeof *out);
+    if (!data) return PM_CORRUPT;
+    if (size >= 6 && memcmp(data, header, 6) == 0) { data += 6; size -= 6; }
+    if (size < 8) return PM_CORRUPT;
+    if (!(memcmp(data, "II*\0", 4) == 0 || memcmp(data, "MM\0*", 4) == 0)) return PM_CORRUPT;
+    if (size > 0xfffe - 6) size = 0xfffe - 6;  // libexif reads at most one APP1 segment's worth
+
+    // libexif wants the "Exif\0\0" header in front of the TIFF block.
+    uint8_t *block = malloc(size + 6);
+    if (!block) return PM_CORRUPT;
+    memcpy(block, header, 6);
+    memcpy(block + 6, data, size);
+
+    ExifData *ed = exif_data_new();
+    if (!ed) { free(block); return PM_CORRUPT; }
+    // Keep every tag as stored: no "fixing" (which adds default entries) and no dropping of tags
+    // this libexif does not know.
+    exif_data_unset_option(ed, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
+    exif_data_unset_option(ed, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_load_data(ed, block, (unsigned int)(size + 6));
+    free(block);
+
+    ExifContent *ifd0 = ed->ifd[EXIF_IFD_0], *exif = ed->ifd[EXIF_IFD_EXIF], *gps = ed->ifd[EXIF_IFD_GPS];
+    if ((!ifd0 || ifd0->count == 0) && (!exif || exif->count == 0)) {
+        exif_data_unref(ed);
+        return PM_CORRUPT;
+    }
+    ExifByteOrder order = exif_data_get_byte_order(ed);
+
+    copy_entry_text(exif, EXIF_TAG_DATE_TIME_ORIGINAL, out->date_time_original, sizeof out->date_time_original);
+    copy_entry_text(exif, EXIF_TAG_SUB_SEC_TIME_ORIGINAL, out->sub_sec_time_original, sizeof out->sub_sec_time_original);
+    copy_entry_text(exif, (ExifTag)0x9011, out->offset_time_original, sizeof out->offset_time_original);
+    copy_entry_text(exif, EXIF_TAG_DATE_TIME_DIGITIZED, out->date_time_digitized, sizeof out->date_time_digitized);
+    copy_entry_text(exif, (ExifTag)0x9012, out->offset_time_digitized, sizeof out->offset_time_digitized);
+    copy_entry_text(ifd0, EXIF_TAG_DATE_TIME, out->date_time, sizeof out->date_time);
+    copy_entry_text(exif, (ExifTag)0x9010, out->offset_time, sizeof out->offset_time);
+    copy_entry_text(ifd0, EXIF_TAG_MAKE, out->make, sizeof out->make);
+    copy_entry_text(ifd0, EXIF_TAG_MODEL, out->model, sizeof out->model);
+    copy_entry_text(ifd0, EXIF_TAG_SOFTWARE, out->software, sizeof out->software);
+
+    uint32_t orientation = entry_uint(ifd0, EXIF_TAG_ORIENTATION, order);
+    out->orientation = orientation >= 1 && orientation <= 8 ? (int)orientation : 0;
+    out->has_exposure = exif && (exif_content_get_entry(exif, EXIF_TAG_EXPOSURE_TIME) || exif_content_get_entry(exif, EXIF_TAG_FNUMBER));
+    out->pixel_x_dimension = entry_uint(exif, EXIF_TAG_PIXEL_X_DIMENSION, order);
+    out->pixel_y_dimension = entry_uint(exif, EXIF_TAG_PIXEL_Y_DIMENSION, order);
+    out->image_width = entry_uint(ifd0, EXIF_TAG_IMAGE_WIDTH, order);
+    out->image_length = entry_uint(ifd0, EXIF_TAG_IMAGE_LENGTH, order);
+
+    double latitude, longitude;
+    if (gps_degrees(gps, (ExifTag)0x0002, order, &latitude) && gps_degrees(gps, (ExifTag)0x0004, order, &longitude)) {
+        char ref[8] = {0};
+        copy_entry_text(gps, (ExifTag)0x0001, ref, sizeof ref);
+        if (ref[0] == 'S' || ref[0] == 's') latitude = -latitude;
+        memset(ref, 0, sizeof ref);
+        copy_entry_text(gps, (ExifTag)0x0003, ref, sizeof ref);
+        if (ref[0] == 'W' || ref[0] == 'w') longitude = -longitude;
+        if (isfinite(latitude) && isfinite(longitude)) {
+            out->has_gps = 1;
+            out->latitude = latitude;
+            out->longitude = longitude;
+        }
+    }
+
+    ExifEntry *note = exif ? exif_content_get_entry(exif, EXIF_TAG_MAKER_NOTE) : NULL;
+    if (note && note->data) read_apple_maker_note(note->data, note->size, out);
+
+    exif_data_unref(ed);
+    return PM_OK;
+}
+
+// MARK: HEIC
+
+static pm_status heif_status(struct heif_error err) {
+    switch (err.code) {
+    case heif_error_Ok: return PM_OK;
+    case heif_error_Input_does_not_exist: return PM_UNREADABLE;
+    case heif_error_Unsupported_filetype:
+    case heif_error_Unsupported_feature:
+    case heif_error_Plugin_loading_error: return PM_UNSUPPORTED;
+    default: return PM_CORRUPT;
+    }
+}
+
+/// Opens `path` and its primary image. On success the caller releases both.
+static pm_status heif_open(const char *path, struct heif_context **ctx_out, struct heif_image_handle **handle_out,
+                           char *error, size_t error_size) {
+    pm_quiet_libraries();
+    *ctx_out = NULL;
+    *handle_out = NULL;
+    struct heif_context *ctx = heif_context_alloc();
+    if (!ctx) { set_error(error, error_size, "libheif: out of memory"); return PM_CORRUPT; }
+    struct heif_error err = heif_context_read_from_file(ctx, path, NULL);
+    if (err.code != heif_error_Ok) {
+        set_error(error, error_size, "libheif cannot read it: %s", err.message ? err.message : "unknown error");
+        heif_context_free(ctx);
+        return heif_status(err);
+    }
+    struct heif_image_handle *handle = NULL;
+    err = heif_context_get_primary_image_handle(ctx, &handle);
+    if (err.code != heif_error_Ok || !handle) {
+        set_error(error, error_size, "libheif finds no primary image: %s", err.message ? err.message : "unknown error");
+        heif_context_free(ctx);
+        return err.code == heif_error_Ok ? PM_CORRUPT : heif_status(err);
+    }
+    *ctx_out = ctx;
+    *handle_out = handle;
+    return PM_OK;
+}
+
+pm_status pm_heif_probe(const char *path, pm_heif_info *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    struct heif_context *ctx;
+    struct heif_image_handle *handle;
+    pm_status status = heif_open(path, &ctx, &handle, error, error_size);
+    if (status != PM_OK) return status;
+    int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
+    out->width = w > 0 ? (uint32_t)w : 0;
+    out->height = h > 0 ? (uint32_t)h : 0;
+
+    heif_item_id ids[4];
+    int n = heif_image_handle_get_list_of_metadata_block_IDs(handle, "Exif", ids, 4);
+    for (int i = 0; i < n && !out->has_exif; i++) {
+        size_t size = heif_image_handle_get_metadata_size(handle, ids[i]);
+        if (size < 4 || size > 16 * 1024 * 1024) continue;
+        uint8_t *block = malloc(size);
+        if (!block) continue;
+        struct heif_error err = heif_image_handle_get_metadata(handle, ids[i], block);
+        if (err.code == heif_error_Ok) {
+            // The block starts with a big-endian offset from its 5th byte to the TIFF header
+            // (usually 6, skipping "Exif\0\0"; sometimes 0).
+            uint32_t offset = be32(block);
+            if (offset <= size - 4 && pm_exif_read(block + 4 + offset, size - 4 - offset, &out->exif) == PM_OK) {
+                out->has_exif = 1;
+            }
+        }
+        free(block);
+    }
+    if (!out->has_exif) memset(&out->exif, 0, sizeof out->exif);
+    heif_image_handle_release(handle);
+    heif_context_free(ctx);
+    return PM_OK;
+}
+
+// MARK: Video
+
+static pm_status av_status(int code) {
+    if (code == AVERROR(ENOENT) || code == AVERROR(EACCES) || code == AVERROR(EISDIR) || code == AVERROR(EIO) ||
+        code == AVERROR(EPERM))
+        return PM_UNREADABLE;
+    if (code == AVERROR_DECODER_NOT_FOUND || code == AVERROR_DEMUXER_NOT_FOUND || code == AVERROR_PATCHWELCOME)
+        return PM_UNSUPPORTED;
+    return PM_CORRUPT;
+}
+
+/// Opens `path` through the `file:` protocol only. The caller closes it on success.
+static int av_open(const char *path, const char *format_name, AVFormatContext **out) {
+    pm_quiet_libraries();
+    *out = NULL;
+    size_t length = strlen(path) + 6;
+    char *url = malloc(length);
+    if (!url) return AVERROR(ENOMEM);
+    snprintf(url, length, "file:%s", path);
+    const AVInputFormat *format = NULL;
+    if (format_name) {
+        format = av_find_input_format(format_name);
+        if (!format) { free(url); return AVERROR_DEMUXER_NOT_FOUND; }
+    }
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    int code = avformat_open_input(out, url, format, &options);
+    av_dict_free(&options);
+    free(url);
+    return code;
+}
+
+static void copy_tag(AVDictionary *metadata, const char *key, char *out, size_t capacity) {
+    if (out[0] || !metadata) return;
+    AVDictionaryEntry *e = av_dict_get(metadata, key, NULL, 0);
+    if (e && e->value) copy_text((const uint8_t *)e->value, strlen(e->value), out, capacity);
+}
+
+/// The stream's display matrix as clockwise degrees for display: 0, 90, 180 or 270.
+static int stream_rotation(const AVStream *st) {
+    const int32_t *matrix = NULL;
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+    const AVPacketSideData *sd = av_packet_side_data_get(st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data,
+                                                         AV_PKT_DATA_DISPLAYMATRIX);
+    if (sd && sd->size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)sd->data;
+#else
+    size_t size = 0;
+    const uint8_t *data = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (data && size >= 9 * sizeof(int32_t)) matrix = (const int32_t *)data;
+#endif
+    if (!matrix) return 0;
+    // A flip (negative determinant) is not a plain rotation.
+    double det = (double)matrix[0] * matrix[4] - (double)matrix[1] * matrix[3];
+    if (det < 0) return 0;
+    double counterclockwise = av_display_rotation_get(matrix);
+    if (isnan(counterclockwise)) return 0;
+    long clockwise = lround(-counterclockwise);
+    clockwise = ((clockwise % 360) + 360) % 360;
+    if (clockwise % 90 != 0) return 0;
+    return (int)clockwise;
+}
+
+pm_status pm_video_probe(const char *path, pm_video_info *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    out->duration_ms = -1;
+    AVFormatContext *fmt = NULL;
+    int code = av_open(path, NULL, &fmt);
+    if (code < 0) {
+        char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+        av_strerror(code, text, sizeof text);
+        set_error(error, error_size, "libavformat cannot open it: %s", text);
+        return av_status(code);
+    }
+    if (fmt->iformat && fmt->iformat->name) copy_text((const uint8_t *)fmt->iformat->name, strlen(fmt->iformat->name), out->format_name, sizeof out->format_name);
+
+    AVDictionary *m = fmt->metadata;
+    copy_tag(m, "com.apple.quicktime.creationdate", out->creation_date, sizeof out->creation_date);
+    copy_tag(m, "creation_time", out->creation_time, sizeof out->creation_time);
+    copy_tag(m, "com.apple.quicktime.location.ISO6709", out->location, sizeof out->location);
+    copy_tag(m, "location", out->location, sizeof out->location);
+    copy_tag(m, "com.apple.quicktime.content.identifier", out->content_identifier, sizeof out->content_identifier);
+    copy_tag(m, "com.apple.quicktime.make", out->make, sizeof out->make);
+    copy_tag(m, "make", out->make, sizeof out->make);
+    copy_tag(m, "com.apple.quicktime.model", out->model, sizeof out->model);
+    copy_tag(m, "model", out->model, sizeof out->model);
+    copy_tag(m, "com.apple.quicktime.software", out->software, sizeof out->software);
+
+    int64_t duration_us = fmt->duration != AV_NOPTS_VALUE && fmt->duration > 0 ? fmt->duration : -1;
+    for (unsigned i = 0; i < fmt->nb_streams; i++) {
+        AVStream *st = fmt->streams[i];
+        copy_tag(st->metadata, "creation_time", out->creation_time, sizeof out->creation_time);
+        if (duration_us < 0 && st->duration != AV_NOPTS_VALUE && st->duration > 0 && st->time_base.den > 0) {
+            int64_t us = av_rescale_q(st->duration, st->time_base, AV_TIME_BASE_Q);
+            if (us > duration_us) duration_us = us;
+        }
+        if (!out->has_video && st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+            !(st->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+            out->has_video = 1;
+            out->width = st->codecpar->width > 0 ? (uint32_t)st->codecpar->width : 0;
+            out->height = st->codecpar->height > 0 ? (uint32_t)st->codecpar->height : 0;
+            out->rotation = stream_rotation(st);
+        }
+    }
+    if (duration_us >= 0) out->duration_ms = duration_us / 1000;
+    if (out->has_video && (out->width == 0 || out->height == 0)) {
+        // libavformat leaves the size to the decoder for some codecs (MPEG-4 part 2, H.263 in
+        // QuickTime): let it look at the first packets, bounded.
+        fmt->max_analyze_duration = AV_TIME_BASE / 2;
+        fmt->probesize = 4 * 1024 * 1024;
+        if (avformat_find_stream_info(fmt, NULL) >= 0) {
+            for (unsigned i = 0; i < fmt->nb_streams; i++) {
+                AVStream *st = fmt->streams[i];
+                if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO && !(st->disposition & AV_DISPOSITION_ATTACHED_PIC)) {
+                    out->width = st->codecpar->width > 0 ? (uint32_t)st->codecpar->width : 0;
+                    out->height = st->codecpar->height > 0 ? (uint32_t)st->codecpar->height : 0;
+                    break;
+                }
+            }
+        }
+    }
+    avformat_close_input(&fmt);
+    return PM_OK;
+}
+
+// MARK: Decoding
+
+void pm_rgb_free(pm_rgb *rgb) {
+    if (!rgb) return;
+    free(rgb->pixels);
+    memset(rgb, 0, sizeof *rgb);
+}
+
+/// The size that fits `max_side`, aspect kept, never larger than the source.
+static void fit(int width, int height, int max_side, int *w, int *h) {
+    if (max_side < 1) max_side = 1;
+    if (width <= max_side && height <= max_side) { *w = width; *h = height; return; }
+    if (width >= height) {
+        *w = max_side;
+        *h = (int)lround((double)height * max_side / width);
+    } else {
+        *h = max_side;
+        *w = (int)lround((double)width * max_side / height);
+    }
+    if (*w < 1) *w = 1;
+    if (*h < 1) *h = 1;
+}
+
+/// Scales `src` (any pixel format libswscale reads) into a new RGB24 `out`.
+static pm_status scale_to_rgb(const uint8_t *const src[], const int src_stride[], int width, int height,
+                              enum AVPixelFormat format, int max_side, pm_rgb *out, char *error, size_t error_size) {
+    int w, h;
+    fit(width, height, max_side, &w, &h);
+    struct SwsContext *sws = sws_getContext(width, height, format, w, h, AV_PIX_FMT_RGB24, SWS_AREA, NULL, NULL, NULL);
+    if (!sws) {
+        set_error(error, error_size, "libswscale cannot convert %s", av_get_pix_fmt_name(format) ? av_get_pix_fmt_name(format) : "this pixel format");
+        return PM_UNSUPPORTED;
+    }
+    // Room past the end: swscale's vector code may write a little beyond the last row's pixels.
+    uint8_t *pixels = malloc((size_t)w * h * 3 + 64);
+    if (!pixels) {
+        sws_freeContext(sws);
+        set_error(error, error_size, "out of memory");
+        return PM_CORRUPT;
+    }
+    uint8_t *dst[4] = {pixels, NULL, NULL, NULL};
+    int dst_stride[4] = {w * 3, 0, 0, 0};
+    int rows = sws_scale(sws, src, src_stride, 0, height, dst, dst_stride);
+    sws_freeContext(sws);
+    if (rows != h) {
+        free(pixels);
+        set_error(error, error_size, "libswscale produced %d rows of %d", rows, h);
+        return PM_CORRUPT;
+    }
+    out->pixels = pixels;
+    out->width = w;
+    out->height = h;
+    return PM_OK;
+}
+
+pm_status pm_decode_av(const char *path, const char *format_name, int max_side, pm_rgb *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    AVFormatContext *fmt = NULL;
+    AVCodecContext *codec = NULL;
+    AVPacket *packet = NULL;
+    AVFrame *frame = NULL;
+    pm_status status = PM_CORRUPT;
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+
+    int code = av_open(path, format_name, &fmt);
+    if (code < 0) {
+        av_strerror(code, text, sizeof text);
+        set_error(error, error_size, "libavformat cannot open it: %s", text);
+        return av_status(code);
+    }
+    const AVCodec *decoder = NULL;
+    int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (index < 0 || !decoder) {
+        set_error(error, error_size, index == AVERROR_DECODER_NOT_FOUND ? "no decoder for its video" : "no video or image stream");
+        status = index == AVERROR_DECODER_NOT_FOUND ? PM_UNSUPPORTED : PM_CORRUPT;
+        goto done;
+    }
+    AVCodecParameters *par = fmt->streams[index]->codecpar;
+    if ((int64_t)par->width * par->height > PM_MAX_PIXELS) {
+        set_error(error, error_size, "%dx%d is over the %lld-pixel limit", par->width, par->height, PM_MAX_PIXELS);
+        status = PM_UNSUPPORTED;
+        goto done;
+    }
+    codec = avcodec_alloc_context3(decoder);
+    packet = av_packet_alloc();
+    frame = av_frame_alloc();
+    if (!codec || !packet || !frame) { set_error(error, error_size, "out of memory"); goto done; }
+    if ((code = avcodec_parameters_to_context(codec, par)) < 0) goto av_error;
+    codec->max_pixels = PM_MAX_PIXELS;  // the decoder refuses larger frames (a still's size is known only when decoding)
+    codec->thread_count = 1;
+    if ((code = avcodec_open2(codec, decoder, NULL)) < 0) goto av_error;
+
+    int got = 0, packets = 0, flushing = 0;
+    while (!got) {
+        if (!flushing) {
+            code = av_read_frame(fmt, packet);
+            if (code == AVERROR_EOF) {
+                flushing = 1;
+                code = avcodec_send_packet(codec, NULL);
+                if (code < 0 && code != AVERROR_EOF) goto av_error;
+            } else if (code < 0) {
+                goto av_error;
+            } else {
+                if (packet->stream_index != index) { av_packet_unref(packet); continue; }
+                if (++packets > 600) {
+                    av_packet_unref(packet);
+                    set_error(error, error_size, "no frame in its first 600 packets");
+                    goto done;
+                }
+                code = avcodec_send_packet(codec, packet);
+                av_packet_unref(packet);
+                // A broken packet: keep reading, the next one may decode.
+                if (code < 0 && code != AVERROR(EAGAIN) && code != AVERROR_INVALIDDATA) goto av_error;
+            }
+        }
+        code = avcodec_receive_frame(codec, frame);
+        if (code == 0) {
+            got = 1;
+        } else if (code == AVERROR(EAGAIN) && !flushing) {
+            continue;
+        } else if (code == AVERROR_EOF || code == AVERROR(EAGAIN)) {
+            set_error(error, error_size, "no decodable frame");
+            goto done;
+        } else if (code != AVERROR_INVALIDDATA) {
+            goto av_error;
+        } else if (flushing) {
+            set_error(error, error_size, "no decodable frame");
+            goto done;
+        }
+    }
+    if (frame->width <= 0 || frame->height <= 0) { set_error(error, error_size, "an empty frame"); goto done; }
+    status = scale_to_rgb((const uint8_t *const *)frame->data, frame->linesize, frame->width, frame->height,
+                          (enum AVPixelFormat)frame->format, max_side, out, error, error_size);
+    goto done;
+
+av_error:
+    av_strerror(code, text, sizeof text);
+    set_error(error, error_size, "FFmpeg cannot decode it: %s", text);
+    if (code == AVERROR(EIO)) status = PM_UNREADABLE;
+    else if (code == AVERROR_DECODER_NOT_FOUND || code == AVERROR_PATCHWELCOME) status = PM_UNSUPPORTED;
+    else status = PM_CORRUPT;
+done:
+    av_frame_free(&frame);
+    av_packet_free(&packet);
+    avcodec_free_context(&codec);
+    avformat_close_input(&fmt);
+    return status;
+}
+
+pm_status pm_decode_heif(const char *path, int max_side, pm_rgb *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    struct heif_context *ctx;
+    struct heif_image_handle *handle;
+    pm_status status = heif_open(path, &ctx, &handle, error, error_size);
+    if (status != PM_OK) return status;
+    int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
+    struct heif_image *image = NULL;
+    if (w <= 0 || h <= 0) {
+        set_error(error, error_size, "libheif reports a %dx%d image", w, h);
+        status = PM_CORRUPT;
+    } else if ((int64_t)w * h > PM_MAX_PIXELS) {
+        set_error(error, error_size, "%dx%d is over the %lld-pixel limit", w, h, PM_MAX_PIXELS);
+        status = PM_UNSUPPORTED;
+    } else {
+        struct heif_error err = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+        if (err.code != heif_error_Ok || !image) {
+            set_error(error, error_size, "libheif cannot decode it: %s", err.message ? err.message : "unknown error");
+            status = err.code == heif_error_Ok ? PM_CORRUPT : heif_status(err);
+        } else {
+            int stride = 0;
+            const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+            int iw = heif_image_get_width(image, heif_channel_interleaved);
+            int ih = heif_image_get_height(image, heif_channel_interleaved);
+            if (!plane || iw <= 0 || ih <= 0) {
+                set_error(error, error_size, "libheif decoded no pixels");
+                status = PM_CORRUPT;
+            } else {
+                const uint8_t *src[4] = {plane, NULL, NULL, NULL};
+                int src_stride[4] = {stride, 0, 0, 0};
+                status = scale_to_rgb(src, src_stride, iw, ih, AV_PIX_FMT_RGB24, max_side, out, error, error_size);
+            }
+            heif_image_release(image);
+        }
+    }
+    heif_image_handle_release(handle);
+    heif_context_free(ctx);
+    return status;
+}
+
+// MARK: Encoding
+
+void pm_free(void *pointer) { free(pointer); }
+
+pm_status pm_encode_png(const uint8_t *pixels, int width, int height, uint8_t **out, size_t *out_size, char *error,
+                        size_t error_size) {
+    pm_quiet_libraries();
+    *out = NULL;
+    *out_size = 0;
+    if (!pixels || width <= 0 || height <= 0) { set_error(error, error_size, "no pixels to encode"); return PM_CORRUPT; }
+    const AVCodec *encoder = avcodec_find_encoder(AV_CODEC_ID_PNG);
+    if (!encoder) { set_error(error, error_size, "FFmpeg has no PNG encoder"); return PM_UNSUPPORTED; }
+    pm_status status = PM_CORRUPT;
+    AVCodecContext *codec = avcodec_alloc_context3(encoder);
+    AVFrame *frame = av_frame_alloc();
+    AVPacket *packet = av_packet_alloc();
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    int code = AVERROR(ENOMEM);
+    if (!codec || !frame || !packet) goto fail;
+    codec->width = width;
+    codec->height = height;
+    codec->pix_fmt = AV_PIX_FMT_RGB24;
+    codec->time_base = (AVRational){1, 1};
+    codec->thread_count = 1;
+    if ((code = avcodec_open2(codec, encoder, NULL)) < 0) goto fail;
+    frame->format = AV_PIX_FMT_RGB24;
+    frame->width = width;
+    frame->height = height;
+    frame->data[0] = (uint8_t *)pixels;  // read only by the encoder
+    frame->linesize[0] = width * 3;
+    if ((code = avcodec_send_frame(codec, frame)) < 0) goto fail;
+    if ((code = avcodec_receive_packet(codec, packet)) < 0) goto fail;
+    *out = malloc((size_t)packet->size);
+    if (!*out) { code = AVERROR(ENOMEM); goto fail; }
+    memcpy(*out, packet->data, (size_t)packet->size);
+    *out_size = (size_t)packet->size;
+    status = PM_OK;
+    goto done;
+fail:
+    av_strerror(code, text, sizeof text);
+    set_error(error, error_size, "FFmpeg cannot encode the PNG: %s", text);
+done:
+    if (frame) frame->data[0] = NULL;
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+    avcodec_free_context(&codec);
+    return status;
 }

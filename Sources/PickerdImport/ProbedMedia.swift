@@ -33,9 +33,14 @@ public struct ProbedMedia: Sendable, Hashable {
     public var software: String?
     /// Whether the file records an exposure (`ExposureTime` or `FNumber`): a camera took it.
     public var hasExposure: Bool
-    /// EXIF orientation, 1…8 (1 when absent).
+    /// EXIF orientation, 1…8 (1 when absent): how to turn the stored pixels upright. For a video,
+    /// its display matrix as an orientation (a quarter turn clockwise is 6, a half turn 3, a quarter
+    /// turn counter-clockwise 8; a flip is ignored). For a HEIC always 1: libheif applies the file's
+    /// own rotation (`irot`/`imir`, which takes precedence over EXIF's in HEIF) when decoding.
     public var orientation: Int
-    /// Width in pixels as stored (before orientation).
+    /// Width in pixels as stored (before orientation; for a HEIC, as libheif presents it, with its
+    /// `irot` applied). A JPEG's from its frame header, a PNG's from IHDR, a TIFF's from IFD0, else
+    /// EXIF `PixelXDimension`.
     public var pixelWidth: UInt32
     /// Height in pixels as stored.
     public var pixelHeight: UInt32

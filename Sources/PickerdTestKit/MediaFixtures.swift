@@ -136,6 +136,90 @@ public enum MediaFixtures {
         try run("ffmpeg", arguments + [path])
     }
 
+    /// A short clip made by FFmpeg with its default muxing for the container `path`'s extension
+    /// names (no `use_metadata_tags`), so metadata lands where FFmpeg puts it by default: for MP4,
+    /// `location` becomes a 3GPP `loci` atom in `moov/udta`, `creation_time` the `mvhd` time.
+    /// - Parameters:
+    ///   - path: where to write it (`.mov` or `.mp4`).
+    ///   - seconds: its length.
+    ///   - metadata: `-metadata` pairs, such as `["location": "+45.5000-122.6000/"]`.
+    public static func plainClip(at path: String, seconds: Double = 1, metadata: [String: String] = [:]) throws {
+        var arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=64x48:rate=10", "-c:v", "mpeg4"]
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { arguments += ["-metadata", "\(key)=\(value)"] }
+        try run("ffmpeg", arguments + [path])
+    }
+
+    /// Writes tags into an existing file with exiftool, in place, such as
+    /// `["-UserData:GPSCoordinates=45.5, -122.6"]` (a movie's `©xyz`) or `["-XMP:GPSLatitude=45.5"]`.
+    /// - Parameters:
+    ///   - assignments: exiftool tag assignments.
+    ///   - path: the file.
+    public static func writeTags(_ assignments: [String], to path: String) throws {
+        try run("exiftool", ["-q", "-overwrite_original"] + assignments + [path])
+    }
+
+    /// A short clip made by FFmpeg (its test pattern) with arbitrary container metadata, e.g. only
+    /// `creation_time` (which FFmpeg writes into the movie header, in UTC) as cameras other than
+    /// Apple's do.
+    /// - Parameters:
+    ///   - path: where to write it (`.mov` or `.mp4`).
+    ///   - seconds: its length.
+    ///   - metadata: `-metadata key=value` pairs, in order.
+    public static func clip(at path: String, seconds: Double = 1, metadata: [(key: String, value: String)]) throws {
+        var arguments = ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=\(seconds):size=64x48:rate=10",
+                         "-c:v", "mpeg4"]
+        for (key, value) in metadata { arguments += ["-metadata", "\(key)=\(value)"] }
+        try run("ffmpeg", arguments + [path])
+    }
+
+    /// A copy of a clip (streams copied, not re-encoded) whose video stream carries a display matrix
+    /// made from the `rotate` stream tag, as FFmpeg writes it.
+    /// - Parameters:
+    ///   - source: an existing clip.
+    ///   - path: where to write the copy (same container).
+    ///   - degrees: the `rotate` tag's value (90, 180, 270).
+    public static func rotatedCopy(of source: String, at path: String, degrees: Int) throws {
+        try run("ffmpeg", ["-loglevel", "error", "-y", "-i", source, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", path])
+    }
+
+    /// Apple's MakerNote as an iPhone writes it: "Apple iOS\0", version 1, "MM", then a big-endian
+    /// IFD whose value offsets count from the MakerNote's first byte, with the ASCII tags 0x000B
+    /// (BurstUUID) and 0x0011 (MediaGroupUUID, the Live Photo ContentIdentifier).
+    /// - Parameters:
+    ///   - contentIdentifier: tag 0x0011's value, or `nil`.
+    ///   - burstIdentifier: tag 0x000B's value, or `nil`.
+    /// - Returns: the MakerNote's bytes.
+    public static func appleMakerNote(contentIdentifier: String?, burstIdentifier: String?) -> [UInt8] {
+        func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        var tags: [(Int, [UInt8])] = []
+        if let burstIdentifier { tags.append((0x000B, Array(burstIdentifier.utf8) + [0])) }
+        if let contentIdentifier { tags.append((0x0011, Array(contentIdentifier.utf8) + [0])) }
+        let header: [UInt8] = Array("Apple iOS".utf8) + [0, 0, 1] + Array("MM".utf8)
+        var values: [UInt8] = []
+        var entries: [UInt8] = []
+        let valuesStart = header.count + 2 + 12 * tags.count + 4
+        for (tag, value) in tags {
+            entries += be16(tag) + be16(2) + be32(value.count)
+            if value.count <= 4 {
+                entries += value + [UInt8](repeating: 0, count: 4 - value.count)
+            } else {
+                entries += be32(valuesStart + values.count)
+                values += value
+            }
+        }
+        return header + be16(tags.count) + entries + be32(0) + values
+    }
+
+    /// Writes Apple's MakerNote (``appleMakerNote(contentIdentifier:burstIdentifier:)``) into a
+    /// JPEG or HEIC with exiftool (`-MakerNotes<=file`), which reads it back as Apple's.
+    public static func writeAppleMakerNote(to path: String, contentIdentifier: String?, burstIdentifier: String?) throws {
+        let note = path + ".makernote"
+        defer { try? FileManager.default.removeItem(atPath: note) }
+        try Data(appleMakerNote(contentIdentifier: contentIdentifier, burstIdentifier: burstIdentifier)).write(to: URL(fileURLWithPath: note))
+        try run("exiftool", ["-q", "-overwrite_original", "-MakerNotes<=\(note)", path])
+    }
+
     private static func colour(_ seed: Int) -> String {
         let palette = ["red", "blue", "green", "orange", "purple", "yellow", "teal", "maroon", "navy", "olive", "gray", "pink"]
         return palette[((seed % palette.count) + palette.count) % palette.count]

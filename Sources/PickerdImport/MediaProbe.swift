@@ -1,0 +1,508 @@
+import CMedia
+public import Foundation
+import Glibc
+import PickerdStore
+
+/// Reads one photo or video file's metadata: what it is (from its content, never its name), when
+/// and where it was taken, by what, its size and Apple's pairing keys. It never decodes pixels and
+/// reads only what the metadata needs: a JPEG's segments up to its first scan, a PNG's chunk
+/// headers (and its `eXIf` chunk), a TIFF's first 64 KiB, a HEIC's boxes (libheif), a video's
+/// header (libavformat, no packets).
+///
+/// What counts as corrupt: a file of zero bytes; a JPEG whose marker structure breaks or ends
+/// before its first scan (SOS) or that has no frame header; a PNG whose chunks run past the end or
+/// that has no `IEND`; a TIFF or HEIC its reader cannot parse; a video libavformat cannot parse.
+/// A JPEG truncated inside its scan data (after all the metadata) is probed normally: its metadata
+/// is intact, and ``Thumbnailer`` decodes what is there.
+public enum MediaProbe {
+    /// Reads `path`'s metadata.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - timeZone: the zone an EXIF date without `OffsetTimeOriginal` is read in (the person's).
+    /// - Returns: what the file says.
+    /// - Throws: ``ProbeError``: `.unreadable` when it cannot be opened or read (or is not a regular
+    ///   file: a directory, a FIFO), `.unsupported` when its content is not a format pickerd reads,
+    ///   `.corrupt` when it claims one but is broken.
+    public static func probe(path: String, timeZone: TimeZone = .current) throws(ProbeError) -> ProbedMedia {
+        let file = try MediaFile(path: path)
+        guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
+        let head = try file.read(at: 0, count: 32)
+        guard let format = MediaFormat(head: head) else {
+            throw ProbeError(.unsupported, "not a photo or video format pickerd reads")
+        }
+        switch format {
+        case .jpeg: return try probeJPEG(file, timeZone: timeZone)
+        case .png: return try probePNG(file, timeZone: timeZone)
+        case .tiff: return try probeTIFF(file, timeZone: timeZone)
+        case .heic: return try probeHEIC(path: path, timeZone: timeZone)
+        case .quicktime, .mp4: return try probeVideo(path: path, format: format, timeZone: timeZone)
+        }
+    }
+
+    // MARK: Stills
+
+    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.jpeg.contentType)
+        var offset: Int64 = 2
+        var exifBlock: [UInt8]?
+        var frameSize: (width: UInt32, height: UInt32)?
+        var segments = 0
+        walk: while true {
+            segments += 1
+            guard segments < 2_000 else { throw ProbeError(.corrupt, "JPEG: too many segments before the image data") }
+            let marker = try file.read(at: offset, count: 2)
+            guard marker.count == 2 else { throw ProbeError(.corrupt, "JPEG: truncated before the image data") }
+            guard marker[0] == 0xFF else {
+                throw ProbeError(.corrupt, "JPEG: no segment marker at byte \(offset) (garbage after the header)")
+            }
+            switch marker[1] {
+            case 0xFF:  // fill byte
+                offset += 1
+                continue walk
+            case 0x01, 0xD0...0xD8:  // markers without a length
+                offset += 2
+                continue walk
+            case 0xD9:
+                throw ProbeError(.corrupt, "JPEG: ends before any image data")
+            default:
+                break
+            }
+            let lengthBytes = try file.read(at: offset + 2, count: 2)
+            guard lengthBytes.count == 2 else { throw ProbeError(.corrupt, "JPEG: truncated in a segment header") }
+            let length = Int64(lengthBytes[0]) << 8 | Int64(lengthBytes[1])
+            guard length >= 2 else { throw ProbeError(.corrupt, "JPEG: a segment of length \(length)") }
+            guard offset + 2 + length <= file.size else {
+                throw ProbeError(.corrupt, "JPEG: truncated (a segment runs past the end of the file)")
+            }
+            let marker1 = marker[1]
+            if marker1 == 0xDA {  // start of scan: the metadata is behind us
+                guard frameSize != nil else { throw ProbeError(.corrupt, "JPEG: image data without a frame header") }
+                break walk
+            }
+            if marker1 == 0xE1, exifBlock == nil, length > 8 {
+                let payload = try file.read(at: offset + 4, count: Int(length - 2))
+                if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) { exifBlock = Array(payload.dropFirst(6)) }
+            }
+            // SOF0…SOF15, not DHT (C4), JPG (C8), DAC (CC).
+            if (0xC0...0xCF).contains(marker1), ![0xC4, 0xC8, 0xCC].contains(marker1), frameSize == nil {
+                let sof = try file.read(at: offset + 4, count: 5)
+                guard sof.count == 5 else { throw ProbeError(.corrupt, "JPEG: truncated frame header") }
+                frameSize = (UInt32(sof[3]) << 8 | UInt32(sof[4]), UInt32(sof[1]) << 8 | UInt32(sof[2]))
+            }
+            offset += 2 + length
+        }
+        if let exifBlock, let exif = readExif(exifBlock) { apply(exif, to: &media, timeZone: timeZone) }
+        if let frameSize, frameSize.width > 0, frameSize.height > 0 {
+            media.pixelWidth = frameSize.width
+            media.pixelHeight = frameSize.height
+        }
+        return media
+    }
+
+    private static func probePNG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.png.contentType)
+        var offset: Int64 = 8
+        var chunks = 0
+        var exifBlock: [UInt8]?
+        while true {
+            chunks += 1
+            guard chunks < 1_000_000 else { throw ProbeError(.corrupt, "PNG: too many chunks") }
+            let header = try file.read(at: offset, count: 8)
+            guard header.count == 8 else { throw ProbeError(.corrupt, "PNG: truncated (no IEND chunk)") }
+            let length = Int64(header[0]) << 24 | Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            guard length <= 0x7FFF_FFFF, offset + 12 + length <= file.size else {
+                throw ProbeError(.corrupt, "PNG: truncated (chunk \(type) runs past the end of the file)")
+            }
+            if chunks == 1 {
+                guard type == "IHDR", length == 13 else { throw ProbeError(.corrupt, "PNG: the first chunk is not IHDR") }
+                let ihdr = try file.read(at: offset + 8, count: 8)
+                guard ihdr.count == 8 else { throw ProbeError(.corrupt, "PNG: truncated IHDR") }
+                media.pixelWidth = UInt32(ihdr[0]) << 24 | UInt32(ihdr[1]) << 16 | UInt32(ihdr[2]) << 8 | UInt32(ihdr[3])
+                media.pixelHeight = UInt32(ihdr[4]) << 24 | UInt32(ihdr[5]) << 16 | UInt32(ihdr[6]) << 8 | UInt32(ihdr[7])
+            } else if type == "eXIf", exifBlock == nil, length >= 8, length <= 16 * 1024 * 1024 {
+                exifBlock = try file.read(at: offset + 8, count: Int(length))
+            } else if type == "IEND" {
+                break
+            }
+            offset += 12 + length
+        }
+        if let exifBlock, let exif = readExif(exifBlock) {
+            apply(exif, to: &media, timeZone: timeZone)
+        }
+        return media
+    }
+
+    private static func probeTIFF(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.tiff.contentType)
+        let block = try file.read(at: 0, count: 65_000)
+        guard let exif = readExif(block) else { throw ProbeError(.corrupt, "TIFF: no readable first directory (IFD0)") }
+        apply(exif, to: &media, timeZone: timeZone)
+        if exif.image_width > 0, exif.image_length > 0 {
+            media.pixelWidth = exif.image_width
+            media.pixelHeight = exif.image_length
+        }
+        return media
+    }
+
+    private static func probeHEIC(path: String, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.heic.contentType)
+        var info = pm_heif_info()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = pm_heif_probe(path, &info, &error, error.count)
+        guard status == PM_OK else { throw ProbeError(status, message: "HEIC: " + CText.error(error)) }
+        if info.has_exif != 0 { apply(info.exif, to: &media, timeZone: timeZone) }
+        // libheif applies the file's own rotation (irot/imir), which takes precedence over EXIF's
+        // Orientation in HEIF: sizes are as displayed and nothing is left to rotate.
+        media.orientation = 1
+        media.pixelWidth = info.width
+        media.pixelHeight = info.height
+        return media
+    }
+
+    // MARK: Videos
+
+    private static func probeVideo(path: String, format: MediaFormat, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .video, contentType: format.contentType)
+        var info = pm_video_info()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = pm_video_probe(path, &info, &error, error.count)
+        guard status == PM_OK else { throw ProbeError(status, message: "video: " + CText.error(error)) }
+        guard info.has_video != 0 else { throw ProbeError(.unsupported, "video: the file has no video stream") }
+        if let date = CText.field(info.creation_date), let parsed = MediaDates.iso8601(date, timeZone: timeZone) {
+            media.takenAtMs = parsed.ms
+            media.utcOffsetSeconds = parsed.offset
+        } else if let date = CText.field(info.creation_time), let parsed = MediaDates.iso8601(date, timeZone: TimeZone(identifier: "UTC") ?? timeZone) {
+            media.takenAtMs = parsed.ms  // UTC: says nothing of the local offset
+        }
+        if let location = CText.field(info.location) { media.coordinate = ISO6709.parse(location) }
+        media.contentIdentifier = CText.field(info.content_identifier)
+        media.make = CText.field(info.make)
+        media.model = CText.field(info.model)
+        media.software = CText.field(info.software)
+        media.durationMs = info.duration_ms >= 0 ? info.duration_ms : nil
+        media.pixelWidth = info.width
+        media.pixelHeight = info.height
+        switch info.rotation {
+        case 90: media.orientation = 6
+        case 180: media.orientation = 3
+        case 270: media.orientation = 8
+        default: media.orientation = 1
+        }
+        return media
+    }
+
+    // MARK: EXIF
+
+    private static func readExif(_ block: [UInt8]) -> pm_exif_info? {
+        var info = pm_exif_info()
+        let status = block.withUnsafeBufferPointer { pm_exif_read($0.baseAddress, $0.count, &info) }
+        return status == PM_OK ? info : nil
+    }
+
+    private static func apply(_ exif: pm_exif_info, to media: inout ProbedMedia, timeZone: TimeZone) {
+        let originalOffset = CText.field(exif.offset_time_original).flatMap(MediaDates.offsetSeconds)
+        if let date = CText.field(exif.date_time_original),
+           let ms = MediaDates.exif(date, subSeconds: CText.field(exif.sub_sec_time_original), offset: originalOffset, timeZone: timeZone) {
+            media.takenAtMs = ms
+            media.utcOffsetSeconds = originalOffset
+        }
+        var digitized: Int64?
+        if let date = CText.field(exif.date_time_digitized) {
+            let offset = CText.field(exif.offset_time_digitized).flatMap(MediaDates.offsetSeconds) ?? originalOffset
+            digitized = MediaDates.exif(date, subSeconds: nil, offset: offset, timeZone: timeZone)
+        }
+        if digitized == nil, let date = CText.field(exif.date_time) {
+            let offset = CText.field(exif.offset_time).flatMap(MediaDates.offsetSeconds) ?? originalOffset
+            digitized = MediaDates.exif(date, subSeconds: nil, offset: offset, timeZone: timeZone)
+        }
+        // The same second as the taking date is not a different date (sub-seconds may differ).
+        if let digitized, media.takenAtMs.map({ $0 / 1000 != digitized / 1000 }) ?? true {
+            media.digitizedAtMs = digitized
+        }
+        if exif.has_gps != 0 { media.coordinate = ISO6709.validated(latitude: exif.latitude, longitude: exif.longitude) }
+        media.make = CText.field(exif.make)
+        media.model = CText.field(exif.model)
+        media.software = CText.field(exif.software)
+        media.hasExposure = exif.has_exposure != 0
+        media.orientation = exif.orientation >= 1 && exif.orientation <= 8 ? Int(exif.orientation) : 1
+        if exif.pixel_x_dimension > 0, exif.pixel_y_dimension > 0 {
+            media.pixelWidth = exif.pixel_x_dimension
+            media.pixelHeight = exif.pixel_y_dimension
+        }
+        media.contentIdentifier = CText.field(exif.content_identifier)
+        media.burstIdentifier = CText.field(exif.burst_identifier)
+    }
+}
+
+extension ProbeError {
+    /// An error from a CMedia status.
+    init(_ status: pm_status, message: String) {
+        switch status {
+        case PM_UNREADABLE: self.init(.unreadable, message)
+        case PM_UNSUPPORTED: self.init(.unsupported, message)
+        default: self.init(.corrupt, message)
+        }
+    }
+}
+
+/// Text from CMedia's C structs and error buffers.
+enum CText {
+/// A C string in a fixed-size field (a tuple of `CChar`), `nil` when empty.
+static func field<Field>(_ field: Field) -> String? {
+    withUnsafeBytes(of: field) { raw in
+        let bytes = raw.prefix(while: { $0 != 0 })
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The NUL-terminated text in a C error buffer.
+static func error(_ buffer: [CChar]) -> String {
+    let bytes = buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }
+    return bytes.isEmpty ? "unknown error" : String(decoding: bytes, as: UTF8.self)
+}
+}
+
+/// The formats pickerd reads, told apart by content.
+enum MediaFormat: Equatable {
+    case jpeg, png, tiff, heic, quicktime, mp4
+
+    /// Its MIME type.
+    var contentType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .tiff: "image/tiff"
+        case .heic: "image/heic"
+        case .quicktime: "video/quicktime"
+        case .mp4: "video/mp4"
+        }
+    }
+
+    /// The format `head` (a file's first bytes, up to 32) starts, `nil` for anything else.
+    init?(head: [UInt8]) {
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg; return }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff; return }
+        guard head.count >= 12 else { return nil }
+        let box = String(decoding: head[4..<8], as: UTF8.self)
+        if box == "ftyp" {
+            let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+            var brands = [String(decoding: head[8..<12], as: UTF8.self)]
+            var at = 16  // after the minor version
+            while at + 4 <= min(head.count, max(boxSize, 12)) {
+                brands.append(String(decoding: head[at..<(at + 4)], as: UTF8.self))
+                at += 4
+            }
+            let heic: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+            let mp4: Set<String> = ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "MSNV", "dash"]
+            let major = brands[0]
+            if heic.contains(major) {
+                // A bare HEIF brand whose compatible brands say AV1 (AVIF) is not HEIC.
+                if (major == "mif1" || major == "msf1"), brands.contains("avif") || brands.contains("avis"),
+                   !brands.dropFirst().contains(where: { ["heic", "heix", "hevc", "hevx"].contains($0) }) {
+                    return nil
+                }
+                self = .heic
+            } else if major == "qt  " {
+                self = .quicktime
+            } else if mp4.contains(major) {
+                self = .mp4
+            } else {
+                return nil
+            }
+            return
+        }
+        // Old QuickTime files start with a movie's own atoms, no `ftyp`.
+        if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(box) { self = .quicktime; return }
+        return nil
+    }
+}
+
+/// An open regular file, read with `pread`.
+final class MediaFile {
+    /// The descriptor.
+    let fd: Int32
+    /// Its size in bytes.
+    let size: Int64
+
+    /// Opens `path` for reading without blocking (a FIFO would otherwise wait for a writer) and
+    /// checks that it is a regular file.
+    init(path: String) throws(ProbeError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw ProbeError(.unreadable, "cannot open it: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            throw ProbeError(.unreadable, "cannot stat it: \(message)")
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw ProbeError(.unreadable, st.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file")
+        }
+        self.fd = fd
+        self.size = Int64(st.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// Up to `count` bytes at `offset`: fewer at the end of the file.
+    func read(at offset: Int64, count: Int) throws(ProbeError) -> [UInt8] {
+        guard count > 0, offset < size else { return [] }
+        let wanted = Int(min(Int64(count), size - offset))
+        var buffer = [UInt8](repeating: 0, count: wanted)
+        var done = 0
+        while done < wanted {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, wanted - done, off_t(offset) + off_t(done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ProbeError(.unreadable, "cannot read it: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done < wanted { buffer.removeLast(wanted - done) }
+        return buffer
+    }
+}
+
+/// Dates as files write them.
+enum MediaDates {
+    /// An EXIF date ("YYYY:MM:DD HH:MM:SS") in ms since 1970: read at `offset` seconds from UTC when
+    /// given, else in `timeZone`. `nil` for an empty or impossible date ("0000:00:00 00:00:00").
+    static func exif(_ text: String, subSeconds: String?, offset: Int32?, timeZone: TimeZone) -> Int64? {
+        let b = Array(text.utf8)
+        guard b.count >= 19, let fields = dateFields(b) else { return nil }
+        var ms = localSeconds(fields) * 1000 + Int64(fraction(subSeconds.map { Array($0.utf8) } ?? []))
+        if let offset {
+            ms -= Int64(offset) * 1000
+        } else {
+            ms = utcMs(localMs: ms, in: timeZone)
+        }
+        return ms
+    }
+
+    /// An ISO 8601 date ("2024-05-04T10:11:13+0200", "2024-05-04T08:11:13.000000Z") in ms since
+    /// 1970, with the offset it states; a date without an offset is read in `timeZone` (offset `nil`).
+    static func iso8601(_ text: String, timeZone: TimeZone) -> (ms: Int64, offset: Int32?)? {
+        let b = Array(text.utf8)
+        guard b.count >= 19, let fields = dateFields(b) else { return nil }
+        var at = 19
+        var fractionDigits: [UInt8] = []
+        if at < b.count, b[at] == UInt8(ascii: ".") || b[at] == UInt8(ascii: ",") {
+            at += 1
+            while at < b.count, (48...57).contains(b[at]) { fractionDigits.append(b[at]); at += 1 }
+        }
+        let local = localSeconds(fields) * 1000 + Int64(fraction(fractionDigits))
+        let rest = String(decoding: b[at...], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        if rest.isEmpty { return (utcMs(localMs: local, in: timeZone), nil) }
+        guard let offset = offsetSeconds(rest) else { return nil }
+        return (local - Int64(offset) * 1000, offset)
+    }
+
+    /// "+02:00", "+0200", "-07", "Z" in seconds east of UTC.
+    static func offsetSeconds(_ text: String) -> Int32? {
+        let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        if b == [UInt8(ascii: "Z")] || b == [UInt8(ascii: "z")] { return 0 }
+        guard let sign = b.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
+        let digits = b.dropFirst().filter { $0 != UInt8(ascii: ":") }
+        guard digits.count == 2 || digits.count == 4, digits.allSatisfy({ (48...57).contains($0) }) else { return nil }
+        let d = digits.map { Int32($0 - 48) }
+        let hours = d[0] * 10 + d[1], minutes = d.count == 4 ? d[2] * 10 + d[3] : 0
+        guard hours <= 18, minutes < 60 else { return nil }
+        let seconds = hours * 3600 + minutes * 60
+        return sign == UInt8(ascii: "-") ? -seconds : seconds
+    }
+
+    /// Year, month, day, hour, minute, second from "YYYY?MM?DD?HH?MM?SS" (any separators).
+    private static func dateFields(_ b: [UInt8]) -> [Int]? {
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for i in range {
+                guard (48...57).contains(b[i]) else { return nil }
+                value = value * 10 + Int(b[i] - 48)
+            }
+            return value
+        }
+        guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
+              let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19) else { return nil }
+        guard y >= 1800, (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60 else { return nil }
+        return [y, mo, d, h, mi, s]
+    }
+
+    /// Seconds since 1970 of a date and time read as if in UTC.
+    private static func localSeconds(_ f: [Int]) -> Int64 {
+        // Days from civil (Howard Hinnant's algorithm).
+        let y = f[1] <= 2 ? f[0] - 1 : f[0]
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (f[1] + 9) % 12
+        let doy = (153 * mp + 2) / 5 + f[2] - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = Int64(era * 146_097 + doe - 719_468)
+        return days * 86_400 + Int64(f[3] * 3600 + f[4] * 60 + f[5])
+    }
+
+    /// Milliseconds from a second's fraction digits ("5" → 500, "123456" → 123).
+    private static func fraction(_ digits: [UInt8]) -> Int {
+        var ms = 0
+        for i in 0..<3 {
+            let digit = i < digits.count && (48...57).contains(digits[i]) ? Int(digits[i] - 48) : 0
+            ms = ms * 10 + digit
+        }
+        return ms
+    }
+
+    /// A local wall-clock time in `zone` as ms since 1970.
+    private static func utcMs(localMs: Int64, in zone: TimeZone) -> Int64 {
+        let first = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(localMs) / 1000))
+        let guess = localMs - Int64(first) * 1000
+        let second = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess) / 1000))
+        return localMs - Int64(second) * 1000
+    }
+}
+
+/// ISO 6709 locations ("+45.5000-122.6000+012.3/", also degrees-minutes and
+/// degrees-minutes-seconds forms: "+4530.00-12236.00/", "+453000-1223600/").
+enum ISO6709 {
+    /// The coordinate `text` states, `nil` when it is malformed, out of range or exactly 0,0.
+    static func parse(_ text: String) -> Coordinate? {
+        let b = Array(text.utf8)
+        var at = 0
+        func component(integerDigitsForDegrees: Int) -> Double? {
+            guard at < b.count, b[at] == UInt8(ascii: "+") || b[at] == UInt8(ascii: "-") else { return nil }
+            let negative = b[at] == UInt8(ascii: "-")
+            at += 1
+            var integer: [UInt8] = [], fraction: [UInt8] = []
+            while at < b.count, (48...57).contains(b[at]) { integer.append(b[at]); at += 1 }
+            if at < b.count, b[at] == UInt8(ascii: ".") {
+                at += 1
+                while at < b.count, (48...57).contains(b[at]) { fraction.append(b[at]); at += 1 }
+            }
+            let n = integerDigitsForDegrees
+            guard [n, n + 2, n + 4].contains(integer.count) else { return nil }
+            func value(_ digits: ArraySlice<UInt8>) -> Double { digits.reduce(0) { $0 * 10 + Double($1 - 48) } }
+            let fractionValue = fraction.isEmpty ? 0 : value(fraction[...]) / pow(10, Double(fraction.count))
+            var degrees: Double
+            switch integer.count - n {
+            case 0: degrees = value(integer[...]) + fractionValue
+            case 2: degrees = value(integer[0..<n]) + (value(integer[n...]) + fractionValue) / 60
+            default:
+                degrees = value(integer[0..<n]) + value(integer[n..<(n + 2)]) / 60 + (value(integer[(n + 2)...]) + fractionValue) / 3600
+            }
+            return negative ? -degrees : degrees
+        }
+        guard let latitude = component(integerDigitsForDegrees: 2), let longitude = component(integerDigitsForDegrees: 3) else {
+            return nil
+        }
+        return validated(latitude: latitude, longitude: longitude)
+    }
+
+    /// The coordinate when it is on Earth and not exactly 0,0 (cameras write 0,0 without a fix).
+    static func validated(latitude: Double, longitude: Double) -> Coordinate? {
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
+              !(latitude == 0 && longitude == 0) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
