@@ -60,6 +60,48 @@ public struct MomentEngine: Sendable {
         return built.count
     }
 
+    /// Folds in changes scattered over time (an import, a rescan): the weeks they touch are merged
+    /// into runs and each run is built again; past a year of weeks, the whole library is.
+    /// - Parameter ranges: when the changed items start and end (before and after the change).
+    /// - Returns: how many weeks were built again (0 when `ranges` is empty).
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func refresh(touching ranges: [ClosedRange<Int64>]) throws(StoreError) -> Int {
+        guard !ranges.isEmpty else { return 0 }
+        var weeks = Set<Int64>()
+        for range in ranges {
+            var start = builder.week(of: range.lowerBound).start
+            let last = builder.week(of: range.upperBound).start
+            while start <= last && weeks.count <= Self.fullRebuildWeeks {
+                weeks.insert(start)
+                start = builder.week(of: start + 8 * 86_400_000).start
+            }
+        }
+        if weeks.count > Self.fullRebuildWeeks {
+            try rebuildAll()
+            return weeks.count
+        }
+        let home = try store.homeBase()
+        var runStart: Int64?
+        var runEnd: Int64 = 0
+        for week in weeks.sorted() {
+            if let start = runStart, week > runEnd {
+                let built = try build(start..<runEnd, home: home)
+                try store.replaceSuggestions(startingIn: start..<runEnd, with: built)
+                runStart = nil
+            }
+            if runStart == nil { runStart = week }
+            runEnd = builder.week(of: week).end
+        }
+        if let start = runStart {
+            try store.replaceSuggestions(startingIn: start..<runEnd, with: try build(start..<runEnd, home: home))
+        }
+        return weeks.count
+    }
+
+    /// Past this many weeks touched, a refresh rebuilds the whole library (a first import).
+    static let fullRebuildWeeks = 52
+
     private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
         let items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
         return builder.build(from: items, home: home, owning: window)

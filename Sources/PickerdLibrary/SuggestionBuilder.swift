@@ -304,7 +304,7 @@ public struct SuggestionBuilder: Sendable {
 
     /// A deterministic identifier from a moment's kind, start and place: building the same days
     /// again gives the same id (a reminder's link stays valid), and never a second moment.
-    static func stableID(_ key: String) -> UUID {
+    public static func stableID(_ key: String) -> UUID {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         var hash2: UInt64 = 0x8422_2325_CBF2_9CE4
         for byte in key.utf8 {

@@ -20,10 +20,10 @@ enum ItemCodec {
                              item.notAMemory?.rawValue])
         for (slot, media) in item.media.enumerated() {
             try db.cachedStatement(sql: """
-                INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height, mtime_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [id, slot, media.relativePath, media.contentType, media.filename, Int64(media.byteCount),
-                                 Int(media.pixelWidth), Int(media.pixelHeight)])
+                                 Int(media.pixelWidth), Int(media.pixelHeight), media.modifiedNs])
         }
         switch item.asset {
         case .photo(let p):
@@ -188,7 +188,7 @@ enum ItemCodec {
             let files = (media[idText] ?? []).map {
                 StoredMedia(relativePath: $0["relative_path"], contentType: $0["content_type"], filename: $0["filename"],
                             byteCount: UInt64($0["byte_count"] as Int64), pixelWidth: UInt32($0["pixel_width"] as Int),
-                            pixelHeight: UInt32($0["pixel_height"] as Int))
+                            pixelHeight: UInt32($0["pixel_height"] as Int), modifiedNs: $0["mtime_ns"])
             }
             func ref(_ value: Int?) -> Media? {
                 guard let value, value >= 0, value < files.count else { return nil }

@@ -1,9 +1,11 @@
 public import Foundation
 public import PickerdWire
 
-/// A media file the store holds for an item, in the store's private media directory.
+/// A media file the store holds for an item: in the store's private media directory, or one of the
+/// person's own files, indexed where it is.
 public struct StoredMedia: Sendable, Hashable {
-    /// The file's path relative to the media directory. Never sent to a client.
+    /// The file's path relative to the media directory, or, for a person's own file, its absolute
+    /// path. Never sent to a client.
     public var relativePath: String
     /// A MIME type.
     public var contentType: String
@@ -15,6 +17,13 @@ public struct StoredMedia: Sendable, Hashable {
     public var pixelWidth: UInt32
     /// Height in pixels, 0 when not an image.
     public var pixelHeight: UInt32
+    /// For a person's own file, its modification time (ns since 1970) when it was indexed: a file
+    /// whose size or mtime differ at release is not the one the person saw, and stays. `nil` for
+    /// the store's own files.
+    public var modifiedNs: Int64?
+
+    /// Whether the file is one of the person's own, indexed in place (its path is absolute).
+    public var isPersonsFile: Bool { relativePath.hasPrefix("/") }
 
     /// Creates a media record.
     /// - Parameters:
@@ -24,14 +33,16 @@ public struct StoredMedia: Sendable, Hashable {
     ///   - byteCount: the size in bytes.
     ///   - pixelWidth: width in pixels, 0 when not an image.
     ///   - pixelHeight: height in pixels, 0 when not an image.
+    ///   - modifiedNs: a person's file's mtime when indexed (`nil` for the store's own files).
     public init(relativePath: String, contentType: String, filename: String, byteCount: UInt64,
-                pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0) {
+                pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, modifiedNs: Int64? = nil) {
         self.relativePath = relativePath
         self.contentType = contentType
         self.filename = filename
         self.byteCount = byteCount
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
+        self.modifiedNs = modifiedNs
     }
 
     /// The wire description of this file, with no descriptor attached.

@@ -368,6 +368,41 @@ public final class Store: Sendable {
                 CREATE TRIGGER item_deleted AFTER DELETE ON item BEGIN UPDATE library_version SET n = n + 1 WHERE id = 1; END;
                 """)
         }
+        migrator.registerMigration("v6: sources: a person's folders, indexed in place") { db in
+            // A source is a folder pickerd indexes where it is; each file it holds has a row keyed by
+            // its path, with what a rescan compares (size, mtime) and what tells a move (device,
+            // inode). A file's item is kept in `item` as any other; its media row names the file by
+            // its absolute path (a relative path is below the store's own media directory) and the
+            // mtime the release checks again. Deleting an item leaves its file's row, unlinked: the
+            // next scan indexes it again.
+            try db.execute(sql: """
+                CREATE TABLE source (
+                    id INTEGER PRIMARY KEY,
+                    path TEXT NOT NULL UNIQUE,
+                    added_ms INTEGER NOT NULL,
+                    last_scan_ms INTEGER,
+                    last_scan_seconds REAL
+                );
+                CREATE TABLE source_file (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+                    directory TEXT NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime_ns INTEGER NOT NULL,
+                    device INTEGER NOT NULL,
+                    inode INTEGER NOT NULL,
+                    item_id TEXT REFERENCES item(id) ON DELETE SET NULL,
+                    role TEXT NOT NULL DEFAULT '',
+                    content_id TEXT,
+                    problem TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX source_file_by_source ON source_file(source_id, directory);
+                CREATE INDEX source_file_by_item ON source_file(item_id);
+                CREATE INDEX source_file_by_content ON source_file(content_id) WHERE content_id IS NOT NULL;
+                ALTER TABLE media ADD COLUMN mtime_ns INTEGER;
+                CREATE INDEX media_by_path ON media(relative_path);
+                """)
+        }
         return migrator
     }
 
@@ -521,7 +556,9 @@ public final class Store: Sendable {
     /// The absolute path of a stored media file. For pickerd's own use: never sent to a client.
     /// - Parameter media: a stored file.
     /// - Returns: its path.
-    public func path(of media: StoredMedia) -> String { mediaDirectory + "/" + media.relativePath }
+    public func path(of media: StoredMedia) -> String {
+        media.isPersonsFile ? media.relativePath : mediaDirectory + "/" + media.relativePath
+    }
 
     // MARK: Suggestions
 

@@ -1,0 +1,366 @@
+public import Foundation
+public import PickerdStore
+import PickerdLibrary
+import PickerdWire
+
+/// How far a scan has come, for `pickerctl sources rescan` and `pickerctl status`.
+public struct IndexingProgress: Sendable, Hashable {
+    /// What the scan is doing.
+    public enum Stage: String, Sendable, Hashable {
+        /// Listing the folders.
+        case walking
+        /// Reading new and changed files.
+        case reading
+        /// Building the moments of the days the scan touched.
+        case moments
+        /// Finished.
+        case done
+    }
+
+    /// The source's path.
+    public var source: String
+    /// The stage.
+    public var stage: Stage
+    /// Files found so far.
+    public var seen: Int
+    /// New or changed files to read (known once the walk is over).
+    public var toRead: Int
+    /// Of those, read so far.
+    public var read: Int
+    /// When the scan began, ms since 1970.
+    public var startedMs: Int64
+    /// Files read per second since reading began.
+    public var filesPerSecond: Double
+    /// Seconds until the reading is done, at that rate (`nil` until known).
+    public var etaSeconds: Double?
+
+    /// Creates a progress record.
+    public init(source: String, stage: Stage, seen: Int = 0, toRead: Int = 0, read: Int = 0, startedMs: Int64,
+                filesPerSecond: Double = 0, etaSeconds: Double? = nil) {
+        self.source = source
+        self.stage = stage
+        self.seen = seen
+        self.toRead = toRead
+        self.read = read
+        self.startedMs = startedMs
+        self.filesPerSecond = filesPerSecond
+        self.etaSeconds = etaSeconds
+    }
+}
+
+/// What one scan did.
+public struct ScanReport: Sendable, Hashable {
+    /// A file left out, with why.
+    public struct Skipped: Sendable, Hashable {
+        /// Its path.
+        public var path: String
+        /// Why.
+        public var reason: String
+    }
+
+    /// The source's path.
+    public var source: String
+    /// Regular files found.
+    public var seen = 0
+    /// Files indexed for the first time.
+    public var added = 0
+    /// Files whose size or mtime changed, read again.
+    public var changed = 0
+    /// Files as they were.
+    public var unchanged = 0
+    /// Files moved within the source (their items kept).
+    public var moved = 0
+    /// Files gone (their items removed).
+    public var removed = 0
+    /// Files this scan left out (not photos or videos, corrupt, unreadable, links), with why.
+    public var skipped: [Skipped] = []
+    /// Live Photos paired this scan.
+    public var livePhotos = 0
+    /// When the items this scan wrote or removed happen: the days the engine builds again.
+    public var touched: [ClosedRange<Int64>] = []
+    /// How long it took, in seconds.
+    public var seconds: Double = 0
+    /// The folders it listed (for the watcher).
+    public var folders: [String] = []
+
+    /// Creates an empty report.
+    public init(source: String) { self.source = source }
+}
+
+/// Indexes a source's folders in place: finds new, changed, moved and vanished files by path, size,
+/// mtime, device and inode; reads only new and changed files (``MediaProbe``); pairs Live Photos;
+/// marks what is not a memory; writes a batch at a time, each in one transaction. The media stay
+/// where they are: an item's media row names the file.
+///
+/// Not thread-safe by itself: pickerd runs one scan at a time on its import thread.
+public struct SourceIndexer: Sendable {
+    /// The store.
+    public let store: Store
+    /// The person's time zone, for files that do not state their offset.
+    public let timeZone: TimeZone
+    /// Files read and written per transaction.
+    static let batchSize = 500
+    /// Longest clip paired with a still of the same name when no content identifier says so.
+    static let livePhotoClipMaxMs: Int64 = 6_000
+
+    /// Creates an indexer.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - timeZone: the person's time zone.
+    public init(store: Store, timeZone: TimeZone = .current) {
+        self.store = store
+        self.timeZone = timeZone
+    }
+
+    /// Scans a source, or some of its folders.
+    /// - Parameters:
+    ///   - source: the source.
+    ///   - folders: `nil` for the whole source; else the folders the watcher saw change.
+    ///   - progress: called as the scan goes (from the calling thread).
+    /// - Returns: what changed.
+    /// - Throws: ``StoreError`` when the store cannot be written; batches written before stay.
+    public func scan(_ source: Source, folders: [ScanFolder]? = nil,
+                     progress: (IndexingProgress) -> Void = { _ in }) throws(StoreError) -> ScanReport {
+        let started = Date()
+        let startedMs = started.unixMs
+        var report = ScanReport(source: source.path)
+        let scope = folders ?? [ScanFolder(path: source.path, recursive: true)]
+        progress(IndexingProgress(source: source.path, stage: .walking, startedMs: startedMs))
+        let walk = FolderWalk(scope) { seen in progress(IndexingProgress(source: source.path, stage: .walking, seen: seen, startedMs: startedMs)) }
+        report.seen = walk.files.count
+        report.folders = walk.folders
+        var known = try store.sourceFiles(of: source.id, in: folders.map { $0.map { ($0.path, $0.recursive) } })
+
+        // A folder that could not be listed (gone, or unreadable) is not evidence its files are gone,
+        // unless it is gone: a vanished folder's files leave.
+        for (folder, _) in walk.unreadableFolders where FileManager.default.fileExists(atPath: folder) {
+            known = known.filter { !($0.value.directory == folder || $0.value.directory.hasPrefix(folder + "/")) }
+        }
+
+        var changes = SourceChanges()
+        var toRead: [WalkedFile] = []
+        var present = Set<String>()
+        for file in walk.files {
+            present.insert(file.path)
+            if let record = known[file.path], record.size == file.size, record.mtimeNs == file.mtimeNs,
+               record.itemID != nil || !record.problem.isEmpty {
+                report.unchanged += 1
+                continue
+            }
+            toRead.append(file)
+        }
+        // Gone: recorded here, not found. A new file with a gone file's device, inode, size and mtime
+        // is that file, moved: its record and media follow it and its item stays.
+        var gone: [[Int64]: SourceFile] = [:]
+        for (path, record) in known where !present.contains(path) {
+            gone[[Int64(bitPattern: record.device), Int64(bitPattern: record.inode), record.size, record.mtimeNs]] = record
+        }
+        toRead = toRead.filter { file in
+            guard known[file.path] == nil,
+                  let record = gone.removeValue(forKey: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size, file.mtimeNs])
+            else { return true }
+            changes.moves.append((from: record.path, to: file.path))
+            report.moved += 1
+            return false
+        }
+        var orphans = Set<UUID>()
+        for record in gone.values {
+            changes.removedFiles.append(record.path)
+            if let id = record.itemID { changes.removedItems.append(id); orphans.insert(id) }
+            report.removed += 1
+        }
+        // A Live Photo whose still or clip went: the file that stays is read again on its own.
+        if !orphans.isEmpty {
+            let removed = Set(changes.removedFiles)
+            for id in orphans {
+                for partner in try store.sourceFiles(ofItem: id) where !removed.contains(partner.path) {
+                    if let file = walk.files.first(where: { $0.path == partner.path }), !toRead.contains(file) { toRead.append(file) }
+                }
+            }
+        }
+        for (path, reason) in walk.skipped { report.skipped.append(.init(path: path, reason: reason)) }
+        report.touched += try store.apply(changes)
+
+        // Read new and changed files, a batch at a time, in path order (a still and its clip are
+        // neighbours: IMG_1234.HEIC, IMG_1234.MOV).
+        toRead.sort { $0.path < $1.path }
+        let readingStarted = Date()
+        var read = 0
+        for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {
+            let batch = Array(toRead[start..<min(start + Self.batchSize, toRead.count)])
+            try index(batch, source: source, known: known, report: &report)
+            read += batch.count
+            let elapsed = max(Date().timeIntervalSince(readingStarted), 0.001)
+            let rate = Double(read) / elapsed
+            progress(IndexingProgress(source: source.path, stage: .reading, seen: report.seen, toRead: toRead.count, read: read,
+                                  startedMs: startedMs, filesPerSecond: rate, etaSeconds: Double(toRead.count - read) / max(rate, 0.001)))
+        }
+        report.seconds = Date().timeIntervalSince(started)
+        if folders == nil { try store.recordScan(of: source.id, endedMs: Date().unixMs, seconds: report.seconds) }
+        return report
+    }
+
+    /// One probed file.
+    private struct Probed {
+        var file: WalkedFile
+        var media: ProbedMedia
+        var itemID: UUID
+    }
+
+    private func index(_ batch: [WalkedFile], source: Source, known: [String: SourceFile], report: inout ScanReport) throws(StoreError) {
+        var changes = SourceChanges()
+        var probed: [Probed] = []
+        for file in batch {
+            let previous = known[file.path]
+            if previous == nil { report.added += 1 } else { report.changed += 1 }
+            do throws(ProbeError) {
+                let media = try MediaProbe.probe(path: file.path, timeZone: timeZone)
+                // A changed file keeps its item's id (a reminder's link, what was released of it).
+                let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
+                probed.append(Probed(file: file, media: media, itemID: id))
+            } catch {
+                if let id = previous?.itemID { changes.removedItems.append(id) }
+                let reason = error.kind == .unsupported ? "not a photo or video pickerd reads" : error.message
+                report.skipped.append(.init(path: file.path, reason: reason))
+                changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
+                                                device: file.device, inode: file.inode, problem: reason))
+            }
+        }
+
+        // Live Photos: a still and a clip with the same content identifier, or in the same folder
+        // with the same name and a short clip. Partners may have been indexed before.
+        var pairs: [(still: Int, clip: Int)] = []
+        var paired = Set<Int>()
+        var byKey: [String: Int] = [:]
+        for (index, p) in probed.enumerated() {
+            guard let key = p.media.contentIdentifier else { continue }
+            if let other = byKey[key], probed[other].media.kind != p.media.kind {
+                pairs.append(p.media.kind == .photo ? (index, other) : (other, index))
+                paired.formUnion([index, other])
+            } else {
+                byKey[key] = index
+            }
+        }
+        var byStem: [String: Int] = [:]
+        for (index, p) in probed.enumerated() where !paired.contains(index) && p.media.contentIdentifier == nil {
+            let stem = Self.stem(p.file.path)
+            if let other = byStem[stem], probed[other].media.kind != p.media.kind {
+                let (still, clip) = p.media.kind == .photo ? (index, other) : (other, index)
+                if (probed[clip].media.durationMs ?? 0) <= Self.livePhotoClipMaxMs {
+                    pairs.append((still, clip))
+                    paired.formUnion([still, clip])
+                }
+            } else {
+                byStem[stem] = index
+            }
+        }
+        // A partner indexed earlier: the pair becomes one item (the still's), the clip's own item goes.
+        var partners: [Int: SourceFile] = [:]
+        for (index, p) in probed.enumerated() where !paired.contains(index) {
+            let candidates: [SourceFile]
+            if let key = p.media.contentIdentifier {
+                candidates = try store.sourceFiles(contentIdentifier: key)
+            } else {
+                let stem = Self.stem(p.file.path)
+                let extensions = p.media.kind == .photo ? ["mov", "MOV", "mp4", "MP4"] : ["heic", "HEIC", "jpg", "JPG", "jpeg", "JPEG"]
+                candidates = try store.sourceFiles(paths: extensions.map { stem + "." + $0 })
+            }
+            let wanted = p.media.kind == .photo ? ["video", "livePhotoVideo"] : ["photo", "livePhotoImage"]
+            if let partner = candidates.first(where: { wanted.contains($0.role) && $0.path != p.file.path && $0.itemID != nil }) {
+                partners[index] = partner
+            }
+        }
+
+        // What is not a memory.
+        var notMemory: [Int: NotAMemory] = [:]
+        for (index, p) in probed.enumerated() {
+            if let kind = NotAMemoryRules.classify(p.media, path: p.file.path) { notMemory[index] = kind }
+        }
+        let stills = probed.indices.filter { probed[$0].media.kind == .photo && notMemory[$0] == nil }
+        let shots = stills.map { index in
+            let m = probed[index].media
+            return NotAMemoryRules.Shot(takenAtMs: date(probed[index]), camera: [m.make, m.model].compactMap { $0 }.joined(separator: " "),
+                                        folder: SourceFile.directory(of: probed[index].file.path), burst: m.burstIdentifier)
+        }
+        for position in NotAMemoryRules.bursts(shots) { notMemory[stills[position]] = .burst }
+
+        // Items.
+        func record(_ p: Probed, role: String, item: UUID) -> SourceFile {
+            SourceFile(path: p.file.path, sourceID: source.id, size: p.file.size, mtimeNs: p.file.mtimeNs, device: p.file.device,
+                       inode: p.file.inode, itemID: item, role: role, contentIdentifier: p.media.contentIdentifier)
+        }
+        for (still, clip) in pairs {
+            let id = probed[still].itemID
+            if probed[clip].itemID != id { changes.removedItems.append(probed[clip].itemID) }
+            changes.items.append(livePhoto(still: (probed[still].file, probed[still].media), clip: (probed[clip].file, probed[clip].media),
+                                           id: id, notAMemory: notMemory[still]))
+            changes.files += [record(probed[still], role: "livePhotoImage", item: id), record(probed[clip], role: "livePhotoVideo", item: id)]
+            report.livePhotos += 1
+        }
+        for (index, p) in probed.enumerated() where !paired.contains(index) {
+            if let partner = partners[index], let partnerItem = partner.itemID,
+               let partnerFile = FileManager.default.fileExists(atPath: partner.path) ? partner : nil,
+               let partnerMedia = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone) {
+                let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
+                                       device: partnerFile.device, inode: partnerFile.inode)
+                let stillIsNew = p.media.kind == .photo
+                let id = stillIsNew ? p.itemID : partnerItem
+                if !stillIsNew, p.itemID != id { changes.removedItems.append(p.itemID) }
+                if stillIsNew, partnerItem != id { changes.removedItems.append(partnerItem) }
+                let stillPair = stillIsNew ? (p.file, p.media) : (other, partnerMedia)
+                let clipPair = stillIsNew ? (other, partnerMedia) : (p.file, p.media)
+                changes.items.append(livePhoto(still: stillPair, clip: clipPair, id: id,
+                                               notAMemory: stillIsNew ? notMemory[index] : NotAMemoryRules.classify(partnerMedia, path: other.path)))
+                let otherRecord = SourceFile(path: other.path, sourceID: partnerFile.sourceID, size: other.size, mtimeNs: other.mtimeNs,
+                                             device: other.device, inode: other.inode, itemID: id,
+                                             role: stillIsNew ? "livePhotoVideo" : "livePhotoImage", contentIdentifier: partnerMedia.contentIdentifier)
+                changes.files += [record(p, role: stillIsNew ? "livePhotoImage" : "livePhotoVideo", item: id), otherRecord]
+                report.livePhotos += 1
+                continue
+            }
+            changes.items.append(single(p, notAMemory: notMemory[index]))
+            changes.files.append(record(p, role: p.media.kind == .photo ? "photo" : "video", item: p.itemID))
+        }
+        // An id both removed and written (a changed file that stays) is written, not removed.
+        let written = Set(changes.items.map(\.id))
+        changes.removedItems.removeAll { written.contains($0) }
+        report.touched += try store.apply(changes)
+    }
+
+    /// When a file happened: its taking date, else its digitizing date, else its mtime.
+    private func date(_ p: Probed) -> Int64 { Self.date(p.media, p.file) }
+
+    private static func date(_ media: ProbedMedia, _ file: WalkedFile) -> Int64 {
+        media.takenAtMs ?? media.digitizedAtMs ?? file.mtimeNs / 1_000_000
+    }
+
+    private static func stem(_ path: String) -> String {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return path }
+        return String(path[..<dot])
+    }
+
+    private func stored(_ file: WalkedFile, _ media: ProbedMedia) -> StoredMedia {
+        StoredMedia(relativePath: file.path, contentType: media.contentType, filename: (file.path as NSString).lastPathComponent,
+                    byteCount: UInt64(max(0, file.size)), pixelWidth: media.pixelWidth, pixelHeight: media.pixelHeight,
+                    modifiedNs: file.mtimeNs)
+    }
+
+    private func single(_ p: Probed, notAMemory: NotAMemory?) -> LibraryItem {
+        let when = date(p)
+        let asset: Item.Asset = p.media.kind == .photo
+            ? .photo(Photo(photo: stored(p.file, p.media).media(slot: 0), date: Timestamp(unixMs: when)))
+            : .video(Video(url: stored(p.file, p.media).media(slot: 0), date: Timestamp(unixMs: when)))
+        return LibraryItem(id: p.itemID, asset: asset, media: [stored(p.file, p.media)], startMs: when,
+                           endMs: when + (p.media.kind == .video ? max(0, p.media.durationMs ?? 0) : 0), source: "file",
+                           utcOffsetSeconds: p.media.utcOffsetSeconds, coordinate: p.media.coordinate, notAMemory: notAMemory)
+    }
+
+    private func livePhoto(still: (WalkedFile, ProbedMedia), clip: (WalkedFile, ProbedMedia), id: UUID, notAMemory: NotAMemory?) -> LibraryItem {
+        let when = Self.date(still.1, still.0)
+        let asset = Item.Asset.livePhoto(LivePhoto(image: stored(still.0, still.1).media(slot: 0), video: stored(clip.0, clip.1).media(slot: 1),
+                                                   date: Timestamp(unixMs: when)))
+        return LibraryItem(id: id, asset: asset, media: [stored(still.0, still.1), stored(clip.0, clip.1)], startMs: when, source: "file",
+                           utcOffsetSeconds: still.1.utcOffsetSeconds ?? clip.1.utcOffsetSeconds,
+                           coordinate: still.1.coordinate ?? clip.1.coordinate, notAMemory: notAMemory)
+    }
+}

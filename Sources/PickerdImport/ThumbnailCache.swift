@@ -1,0 +1,40 @@
+public import Foundation
+public import PickerdStore
+
+/// Small PNG previews of the person's own photos and videos for the pickers, made on first use and
+/// kept in the store's data directory (`thumbnails/`, mode 0700), never where an app can read them.
+/// A preview is named by its item, slot and the file's mtime: a changed file gets a new one.
+public struct ThumbnailCache: Sendable {
+    /// Where previews are kept.
+    public let directory: String
+    /// The longest side of a preview, in pixels.
+    public static let maxSide = 320
+
+    /// Creates the cache.
+    /// - Parameter dataDirectory: the store's data directory.
+    public init(dataDirectory: String) {
+        directory = dataDirectory + "/thumbnails"
+    }
+
+    /// A preview's path, made now if it is not there yet.
+    /// - Parameters:
+    ///   - media: a person's file, as indexed.
+    ///   - itemID: its item.
+    ///   - slot: its index in the item's media.
+    /// - Returns: the PNG's path and its bytes' count.
+    /// - Throws: ``ProbeError`` when the file cannot be decoded or the preview cannot be written.
+    public func preview(of media: StoredMedia, itemID: UUID, slot: Int) throws(ProbeError) -> (path: String, byteCount: UInt64) {
+        let path = "\(directory)/\(itemID.uuidString)-\(slot)-\(media.modifiedNs ?? 0).png"
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > 0 { return (path, size) }
+        // The orientation is read again (metadata only): the index keeps what suggestions need.
+        let orientation = (try? MediaProbe.probe(path: media.relativePath))?.orientation ?? 1
+        let png = try Thumbnailer.png(path: media.relativePath, contentType: media.contentType, maxSide: Self.maxSide, orientation: orientation)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ProbeError(.unreadable, "cannot keep a preview in \(directory): \(error.localizedDescription)")
+        }
+        return (path, UInt64(png.count))
+    }
+}
