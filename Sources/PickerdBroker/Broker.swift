@@ -71,6 +71,7 @@ public final class Broker: Sendable {
     private let loop: ConnectionLoop
     let sessions: SessionManager
     let reminders: ReminderScheduler
+    let importer: ImportService
     private let shuttingDown = Atomic<Bool>(false)
     private let integrityFailed = Atomic<Bool>(false)
 
@@ -119,6 +120,7 @@ public final class Broker: Sendable {
         } catch {
             throw BrokerError("cannot start serving: \(error)")
         }
+        importer = ImportService(store: store, builder: builder, logger: logger)
         sessions = SessionManager(broker: nil, logger: logger)
         reminders = ReminderScheduler(logger: logger)
         sessions.attach(self)
@@ -147,6 +149,7 @@ public final class Broker: Sendable {
             }
         }
         reminders.start()
+        importer.start()
         loop.run(handler: self)
         logger.info("pickerd stopped")
     }
@@ -158,6 +161,7 @@ public final class Broker: Sendable {
         logger.info("pickerd shutting down", metadata: ["connections": "\(loop.openConnections.values.reduce(0, +))"])
         sessions.shutdown()
         reminders.stop()
+        importer.stop()
         loop.stop()
     }
 

@@ -35,7 +35,8 @@ struct ControlHandler {
                 uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: UInt32(broker.sessions.activeSessions),
                 registeredAgents: UInt32(broker.sessions.registeredAgents),
                 consentGiven: try store.consentDate() != nil, dataDir: store.dataDirectory,
-                itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestionCount())))
+                itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestionCount()),
+                sourceCount: UInt32(try store.sources().count), scanning: broker.importer.scanning.map(Self.wire)))
         case .settingsGet:
             return try settingsReply()
         case .settingsSet(let request):
@@ -103,6 +104,14 @@ struct ControlHandler {
             case .success(let reply): return .notificationOpenReply(reply)
             case .failure(let error): return .error(ErrorInfo(code: error.code, message: error.message))
             }
+        case .sourcesList:
+            return try sourcesList()
+        case .sourcesAdd(let request):
+            return try sourcesAdd(request)
+        case .sourcesRemove(let request):
+            return try sourcesRemove(request)
+        case .sourcesRescan(let request):
+            return try sourcesRescan(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

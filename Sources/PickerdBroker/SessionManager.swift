@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PickerdImport
 import PickerdLibrary
 import PickerdStore
 import PickerdTransport
@@ -321,11 +322,42 @@ final class SessionManager: Sendable {
             return
         }
         do {
-            let files = try item.media.map(sealedCopy)
-            let media = item.media.enumerated().map { index, stored in
-                var m = stored.media(slot: index)
-                m.hasFd = true
-                return m
+            var files: [OwnedFileDescriptor] = []
+            var media: [Media] = []
+            do {
+                for (index, stored) in item.media.enumerated() {
+                    var m = stored.media(slot: index)
+                    m.hasFd = true
+                    if stored.isPersonsFile {
+                        // A person's file is previewed by a small PNG made from it (a 12-megapixel
+                        // HEIC is of no use to a terminal), once the file is checked to be the one indexed.
+                        try open(stored).close()
+                        let preview: (path: String, byteCount: UInt64)
+                        do {
+                            preview = try ThumbnailCache(dataDirectory: broker.store.dataDirectory).preview(of: stored, itemID: item.id, slot: index)
+                        } catch {
+                            // No preview (a format FFmpeg cannot decode): the item is still the person's to add.
+                            logger.notice("no preview", metadata: ["file": "\(stored.filename)", "error": "\(error)"])
+                            m.hasFd = false
+                            media.append(m)
+                            continue
+                        }
+                        m.fdIndex = UInt32(files.count)
+                        let fd = try FileDescriptor.open(preview.path, .readOnly, options: .closeOnExec)
+                        defer { try? fd.close() }
+                        files.append(try SealedMemoryFile.copy(from: fd, name: stored.filename + ".png"))
+                        m.contentType = "image/png"
+                        m.filename = stored.filename + ".png"
+                        m.byteCount = preview.byteCount
+                    } else {
+                        m.fdIndex = UInt32(files.count)
+                        files.append(try sealedCopy(stored))
+                    }
+                    media.append(m)
+                }
+            } catch let unavailable as MediaUnavailable {
+                broker.reply(agent, requestID, .fetchMediaReply(FetchMediaReply(itemId: request.itemId, unavailable: unavailable.reason)))
+                return
             }
             try agent.send(Envelope(requestId: requestID, body: .fetchMediaReply(FetchMediaReply(itemId: request.itemId, media: media))),
                            descriptors: files.compactMap(\.descriptor))
@@ -506,16 +538,25 @@ final class SessionManager: Sendable {
             let enabled = try store.enabledCategories()
             let kept = Set(approval.keptItemIds.compactMap(UUID.init(uuidString:)))
             // From pickerd's own store, in the suggestion's order, settings applied once more.
-            let items = try store.items(shown.items.map(\.id).filter(kept.contains))
+            let candidates = try store.items(shown.items.map(\.id).filter(kept.contains))
                 .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
-            guard !items.isEmpty else { throw BrokerError("none of the kept items can be released") }
+            guard !candidates.isEmpty else { throw BrokerError("none of the kept items can be released") }
             // Location data leaves only with a place the person kept: a photo's GPS, a workout's route.
-            let placeApproved = items.contains { $0.kind == .location || $0.kind == .locationGroup }
+            let placeApproved = candidates.contains { $0.kind == .location || $0.kind == .locationGroup }
             var descriptors: [OwnedFileDescriptor] = []
             var wireItems: [Item] = []
-            for item in items {
+            var leftOut: [String] = []
+            for item in candidates {
                 let first = descriptors.count
-                descriptors += try item.media.map { placeApproved ? try sealedCopy($0) : try redactedCopy($0) }
+                let copies: [OwnedFileDescriptor]
+                do {
+                    copies = try item.media.map { placeApproved ? try sealedCopy($0) : try redactedCopy($0) }
+                } catch let unavailable as MediaUnavailable {
+                    // The person's file changed or went since it was indexed: not what they saw, so it stays.
+                    leftOut.append(unavailable.reason)
+                    continue
+                }
+                descriptors += copies
                 let asset = item.asset.mappingMedia { media in
                     var m = media
                     m.fdIndex = UInt32(first) + media.fdIndex
@@ -524,6 +565,12 @@ final class SessionManager: Sendable {
                 }
                 wireItems.append(Item(id: item.id.uuidString, asset: placeApproved ? asset : RouteRedactor.strippingRoutes(asset)))
             }
+            if !leftOut.isEmpty {
+                logger.notice("left out of a release", metadata: ["session": "\(session.handle)", "why": "\(leftOut)"])
+            }
+            let releasedIDs = Set(wireItems.map(\.id))
+            let items = candidates.filter { releasedIDs.contains($0.id.uuidString) }
+            guard !items.isEmpty else { throw BrokerError("none of the kept items can be released: \(leftOut.joined(separator: "; "))") }
             // An unedited title is made again from what was kept: it must not name a person or a
             // place the person left out ("Evening with Maya at Via Carota" without Maya).
             let title = approval.titleEdited ? approval.title
@@ -557,18 +604,44 @@ final class SessionManager: Sendable {
     }
 
     private func sealedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
-        let source = try FileDescriptor.open(broker.store.path(of: media), .readOnly, options: .closeOnExec)
+        let source = try open(media)
         defer { try? source.close() }
         return try SealedMemoryFile.copy(from: source, name: media.filename)
     }
 
-    /// A sealed copy with GPS metadata removed from images.
+    /// A sealed copy with location metadata removed (EXIF GPS in JPEG, PNG and HEIC; QuickTime and
+    /// MP4 location atoms; XMP GPS), decided by the file's content.
     private func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
-        guard media.contentType == "image/png" || media.contentType == "image/jpeg" else { return try sealedCopy(media) }
-        guard let data = FileManager.default.contents(atPath: broker.store.path(of: media)) else {
-            throw BrokerError("cannot read the media file \(media.relativePath)")
+        let source = try open(media)
+        defer { try? source.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
         }
-        return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS([UInt8](data)))
+        return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS(bytes))
+    }
+
+    /// Opens a media file for release or preview. A person's own file must be the one indexed: the
+    /// descriptor's size and mtime (read from it, so no rename in between can swap it) must match.
+    /// - Throws: ``MediaUnavailable`` for a person's file changed or gone; other errors otherwise.
+    private func open(_ media: StoredMedia) throws -> FileDescriptor {
+        let path = broker.store.path(of: media)
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            guard media.isPersonsFile else { throw error }
+            throw MediaUnavailable(reason: PersonsFile.missing(media))
+        }
+        guard media.isPersonsFile else { return fd }
+        if let reason = PersonsFile.unavailability(of: media, descriptor: fd.rawValue) {
+            try? fd.close()
+            throw MediaUnavailable(reason: reason)
+        }
+        return fd
     }
 
     static func now() -> Int64 { Date().unixMs }

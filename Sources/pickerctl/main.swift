@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Library.self, Settings.self, Apps.self, Notifications.self, History.self])
+        subcommands: [Status.self, Library.self, Sources.self, Settings.self, Apps.self, Notifications.self, History.self])
 }
 
 struct Connection: ParsableArguments {
@@ -68,8 +68,124 @@ struct Status: ParsableCommand {
             library: \(s.itemCount) items, \(s.suggestionCount) suggestions
             consent: \(s.consentGiven ? "given" : "not yet given")
             sessions: \(s.activeSessions) active, \(s.registeredAgents) picker agents
+            sources: \(s.sourceCount) folder\(s.sourceCount == 1 ? "" : "s") (pickerctl sources list)
             """)
+        for p in s.scanning { print("indexing: " + describe(p)) }
     }
+}
+
+/// One line for a scan's progress: "/home/ana/Pictures: reading 1200/5400 files, 850 files/s, about 5 s left".
+func describe(_ p: ScanProgress) -> String {
+    switch p.stage {
+    case "walking": return "\(p.source): listing folders, \(p.seen) files found"
+    case "reading":
+        let eta = p.etaSeconds >= 0 ? ", about \(Int(p.etaSeconds.rounded(.up))) s left" : ""
+        return "\(p.source): reading \(p.read)/\(p.toRead) new or changed files of \(p.seen), \(Int(p.filesPerSecond)) files/s\(eta)"
+    case "moments": return "\(p.source): building moments"
+    default: return "\(p.source): \(p.stage)"
+    }
+}
+
+struct Sources: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Folders of your own photos and videos, which pickerd indexes where they are and watches.",
+        discussion: "pickerd keeps a reference and the metadata (dates, places, cameras); the files stay yours and where they are.",
+        subcommands: [List.self, Add.self, Remove.self, Rescan.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The sources, what they hold, and the folders offered.")
+        @OptionGroup var connection: Connection
+
+        func run() throws {
+            let client = try connection.open()
+            guard case .sourcesListReply(let reply) = perform(client, .sourcesList(SourcesListRequest())) else { fail("unexpected reply", code: 1) }
+            printSources(reply)
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a folder and index it (waits, showing progress, unless --no-wait).")
+        @OptionGroup var connection: Connection
+        @Argument(help: "The folder.") var path: String
+        @Flag(help: "Return at once; the scan goes on in pickerd (pickerctl status shows it).") var noWait = false
+
+        func run() throws {
+            let client = try connection.open()
+            let reply = perform(client, .sourcesAdd(SourcesAddRequest(path: absolute(path), wait: !noWait)),
+                                isFinal: { if case .scanProgress = $0 { false } else { true } }, onEvent: showProgress)
+            guard case .sourcesListReply(let list) = reply else { fail("unexpected reply", code: 1) }
+            printSources(list)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a source: its items leave the library and every suggestion; the files stay.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "The folder.") var path: String
+
+        func run() throws {
+            let client = try connection.open()
+            guard case .sourcesListReply(let list) = perform(client, .sourcesRemove(SourcesRemoveRequest(path: absolute(path)))) else {
+                fail("unexpected reply", code: 1)
+            }
+            printSources(list)
+        }
+    }
+
+    struct Rescan: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Look at every source (or one) again, showing progress.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "One source (default: every source).") var path: String?
+        @Flag(help: "Return at once; the scan goes on in pickerd.") var noWait = false
+
+        func run() throws {
+            let client = try connection.open()
+            let reply = perform(client, .sourcesRescan(SourcesRescanRequest(path: path.map(absolute) ?? "", wait: !noWait)),
+                                isFinal: { if case .scanProgress = $0 { false } else { true } }, onEvent: showProgress)
+            guard case .sourcesListReply(let list) = reply else { fail("unexpected reply", code: 1) }
+            printSources(list)
+        }
+    }
+}
+
+/// A path as the person typed it, made absolute against the current directory.
+func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    if path == "~" || path.hasPrefix("~/") { return NSHomeDirectory() + path.dropFirst() }
+    return FileManager.default.currentDirectoryPath + "/" + path
+}
+
+/// Progress on stderr, at most every half second (and each stage's first line).
+nonisolated(unsafe) private var lastProgress: (stage: String, at: Date) = ("", .distantPast)
+func showProgress(_ event: Envelope.Body) {
+    guard case .scanProgress(let p) = event else { return }
+    guard p.stage != lastProgress.stage || Date().timeIntervalSince(lastProgress.at) >= 0.5 else { return }
+    lastProgress = (p.stage, Date())
+    FileHandle.standardError.write(Data((describe(p) + "\n").utf8))
+}
+
+func printSources(_ reply: SourcesListReply) {
+    for s in reply.summaries {
+        if !s.error.isEmpty {
+            print("\(s.source): scan stopped: \(s.error)")
+            continue
+        }
+        print(String(format: "%@: %llu files in %.1f s: %llu new, %llu changed, %llu moved, %llu gone, %llu skipped, %llu Live Photos",
+                     s.source, s.seen, s.seconds, s.added, s.changed, s.moved, s.removed, s.skipped, s.livePhotos))
+        for example in s.skippedExamples { print("  skipped \(example)") }
+    }
+    if reply.sources.isEmpty { print("no sources yet") }
+    for source in reply.sources {
+        let scanned = source.lastScanMs > 0
+            ? "last scanned \(Date(timeIntervalSince1970: Double(source.lastScanMs) / 1000).formatted(date: .abbreviated, time: .shortened))"
+            : "not scanned yet"
+        print("\(source.path)")
+        print("  \(source.indexed) photos and videos indexed (\(source.notMemories) screenshots, scans or bursts kept out of suggestions), \(source.skipped) files skipped")
+        print("  \(scanned); \(source.watched ? "watched for changes" : "not watched")")
+        if !source.problem.isEmpty { print("  problem: \(source.problem)") }
+    }
+    for p in reply.scanning { print("indexing: " + describe(p)) }
+    for folder in reply.offered { print("offered: \(folder) (pickerctl sources add \(folder))") }
 }
 
 struct Library: ParsableCommand {

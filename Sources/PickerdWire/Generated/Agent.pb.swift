@@ -837,14 +837,19 @@ public struct FetchMediaReply: Hashable, Sendable {
     public var itemId: String
     /// `media` (field 2).
     public var media: [Media]
+    /// Set when the item's files are one of the person's own and one changed or went since pickerd
+    /// indexed it: the item cannot be added (it is left out), and the picker says so.
+    public var unavailable: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - itemId: the field's value.
     ///   - media: the field's value.
-    public init(itemId: String = "", media: [Media] = []) {
+    ///   - unavailable: the field's value.
+    public init(itemId: String = "", media: [Media] = [], unavailable: String = "") {
         self.itemId = itemId
         self.media = media
+        self.unavailable = unavailable
     }
 }
 
@@ -856,6 +861,7 @@ extension FetchMediaReply: CMessageConvertible {
         self.init()
         self.itemId = swiftString(c.item_id)
         self.media = cArray(c.media, c.n_media).map { Media(c: $0!) }
+        self.unavailable = swiftString(c.unavailable)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__FetchMediaReply> {
@@ -864,6 +870,7 @@ extension FetchMediaReply: CMessageConvertible {
         c.pointee.item_id = arena.string(self.itemId)
         c.pointee.n_media = self.media.count
         c.pointee.media = arena.array(self.media.map { Optional($0.toC(arena)) })
+        c.pointee.unavailable = arena.string(self.unavailable)
         return c
     }
 

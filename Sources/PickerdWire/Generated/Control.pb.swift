@@ -98,6 +98,10 @@ public struct StatusReply: Hashable, Sendable {
     public var itemCount: UInt64
     /// `suggestion_count` (field 10).
     public var suggestionCount: UInt64
+    /// `source_count` (field 11).
+    public var sourceCount: UInt32
+    /// sources being indexed now
+    public var scanning: [ScanProgress]
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -111,7 +115,9 @@ public struct StatusReply: Hashable, Sendable {
     ///   - dataDir: the field's value.
     ///   - itemCount: the field's value.
     ///   - suggestionCount: the field's value.
-    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0) {
+    ///   - sourceCount: the field's value.
+    ///   - scanning: the field's value.
+    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0, sourceCount: UInt32 = 0, scanning: [ScanProgress] = []) {
         self.protocolVersion = protocolVersion
         self.softwareVersion = softwareVersion
         self.pid = pid
@@ -122,6 +128,8 @@ public struct StatusReply: Hashable, Sendable {
         self.dataDir = dataDir
         self.itemCount = itemCount
         self.suggestionCount = suggestionCount
+        self.sourceCount = sourceCount
+        self.scanning = scanning
     }
 }
 
@@ -141,6 +149,8 @@ extension StatusReply: CMessageConvertible {
         self.dataDir = swiftString(c.data_dir)
         self.itemCount = c.item_count
         self.suggestionCount = c.suggestion_count
+        self.sourceCount = c.source_count
+        self.scanning = cArray(c.scanning, c.n_scanning).map { ScanProgress(c: $0!) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__StatusReply> {
@@ -156,6 +166,9 @@ extension StatusReply: CMessageConvertible {
         c.pointee.data_dir = arena.string(self.dataDir)
         c.pointee.item_count = self.itemCount
         c.pointee.suggestion_count = self.suggestionCount
+        c.pointee.source_count = self.sourceCount
+        c.pointee.n_scanning = self.scanning.count
+        c.pointee.scanning = arena.array(self.scanning.map { Optional($0.toC(arena)) })
         return c
     }
 
@@ -1923,6 +1936,606 @@ extension NotificationOpenReply: CMessageConvertible {
 extension NotificationOpenReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.NotificationOpenReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// How far a scan has come.
+public struct ScanProgress: Hashable, Sendable {
+    /// `source` (field 1).
+    public var source: String
+    /// walking, reading, moments, done
+    public var stage: String
+    /// files found so far
+    public var seen: UInt64
+    /// new or changed files to read (known once the walk is over)
+    public var toRead: UInt64
+    /// `read` (field 5).
+    public var read: UInt64
+    /// `files_per_second` (field 6).
+    public var filesPerSecond: Double
+    /// < 0: not known yet
+    public var etaSeconds: Double
+    /// `started_ms` (field 8).
+    public var startedMs: Int64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - source: the field's value.
+    ///   - stage: the field's value.
+    ///   - seen: the field's value.
+    ///   - toRead: the field's value.
+    ///   - read: the field's value.
+    ///   - filesPerSecond: the field's value.
+    ///   - etaSeconds: the field's value.
+    ///   - startedMs: the field's value.
+    public init(source: String = "", stage: String = "", seen: UInt64 = 0, toRead: UInt64 = 0, read: UInt64 = 0, filesPerSecond: Double = 0, etaSeconds: Double = 0, startedMs: Int64 = 0) {
+        self.source = source
+        self.stage = stage
+        self.seen = seen
+        self.toRead = toRead
+        self.read = read
+        self.filesPerSecond = filesPerSecond
+        self.etaSeconds = etaSeconds
+        self.startedMs = startedMs
+    }
+}
+
+extension ScanProgress: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ScanProgress
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ScanProgress>) {
+        let c = pointer.pointee
+        self.init()
+        self.source = swiftString(c.source)
+        self.stage = swiftString(c.stage)
+        self.seen = c.seen
+        self.toRead = c.to_read
+        self.read = c.read
+        self.filesPerSecond = c.files_per_second
+        self.etaSeconds = c.eta_seconds
+        self.startedMs = c.started_ms
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ScanProgress> {
+        let c = arena.allocate(Pickerd__V1__ScanProgress.self)
+        pickerd__v1__scan_progress__init(c)
+        c.pointee.source = arena.string(self.source)
+        c.pointee.stage = arena.string(self.stage)
+        c.pointee.seen = self.seen
+        c.pointee.to_read = self.toRead
+        c.pointee.read = self.read
+        c.pointee.files_per_second = self.filesPerSecond
+        c.pointee.eta_seconds = self.etaSeconds
+        c.pointee.started_ms = self.startedMs
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ScanProgress>) -> Int { pickerd__v1__scan_progress__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ScanProgress>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__scan_progress__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ScanProgress>? {
+        pickerd__v1__scan_progress__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ScanProgress>) { pickerd__v1__scan_progress__free_unpacked(c, nil) }
+}
+
+extension ScanProgress: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ScanProgress" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// What a finished scan did.
+public struct ScanSummary: Hashable, Sendable {
+    /// `source` (field 1).
+    public var source: String
+    /// `seen` (field 2).
+    public var seen: UInt64
+    /// `added` (field 3).
+    public var added: UInt64
+    /// `changed` (field 4).
+    public var changed: UInt64
+    /// `unchanged` (field 5).
+    public var unchanged: UInt64
+    /// `moved` (field 6).
+    public var moved: UInt64
+    /// `removed` (field 7).
+    public var removed: UInt64
+    /// `skipped` (field 8).
+    public var skipped: UInt64
+    /// `live_photos` (field 9).
+    public var livePhotos: UInt64
+    /// `seconds` (field 10).
+    public var seconds: Double
+    /// "path: reason", the first few
+    public var skippedExamples: [String]
+    /// set when the scan stopped (the store could not be written)
+    public var error: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - source: the field's value.
+    ///   - seen: the field's value.
+    ///   - added: the field's value.
+    ///   - changed: the field's value.
+    ///   - unchanged: the field's value.
+    ///   - moved: the field's value.
+    ///   - removed: the field's value.
+    ///   - skipped: the field's value.
+    ///   - livePhotos: the field's value.
+    ///   - seconds: the field's value.
+    ///   - skippedExamples: the field's value.
+    ///   - error: the field's value.
+    public init(source: String = "", seen: UInt64 = 0, added: UInt64 = 0, changed: UInt64 = 0, unchanged: UInt64 = 0, moved: UInt64 = 0, removed: UInt64 = 0, skipped: UInt64 = 0, livePhotos: UInt64 = 0, seconds: Double = 0, skippedExamples: [String] = [], error: String = "") {
+        self.source = source
+        self.seen = seen
+        self.added = added
+        self.changed = changed
+        self.unchanged = unchanged
+        self.moved = moved
+        self.removed = removed
+        self.skipped = skipped
+        self.livePhotos = livePhotos
+        self.seconds = seconds
+        self.skippedExamples = skippedExamples
+        self.error = error
+    }
+}
+
+extension ScanSummary: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ScanSummary
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ScanSummary>) {
+        let c = pointer.pointee
+        self.init()
+        self.source = swiftString(c.source)
+        self.seen = c.seen
+        self.added = c.added
+        self.changed = c.changed
+        self.unchanged = c.unchanged
+        self.moved = c.moved
+        self.removed = c.removed
+        self.skipped = c.skipped
+        self.livePhotos = c.live_photos
+        self.seconds = c.seconds
+        self.skippedExamples = cArray(c.skipped_examples, c.n_skipped_examples).map { swiftString($0) }
+        self.error = swiftString(c.error)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ScanSummary> {
+        let c = arena.allocate(Pickerd__V1__ScanSummary.self)
+        pickerd__v1__scan_summary__init(c)
+        c.pointee.source = arena.string(self.source)
+        c.pointee.seen = self.seen
+        c.pointee.added = self.added
+        c.pointee.changed = self.changed
+        c.pointee.unchanged = self.unchanged
+        c.pointee.moved = self.moved
+        c.pointee.removed = self.removed
+        c.pointee.skipped = self.skipped
+        c.pointee.live_photos = self.livePhotos
+        c.pointee.seconds = self.seconds
+        c.pointee.n_skipped_examples = self.skippedExamples.count
+        c.pointee.skipped_examples = arena.array(self.skippedExamples.map { Optional(arena.string($0)) })
+        c.pointee.error = arena.string(self.error)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ScanSummary>) -> Int { pickerd__v1__scan_summary__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ScanSummary>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__scan_summary__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ScanSummary>? {
+        pickerd__v1__scan_summary__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ScanSummary>) { pickerd__v1__scan_summary__free_unpacked(c, nil) }
+}
+
+extension ScanSummary: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ScanSummary" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.SourceInfo` message.
+public struct SourceInfo: Hashable, Sendable {
+    /// `path` (field 1).
+    public var path: String
+    /// `added_ms` (field 2).
+    public var addedMs: Int64
+    /// 0: not scanned yet
+    public var lastScanMs: Int64
+    /// `last_scan_seconds` (field 4).
+    public var lastScanSeconds: Double
+    /// regular files seen
+    public var files: UInt64
+    /// files that are an item's media
+    public var indexed: UInt64
+    /// of those: screenshots, scans, bursts
+    public var notMemories: UInt64
+    /// not photos or videos, corrupt, unreadable
+    public var skipped: UInt64
+    /// pickerd watches it for changes now
+    public var watched: Bool
+    /// why it cannot be read or watched; empty when fine
+    public var problem: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - addedMs: the field's value.
+    ///   - lastScanMs: the field's value.
+    ///   - lastScanSeconds: the field's value.
+    ///   - files: the field's value.
+    ///   - indexed: the field's value.
+    ///   - notMemories: the field's value.
+    ///   - skipped: the field's value.
+    ///   - watched: the field's value.
+    ///   - problem: the field's value.
+    public init(path: String = "", addedMs: Int64 = 0, lastScanMs: Int64 = 0, lastScanSeconds: Double = 0, files: UInt64 = 0, indexed: UInt64 = 0, notMemories: UInt64 = 0, skipped: UInt64 = 0, watched: Bool = false, problem: String = "") {
+        self.path = path
+        self.addedMs = addedMs
+        self.lastScanMs = lastScanMs
+        self.lastScanSeconds = lastScanSeconds
+        self.files = files
+        self.indexed = indexed
+        self.notMemories = notMemories
+        self.skipped = skipped
+        self.watched = watched
+        self.problem = problem
+    }
+}
+
+extension SourceInfo: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourceInfo
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourceInfo>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.addedMs = c.added_ms
+        self.lastScanMs = c.last_scan_ms
+        self.lastScanSeconds = c.last_scan_seconds
+        self.files = c.files
+        self.indexed = c.indexed
+        self.notMemories = c.not_memories
+        self.skipped = c.skipped
+        self.watched = c.watched != 0
+        self.problem = swiftString(c.problem)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourceInfo> {
+        let c = arena.allocate(Pickerd__V1__SourceInfo.self)
+        pickerd__v1__source_info__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.added_ms = self.addedMs
+        c.pointee.last_scan_ms = self.lastScanMs
+        c.pointee.last_scan_seconds = self.lastScanSeconds
+        c.pointee.files = self.files
+        c.pointee.indexed = self.indexed
+        c.pointee.not_memories = self.notMemories
+        c.pointee.skipped = self.skipped
+        c.pointee.watched = self.watched ? 1 : 0
+        c.pointee.problem = arena.string(self.problem)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourceInfo>) -> Int { pickerd__v1__source_info__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourceInfo>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__source_info__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourceInfo>? {
+        pickerd__v1__source_info__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourceInfo>) { pickerd__v1__source_info__free_unpacked(c, nil) }
+}
+
+extension SourceInfo: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourceInfo" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.SourcesListRequest` message.
+public struct SourcesListRequest: Hashable, Sendable {
+
+    /// Creates the message; every field defaults to its protobuf default.
+    public init() {
+    }
+}
+
+extension SourcesListRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourcesListRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourcesListRequest>) {
+        self.init()
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourcesListRequest> {
+        let c = arena.allocate(Pickerd__V1__SourcesListRequest.self)
+        pickerd__v1__sources_list_request__init(c)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourcesListRequest>) -> Int { pickerd__v1__sources_list_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourcesListRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__sources_list_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourcesListRequest>? {
+        pickerd__v1__sources_list_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourcesListRequest>) { pickerd__v1__sources_list_request__free_unpacked(c, nil) }
+}
+
+extension SourcesListRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourcesListRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.SourcesListReply` message.
+public struct SourcesListReply: Hashable, Sendable {
+    /// `sources` (field 1).
+    public var sources: [SourceInfo]
+    /// The person's XDG Pictures and Videos folders (from user-dirs.dirs) that exist and are not
+    /// sources yet: offered, never added without being asked.
+    public var offered: [String]
+    /// `scanning` (field 3).
+    public var scanning: [ScanProgress]
+    /// the scans a `wait`ing request ran
+    public var summaries: [ScanSummary]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sources: the field's value.
+    ///   - offered: the field's value.
+    ///   - scanning: the field's value.
+    ///   - summaries: the field's value.
+    public init(sources: [SourceInfo] = [], offered: [String] = [], scanning: [ScanProgress] = [], summaries: [ScanSummary] = []) {
+        self.sources = sources
+        self.offered = offered
+        self.scanning = scanning
+        self.summaries = summaries
+    }
+}
+
+extension SourcesListReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourcesListReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourcesListReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.sources = cArray(c.sources, c.n_sources).map { SourceInfo(c: $0!) }
+        self.offered = cArray(c.offered, c.n_offered).map { swiftString($0) }
+        self.scanning = cArray(c.scanning, c.n_scanning).map { ScanProgress(c: $0!) }
+        self.summaries = cArray(c.summaries, c.n_summaries).map { ScanSummary(c: $0!) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourcesListReply> {
+        let c = arena.allocate(Pickerd__V1__SourcesListReply.self)
+        pickerd__v1__sources_list_reply__init(c)
+        c.pointee.n_sources = self.sources.count
+        c.pointee.sources = arena.array(self.sources.map { Optional($0.toC(arena)) })
+        c.pointee.n_offered = self.offered.count
+        c.pointee.offered = arena.array(self.offered.map { Optional(arena.string($0)) })
+        c.pointee.n_scanning = self.scanning.count
+        c.pointee.scanning = arena.array(self.scanning.map { Optional($0.toC(arena)) })
+        c.pointee.n_summaries = self.summaries.count
+        c.pointee.summaries = arena.array(self.summaries.map { Optional($0.toC(arena)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourcesListReply>) -> Int { pickerd__v1__sources_list_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourcesListReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__sources_list_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourcesListReply>? {
+        pickerd__v1__sources_list_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourcesListReply>) { pickerd__v1__sources_list_reply__free_unpacked(c, nil) }
+}
+
+extension SourcesListReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourcesListReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Add a folder (an absolute path; pickerd resolves links) and scan it. With `wait`, pickerd answers
+/// with ScanProgress messages carrying the same request id, then SourcesListReply; without, at once
+/// (the scan goes on in the background).
+public struct SourcesAddRequest: Hashable, Sendable {
+    /// `path` (field 1).
+    public var path: String
+    /// `wait` (field 2).
+    public var wait: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - wait: the field's value.
+    public init(path: String = "", wait: Bool = false) {
+        self.path = path
+        self.wait = wait
+    }
+}
+
+extension SourcesAddRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourcesAddRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourcesAddRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.wait = c.wait != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourcesAddRequest> {
+        let c = arena.allocate(Pickerd__V1__SourcesAddRequest.self)
+        pickerd__v1__sources_add_request__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.wait = self.wait ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourcesAddRequest>) -> Int { pickerd__v1__sources_add_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourcesAddRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__sources_add_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourcesAddRequest>? {
+        pickerd__v1__sources_add_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourcesAddRequest>) { pickerd__v1__sources_add_request__free_unpacked(c, nil) }
+}
+
+extension SourcesAddRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourcesAddRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Remove a source: its files' items leave the library and every suggestion; the files stay.
+public struct SourcesRemoveRequest: Hashable, Sendable {
+    /// `path` (field 1).
+    public var path: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    public init(path: String = "") {
+        self.path = path
+    }
+}
+
+extension SourcesRemoveRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourcesRemoveRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourcesRemoveRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourcesRemoveRequest> {
+        let c = arena.allocate(Pickerd__V1__SourcesRemoveRequest.self)
+        pickerd__v1__sources_remove_request__init(c)
+        c.pointee.path = arena.string(self.path)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourcesRemoveRequest>) -> Int { pickerd__v1__sources_remove_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourcesRemoveRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__sources_remove_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourcesRemoveRequest>? {
+        pickerd__v1__sources_remove_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourcesRemoveRequest>) { pickerd__v1__sources_remove_request__free_unpacked(c, nil) }
+}
+
+extension SourcesRemoveRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourcesRemoveRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Scan again: one source, or every source when `path` is empty. `wait` as for SourcesAddRequest.
+public struct SourcesRescanRequest: Hashable, Sendable {
+    /// `path` (field 1).
+    public var path: String
+    /// `wait` (field 2).
+    public var wait: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - wait: the field's value.
+    public init(path: String = "", wait: Bool = false) {
+        self.path = path
+        self.wait = wait
+    }
+}
+
+extension SourcesRescanRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__SourcesRescanRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__SourcesRescanRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.wait = c.wait != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourcesRescanRequest> {
+        let c = arena.allocate(Pickerd__V1__SourcesRescanRequest.self)
+        pickerd__v1__sources_rescan_request__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.wait = self.wait ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__SourcesRescanRequest>) -> Int { pickerd__v1__sources_rescan_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__SourcesRescanRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__sources_rescan_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__SourcesRescanRequest>? {
+        pickerd__v1__sources_rescan_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__SourcesRescanRequest>) { pickerd__v1__sources_rescan_request__free_unpacked(c, nil) }
+}
+
+extension SourcesRescanRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.SourcesRescanRequest" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

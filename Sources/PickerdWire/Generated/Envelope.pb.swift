@@ -245,6 +245,18 @@ public struct Envelope: Hashable, Sendable {
         case notificationOpen(NotificationOpenRequest)
         /// `notification_open_reply` (field 84).
         case notificationOpenReply(NotificationOpenReply)
+        /// `sources_list` (field 85).
+        case sourcesList(SourcesListRequest)
+        /// `sources_list_reply` (field 86).
+        case sourcesListReply(SourcesListReply)
+        /// `sources_add` (field 87).
+        case sourcesAdd(SourcesAddRequest)
+        /// `sources_remove` (field 88).
+        case sourcesRemove(SourcesRemoveRequest)
+        /// `sources_rescan` (field 89).
+        case sourcesRescan(SourcesRescanRequest)
+        /// `scan_progress` (field 90).
+        case scanProgress(ScanProgress)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -363,6 +375,18 @@ extension Envelope: CMessageConvertible {
             self.body = .notificationOpen(NotificationOpenRequest(c: c.notification_open))
         case PICKERD__V1__ENVELOPE__BODY_NOTIFICATION_OPEN_REPLY:
             self.body = .notificationOpenReply(NotificationOpenReply(c: c.notification_open_reply))
+        case PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST:
+            self.body = .sourcesList(SourcesListRequest(c: c.sources_list))
+        case PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST_REPLY:
+            self.body = .sourcesListReply(SourcesListReply(c: c.sources_list_reply))
+        case PICKERD__V1__ENVELOPE__BODY_SOURCES_ADD:
+            self.body = .sourcesAdd(SourcesAddRequest(c: c.sources_add))
+        case PICKERD__V1__ENVELOPE__BODY_SOURCES_REMOVE:
+            self.body = .sourcesRemove(SourcesRemoveRequest(c: c.sources_remove))
+        case PICKERD__V1__ENVELOPE__BODY_SOURCES_RESCAN:
+            self.body = .sourcesRescan(SourcesRescanRequest(c: c.sources_rescan))
+        case PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS:
+            self.body = .scanProgress(ScanProgress(c: c.scan_progress))
         default:
             self.body = nil
         }
@@ -517,6 +541,24 @@ extension Envelope: CMessageConvertible {
         case .notificationOpenReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_NOTIFICATION_OPEN_REPLY
             c.pointee.notification_open_reply = v.toC(arena)
+        case .sourcesList(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST
+            c.pointee.sources_list = v.toC(arena)
+        case .sourcesListReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST_REPLY
+            c.pointee.sources_list_reply = v.toC(arena)
+        case .sourcesAdd(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SOURCES_ADD
+            c.pointee.sources_add = v.toC(arena)
+        case .sourcesRemove(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SOURCES_REMOVE
+            c.pointee.sources_remove = v.toC(arena)
+        case .sourcesRescan(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SOURCES_RESCAN
+            c.pointee.sources_rescan = v.toC(arena)
+        case .scanProgress(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS
+            c.pointee.scan_progress = v.toC(arena)
         case nil:
             break
         }

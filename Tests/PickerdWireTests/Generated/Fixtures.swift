@@ -455,7 +455,7 @@ extension FetchMediaRequest {
 extension FetchMediaReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [FetchMediaReply] {
-        [FetchMediaReply(itemId: "FetchMediaReply.item_id #0 ✓ ünïcode", media: [Media.fixtures[0], Media.fixtures[0]])]
+        [FetchMediaReply(itemId: "FetchMediaReply.item_id #0 ✓ ünïcode", media: [Media.fixtures[0], Media.fixtures[0]], unavailable: "FetchMediaReply.unavailable #0 ✓ ünïcode")]
     }
 }
 
@@ -483,7 +483,7 @@ extension StatusRequest {
 extension StatusReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusReply] {
-        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003)]
+        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003, sourceCount: 1100003, scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]])]
     }
 }
 
@@ -694,6 +694,62 @@ extension NotificationOpenReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [NotificationOpenReply] {
         [NotificationOpenReply(url: "NotificationOpenReply.url #0 ✓ ünïcode", bundleId: "NotificationOpenReply.bundle_id #0 ✓ ünïcode", launchedPid: -3007)]
+    }
+}
+
+extension ScanProgress {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ScanProgress] {
+        [ScanProgress(source: "ScanProgress.source #0 ✓ ünïcode", stage: "ScanProgress.stage #0 ✓ ünïcode", seen: 300003, toRead: 400003, read: 500003, filesPerSecond: 1 * 6.25, etaSeconds: 1 * 7.25, startedMs: -8007)]
+    }
+}
+
+extension ScanSummary {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ScanSummary] {
+        [ScanSummary(source: "ScanSummary.source #0 ✓ ünïcode", seen: 200003, added: 300003, changed: 400003, unchanged: 500003, moved: 600003, removed: 700003, skipped: 800003, livePhotos: 900003, seconds: 1 * 10.25, skippedExamples: ["ScanSummary.skipped_examples #1 ✓ ünïcode", "ScanSummary.skipped_examples #2 ✓ ünïcode"], error: "ScanSummary.error #0 ✓ ünïcode")]
+    }
+}
+
+extension SourceInfo {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourceInfo] {
+        [SourceInfo(path: "SourceInfo.path #0 ✓ ünïcode", addedMs: -2007, lastScanMs: -3007, lastScanSeconds: 1 * 4.25, files: 500003, indexed: 600003, notMemories: 700003, skipped: 800003, watched: true, problem: "SourceInfo.problem #0 ✓ ünïcode")]
+    }
+}
+
+extension SourcesListRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourcesListRequest] {
+        [SourcesListRequest()]
+    }
+}
+
+extension SourcesListReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourcesListReply] {
+        [SourcesListReply(sources: [SourceInfo.fixtures[0], SourceInfo.fixtures[0]], offered: ["SourcesListReply.offered #1 ✓ ünïcode", "SourcesListReply.offered #2 ✓ ünïcode"], scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]], summaries: [ScanSummary.fixtures[0], ScanSummary.fixtures[0]])]
+    }
+}
+
+extension SourcesAddRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourcesAddRequest] {
+        [SourcesAddRequest(path: "SourcesAddRequest.path #0 ✓ ünïcode", wait: true)]
+    }
+}
+
+extension SourcesRemoveRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourcesRemoveRequest] {
+        [SourcesRemoveRequest(path: "SourcesRemoveRequest.path #0 ✓ ünïcode")]
+    }
+}
+
+extension SourcesRescanRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [SourcesRescanRequest] {
+        [SourcesRescanRequest(path: "SourcesRescanRequest.path #0 ✓ ünïcode", wait: true)]
     }
 }
 
@@ -955,6 +1011,36 @@ extension Envelope {
             m.body = .notificationOpenReply(NotificationOpenReply.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .sourcesList(SourcesListRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .sourcesListReply(SourcesListReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .sourcesAdd(SourcesAddRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .sourcesRemove(SourcesRemoveRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .sourcesRescan(SourcesRescanRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .scanProgress(ScanProgress.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1044,6 +1130,14 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "NotificationsListReply": { try NotificationsListReply.fixtures.allSatisfy { try NotificationsListReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "NotificationOpenRequest": { try NotificationOpenRequest.fixtures.allSatisfy { try NotificationOpenRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "NotificationOpenReply": { try NotificationOpenReply.fixtures.allSatisfy { try NotificationOpenReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ScanProgress": { try ScanProgress.fixtures.allSatisfy { try ScanProgress(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ScanSummary": { try ScanSummary.fixtures.allSatisfy { try ScanSummary(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourceInfo": { try SourceInfo.fixtures.allSatisfy { try SourceInfo(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourcesListRequest": { try SourcesListRequest.fixtures.allSatisfy { try SourcesListRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourcesListReply": { try SourcesListReply.fixtures.allSatisfy { try SourcesListReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourcesAddRequest": { try SourcesAddRequest.fixtures.allSatisfy { try SourcesAddRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourcesRemoveRequest": { try SourcesRemoveRequest.fixtures.allSatisfy { try SourcesRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "SourcesRescanRequest": { try SourcesRescanRequest.fixtures.allSatisfy { try SourcesRescanRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1134,6 +1228,14 @@ let generatedFixtureCounts: [String: Int] = [
     "NotificationsListReply": NotificationsListReply.fixtures.count,
     "NotificationOpenRequest": NotificationOpenRequest.fixtures.count,
     "NotificationOpenReply": NotificationOpenReply.fixtures.count,
+    "ScanProgress": ScanProgress.fixtures.count,
+    "ScanSummary": ScanSummary.fixtures.count,
+    "SourceInfo": SourceInfo.fixtures.count,
+    "SourcesListRequest": SourcesListRequest.fixtures.count,
+    "SourcesListReply": SourcesListReply.fixtures.count,
+    "SourcesAddRequest": SourcesAddRequest.fixtures.count,
+    "SourcesRemoveRequest": SourcesRemoveRequest.fixtures.count,
+    "SourcesRescanRequest": SourcesRescanRequest.fixtures.count,
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,

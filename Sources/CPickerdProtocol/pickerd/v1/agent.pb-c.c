@@ -1388,7 +1388,7 @@ const ProtobufCMessageDescriptor pickerd__v1__fetch_media_request__descriptor =
   (ProtobufCMessageInit) pickerd__v1__fetch_media_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__fetch_media_reply__field_descriptors[2] =
+static const ProtobufCFieldDescriptor pickerd__v1__fetch_media_reply__field_descriptors[3] =
 {
   {
     "item_id",
@@ -1414,15 +1414,28 @@ static const ProtobufCFieldDescriptor pickerd__v1__fetch_media_reply__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "unavailable",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__FetchMediaReply, unavailable),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__fetch_media_reply__field_indices_by_name[] = {
   0,   /* field[0] = item_id */
   1,   /* field[1] = media */
+  2,   /* field[2] = unavailable */
 };
 static const ProtobufCIntRange pickerd__v1__fetch_media_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__fetch_media_reply__descriptor =
 {
@@ -1432,7 +1445,7 @@ const ProtobufCMessageDescriptor pickerd__v1__fetch_media_reply__descriptor =
   "Pickerd__V1__FetchMediaReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__FetchMediaReply),
-  2,
+  3,
   pickerd__v1__fetch_media_reply__field_descriptors,
   pickerd__v1__fetch_media_reply__field_indices_by_name,
   1,  pickerd__v1__fetch_media_reply__number_ranges,

@@ -1447,6 +1447,366 @@ void   pickerd__v1__notification_open_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__notification_open_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__scan_progress__init
+                     (Pickerd__V1__ScanProgress         *message)
+{
+  static const Pickerd__V1__ScanProgress init_value = PICKERD__V1__SCAN_PROGRESS__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__scan_progress__get_packed_size
+                     (const Pickerd__V1__ScanProgress *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_progress__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__scan_progress__pack
+                     (const Pickerd__V1__ScanProgress *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_progress__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__scan_progress__pack_to_buffer
+                     (const Pickerd__V1__ScanProgress *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_progress__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ScanProgress *
+       pickerd__v1__scan_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ScanProgress *)
+     protobuf_c_message_unpack (&pickerd__v1__scan_progress__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__scan_progress__free_unpacked
+                     (Pickerd__V1__ScanProgress *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__scan_progress__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__scan_summary__init
+                     (Pickerd__V1__ScanSummary         *message)
+{
+  static const Pickerd__V1__ScanSummary init_value = PICKERD__V1__SCAN_SUMMARY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__scan_summary__get_packed_size
+                     (const Pickerd__V1__ScanSummary *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_summary__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__scan_summary__pack
+                     (const Pickerd__V1__ScanSummary *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_summary__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__scan_summary__pack_to_buffer
+                     (const Pickerd__V1__ScanSummary *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__scan_summary__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ScanSummary *
+       pickerd__v1__scan_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ScanSummary *)
+     protobuf_c_message_unpack (&pickerd__v1__scan_summary__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__scan_summary__free_unpacked
+                     (Pickerd__V1__ScanSummary *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__scan_summary__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__source_info__init
+                     (Pickerd__V1__SourceInfo         *message)
+{
+  static const Pickerd__V1__SourceInfo init_value = PICKERD__V1__SOURCE_INFO__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__source_info__get_packed_size
+                     (const Pickerd__V1__SourceInfo *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__source_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__source_info__pack
+                     (const Pickerd__V1__SourceInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__source_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__source_info__pack_to_buffer
+                     (const Pickerd__V1__SourceInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__source_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourceInfo *
+       pickerd__v1__source_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourceInfo *)
+     protobuf_c_message_unpack (&pickerd__v1__source_info__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__source_info__free_unpacked
+                     (Pickerd__V1__SourceInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__source_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__sources_list_request__init
+                     (Pickerd__V1__SourcesListRequest         *message)
+{
+  static const Pickerd__V1__SourcesListRequest init_value = PICKERD__V1__SOURCES_LIST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__sources_list_request__get_packed_size
+                     (const Pickerd__V1__SourcesListRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__sources_list_request__pack
+                     (const Pickerd__V1__SourcesListRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__sources_list_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesListRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourcesListRequest *
+       pickerd__v1__sources_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourcesListRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__sources_list_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__sources_list_request__free_unpacked
+                     (Pickerd__V1__SourcesListRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__sources_list_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__sources_list_reply__init
+                     (Pickerd__V1__SourcesListReply         *message)
+{
+  static const Pickerd__V1__SourcesListReply init_value = PICKERD__V1__SOURCES_LIST_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__sources_list_reply__get_packed_size
+                     (const Pickerd__V1__SourcesListReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__sources_list_reply__pack
+                     (const Pickerd__V1__SourcesListReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__sources_list_reply__pack_to_buffer
+                     (const Pickerd__V1__SourcesListReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_list_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourcesListReply *
+       pickerd__v1__sources_list_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourcesListReply *)
+     protobuf_c_message_unpack (&pickerd__v1__sources_list_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__sources_list_reply__free_unpacked
+                     (Pickerd__V1__SourcesListReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__sources_list_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__sources_add_request__init
+                     (Pickerd__V1__SourcesAddRequest         *message)
+{
+  static const Pickerd__V1__SourcesAddRequest init_value = PICKERD__V1__SOURCES_ADD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__sources_add_request__get_packed_size
+                     (const Pickerd__V1__SourcesAddRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_add_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__sources_add_request__pack
+                     (const Pickerd__V1__SourcesAddRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_add_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__sources_add_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesAddRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_add_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourcesAddRequest *
+       pickerd__v1__sources_add_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourcesAddRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__sources_add_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__sources_add_request__free_unpacked
+                     (Pickerd__V1__SourcesAddRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__sources_add_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__sources_remove_request__init
+                     (Pickerd__V1__SourcesRemoveRequest         *message)
+{
+  static const Pickerd__V1__SourcesRemoveRequest init_value = PICKERD__V1__SOURCES_REMOVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__sources_remove_request__get_packed_size
+                     (const Pickerd__V1__SourcesRemoveRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_remove_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__sources_remove_request__pack
+                     (const Pickerd__V1__SourcesRemoveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_remove_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__sources_remove_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesRemoveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_remove_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourcesRemoveRequest *
+       pickerd__v1__sources_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourcesRemoveRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__sources_remove_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__sources_remove_request__free_unpacked
+                     (Pickerd__V1__SourcesRemoveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__sources_remove_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__sources_rescan_request__init
+                     (Pickerd__V1__SourcesRescanRequest         *message)
+{
+  static const Pickerd__V1__SourcesRescanRequest init_value = PICKERD__V1__SOURCES_RESCAN_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__sources_rescan_request__get_packed_size
+                     (const Pickerd__V1__SourcesRescanRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_rescan_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__sources_rescan_request__pack
+                     (const Pickerd__V1__SourcesRescanRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_rescan_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__sources_rescan_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesRescanRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__sources_rescan_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__SourcesRescanRequest *
+       pickerd__v1__sources_rescan_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__SourcesRescanRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__sources_rescan_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__sources_rescan_request__free_unpacked
+                     (Pickerd__V1__SourcesRescanRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__sources_rescan_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define pickerd__v1__status_request__field_descriptors NULL
 #define pickerd__v1__status_request__field_indices_by_name NULL
 #define pickerd__v1__status_request__number_ranges NULL
@@ -1465,7 +1825,7 @@ const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor =
   (ProtobufCMessageInit) pickerd__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[10] =
+static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[12] =
 {
   {
     "protocol_version",
@@ -1587,6 +1947,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "source_count",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, source_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scanning",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__StatusReply, n_scanning),
+    offsetof(Pickerd__V1__StatusReply, scanning),
+    &pickerd__v1__scan_progress__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
   4,   /* field[4] = active_sessions */
@@ -1596,14 +1980,16 @@ static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
   2,   /* field[2] = pid */
   0,   /* field[0] = protocol_version */
   5,   /* field[5] = registered_agents */
+  11,   /* field[11] = scanning */
   1,   /* field[1] = software_version */
+  10,   /* field[10] = source_count */
   9,   /* field[9] = suggestion_count */
   3,   /* field[3] = uptime_ms */
 };
 static const ProtobufCIntRange pickerd__v1__status_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
 {
@@ -1613,7 +1999,7 @@ const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
   "Pickerd__V1__StatusReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__StatusReply),
-  10,
+  12,
   pickerd__v1__status_reply__field_descriptors,
   pickerd__v1__status_reply__field_indices_by_name,
   1,  pickerd__v1__status_reply__number_ranges,
@@ -3197,6 +3583,706 @@ const ProtobufCMessageDescriptor pickerd__v1__notification_open_reply__descripto
   pickerd__v1__notification_open_reply__field_indices_by_name,
   1,  pickerd__v1__notification_open_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__notification_open_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__scan_progress__field_descriptors[8] =
+{
+  {
+    "source",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, source),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "stage",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, stage),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "seen",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, seen),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to_read",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, to_read),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, read),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_per_second",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, files_per_second),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "eta_seconds",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, eta_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "started_ms",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanProgress, started_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__scan_progress__field_indices_by_name[] = {
+  6,   /* field[6] = eta_seconds */
+  5,   /* field[5] = files_per_second */
+  4,   /* field[4] = read */
+  2,   /* field[2] = seen */
+  0,   /* field[0] = source */
+  1,   /* field[1] = stage */
+  7,   /* field[7] = started_ms */
+  3,   /* field[3] = to_read */
+};
+static const ProtobufCIntRange pickerd__v1__scan_progress__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__scan_progress__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ScanProgress",
+  "ScanProgress",
+  "Pickerd__V1__ScanProgress",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ScanProgress),
+  8,
+  pickerd__v1__scan_progress__field_descriptors,
+  pickerd__v1__scan_progress__field_indices_by_name,
+  1,  pickerd__v1__scan_progress__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__scan_progress__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__scan_summary__field_descriptors[12] =
+{
+  {
+    "source",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, source),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "seen",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, seen),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "added",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, changed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unchanged",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, unchanged),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "moved",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, moved),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "removed",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, removed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, skipped),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "live_photos",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, live_photos),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "seconds",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped_examples",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__ScanSummary, n_skipped_examples),
+    offsetof(Pickerd__V1__ScanSummary, skipped_examples),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, error),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__scan_summary__field_indices_by_name[] = {
+  2,   /* field[2] = added */
+  3,   /* field[3] = changed */
+  11,   /* field[11] = error */
+  8,   /* field[8] = live_photos */
+  5,   /* field[5] = moved */
+  6,   /* field[6] = removed */
+  9,   /* field[9] = seconds */
+  1,   /* field[1] = seen */
+  7,   /* field[7] = skipped */
+  10,   /* field[10] = skipped_examples */
+  0,   /* field[0] = source */
+  4,   /* field[4] = unchanged */
+};
+static const ProtobufCIntRange pickerd__v1__scan_summary__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 12 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ScanSummary",
+  "ScanSummary",
+  "Pickerd__V1__ScanSummary",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ScanSummary),
+  12,
+  pickerd__v1__scan_summary__field_descriptors,
+  pickerd__v1__scan_summary__field_indices_by_name,
+  1,  pickerd__v1__scan_summary__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__scan_summary__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptors[10] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "added_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, added_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_scan_ms",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, last_scan_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_scan_seconds",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, last_scan_seconds),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, files),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "indexed",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, indexed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "not_memories",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, not_memories),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "skipped",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, skipped),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "watched",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, watched),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "problem",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourceInfo, problem),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
+  1,   /* field[1] = added_ms */
+  4,   /* field[4] = files */
+  5,   /* field[5] = indexed */
+  2,   /* field[2] = last_scan_ms */
+  3,   /* field[3] = last_scan_seconds */
+  6,   /* field[6] = not_memories */
+  0,   /* field[0] = path */
+  9,   /* field[9] = problem */
+  7,   /* field[7] = skipped */
+  8,   /* field[8] = watched */
+};
+static const ProtobufCIntRange pickerd__v1__source_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourceInfo",
+  "SourceInfo",
+  "Pickerd__V1__SourceInfo",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourceInfo),
+  10,
+  pickerd__v1__source_info__field_descriptors,
+  pickerd__v1__source_info__field_indices_by_name,
+  1,  pickerd__v1__source_info__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__source_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define pickerd__v1__sources_list_request__field_descriptors NULL
+#define pickerd__v1__sources_list_request__field_indices_by_name NULL
+#define pickerd__v1__sources_list_request__number_ranges NULL
+const ProtobufCMessageDescriptor pickerd__v1__sources_list_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourcesListRequest",
+  "SourcesListRequest",
+  "Pickerd__V1__SourcesListRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourcesListRequest),
+  0,
+  pickerd__v1__sources_list_request__field_descriptors,
+  pickerd__v1__sources_list_request__field_indices_by_name,
+  0,  pickerd__v1__sources_list_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__sources_list_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__sources_list_reply__field_descriptors[4] =
+{
+  {
+    "sources",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__SourcesListReply, n_sources),
+    offsetof(Pickerd__V1__SourcesListReply, sources),
+    &pickerd__v1__source_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "offered",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__SourcesListReply, n_offered),
+    offsetof(Pickerd__V1__SourcesListReply, offered),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scanning",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__SourcesListReply, n_scanning),
+    offsetof(Pickerd__V1__SourcesListReply, scanning),
+    &pickerd__v1__scan_progress__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "summaries",
+    4,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__SourcesListReply, n_summaries),
+    offsetof(Pickerd__V1__SourcesListReply, summaries),
+    &pickerd__v1__scan_summary__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__sources_list_reply__field_indices_by_name[] = {
+  1,   /* field[1] = offered */
+  2,   /* field[2] = scanning */
+  0,   /* field[0] = sources */
+  3,   /* field[3] = summaries */
+};
+static const ProtobufCIntRange pickerd__v1__sources_list_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__sources_list_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourcesListReply",
+  "SourcesListReply",
+  "Pickerd__V1__SourcesListReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourcesListReply),
+  4,
+  pickerd__v1__sources_list_reply__field_descriptors,
+  pickerd__v1__sources_list_reply__field_indices_by_name,
+  1,  pickerd__v1__sources_list_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__sources_list_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__sources_add_request__field_descriptors[2] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourcesAddRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wait",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourcesAddRequest, wait),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__sources_add_request__field_indices_by_name[] = {
+  0,   /* field[0] = path */
+  1,   /* field[1] = wait */
+};
+static const ProtobufCIntRange pickerd__v1__sources_add_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__sources_add_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourcesAddRequest",
+  "SourcesAddRequest",
+  "Pickerd__V1__SourcesAddRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourcesAddRequest),
+  2,
+  pickerd__v1__sources_add_request__field_descriptors,
+  pickerd__v1__sources_add_request__field_indices_by_name,
+  1,  pickerd__v1__sources_add_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__sources_add_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__sources_remove_request__field_descriptors[1] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourcesRemoveRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__sources_remove_request__field_indices_by_name[] = {
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange pickerd__v1__sources_remove_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__sources_remove_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourcesRemoveRequest",
+  "SourcesRemoveRequest",
+  "Pickerd__V1__SourcesRemoveRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourcesRemoveRequest),
+  1,
+  pickerd__v1__sources_remove_request__field_descriptors,
+  pickerd__v1__sources_remove_request__field_indices_by_name,
+  1,  pickerd__v1__sources_remove_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__sources_remove_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__sources_rescan_request__field_descriptors[2] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourcesRescanRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "wait",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__SourcesRescanRequest, wait),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__sources_rescan_request__field_indices_by_name[] = {
+  0,   /* field[0] = path */
+  1,   /* field[1] = wait */
+};
+static const ProtobufCIntRange pickerd__v1__sources_rescan_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.SourcesRescanRequest",
+  "SourcesRescanRequest",
+  "Pickerd__V1__SourcesRescanRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__SourcesRescanRequest),
+  2,
+  pickerd__v1__sources_rescan_request__field_descriptors,
+  pickerd__v1__sources_rescan_request__field_indices_by_name,
+  1,  pickerd__v1__sources_rescan_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__sources_rescan_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__notification_mode__enum_values_by_number[3] =

@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[49] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[55] =
 {
   {
     "request_id",
@@ -886,6 +886,78 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[4
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sources_list",
+    85,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, sources_list),
+    &pickerd__v1__sources_list_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sources_list_reply",
+    86,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, sources_list_reply),
+    &pickerd__v1__sources_list_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sources_add",
+    87,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, sources_add),
+    &pickerd__v1__sources_add_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sources_remove",
+    88,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, sources_remove),
+    &pickerd__v1__sources_remove_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sources_rescan",
+    89,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, sources_rescan),
+    &pickerd__v1__sources_rescan_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "scan_progress",
+    90,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, scan_progress),
+    &pickerd__v1__scan_progress__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   35,   /* field[35] = ack */
@@ -929,10 +1001,16 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   0,   /* field[0] = request_id */
   14,   /* field[14] = review */
   16,   /* field[16] = review_decision */
+  54,   /* field[54] = scan_progress */
   39,   /* field[39] = seed_progress */
   26,   /* field[26] = settings_get */
   29,   /* field[29] = settings_reply */
   27,   /* field[27] = settings_set */
+  51,   /* field[51] = sources_add */
+  49,   /* field[49] = sources_list */
+  50,   /* field[50] = sources_list_reply */
+  52,   /* field[52] = sources_remove */
+  53,   /* field[53] = sources_rescan */
   24,   /* field[24] = status */
   25,   /* field[25] = status_reply */
   22,   /* field[22] = suggestions_page */
@@ -945,7 +1023,7 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
   { 20, 4 },
   { 40, 12 },
   { 60, 24 },
-  { 0, 49 }
+  { 0, 55 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -955,7 +1033,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  49,
+  55,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

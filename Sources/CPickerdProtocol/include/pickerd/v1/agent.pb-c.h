@@ -274,10 +274,15 @@ struct  Pickerd__V1__FetchMediaReply
   char *item_id;
   size_t n_media;
   Pickerd__V1__Media **media;
+  /*
+   * Set when the item's files are one of the person's own and one changed or went since pickerd
+   * indexed it: the item cannot be added (it is left out), and the picker says so.
+   */
+  char *unavailable;
 };
 #define PICKERD__V1__FETCH_MEDIA_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__fetch_media_reply__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string }
 
 
 /*

@@ -49,6 +49,14 @@ typedef struct Pickerd__V1__NotificationRecord Pickerd__V1__NotificationRecord;
 typedef struct Pickerd__V1__NotificationsListReply Pickerd__V1__NotificationsListReply;
 typedef struct Pickerd__V1__NotificationOpenRequest Pickerd__V1__NotificationOpenRequest;
 typedef struct Pickerd__V1__NotificationOpenReply Pickerd__V1__NotificationOpenReply;
+typedef struct Pickerd__V1__ScanProgress Pickerd__V1__ScanProgress;
+typedef struct Pickerd__V1__ScanSummary Pickerd__V1__ScanSummary;
+typedef struct Pickerd__V1__SourceInfo Pickerd__V1__SourceInfo;
+typedef struct Pickerd__V1__SourcesListRequest Pickerd__V1__SourcesListRequest;
+typedef struct Pickerd__V1__SourcesListReply Pickerd__V1__SourcesListReply;
+typedef struct Pickerd__V1__SourcesAddRequest Pickerd__V1__SourcesAddRequest;
+typedef struct Pickerd__V1__SourcesRemoveRequest Pickerd__V1__SourcesRemoveRequest;
+typedef struct Pickerd__V1__SourcesRescanRequest Pickerd__V1__SourcesRescanRequest;
 
 
 /* --- enums --- */
@@ -84,10 +92,16 @@ struct  Pickerd__V1__StatusReply
   char *data_dir;
   uint64_t item_count;
   uint64_t suggestion_count;
+  uint32_t source_count;
+  /*
+   * sources being indexed now
+   */
+  size_t n_scanning;
+  Pickerd__V1__ScanProgress **scanning;
 };
 #define PICKERD__V1__STATUS_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__status_reply__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
+    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL }
 
 
 struct  Pickerd__V1__SettingsGetRequest
@@ -495,6 +509,185 @@ struct  Pickerd__V1__NotificationOpenReply
 #define PICKERD__V1__NOTIFICATION_OPEN_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__notification_open_reply__descriptor) \
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * How far a scan has come.
+ */
+struct  Pickerd__V1__ScanProgress
+{
+  ProtobufCMessage base;
+  char *source;
+  /*
+   * walking, reading, moments, done
+   */
+  char *stage;
+  /*
+   * files found so far
+   */
+  uint64_t seen;
+  /*
+   * new or changed files to read (known once the walk is over)
+   */
+  uint64_t to_read;
+  uint64_t read;
+  double files_per_second;
+  /*
+   * < 0: not known yet
+   */
+  double eta_seconds;
+  int64_t started_ms;
+};
+#define PICKERD__V1__SCAN_PROGRESS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__scan_progress__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0 }
+
+
+/*
+ * What a finished scan did.
+ */
+struct  Pickerd__V1__ScanSummary
+{
+  ProtobufCMessage base;
+  char *source;
+  uint64_t seen;
+  uint64_t added;
+  uint64_t changed;
+  uint64_t unchanged;
+  uint64_t moved;
+  uint64_t removed;
+  uint64_t skipped;
+  uint64_t live_photos;
+  double seconds;
+  /*
+   * "path: reason", the first few
+   */
+  size_t n_skipped_examples;
+  char **skipped_examples;
+  /*
+   * set when the scan stopped (the store could not be written)
+   */
+  char *error;
+};
+#define PICKERD__V1__SCAN_SUMMARY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__scan_summary__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__SourceInfo
+{
+  ProtobufCMessage base;
+  char *path;
+  int64_t added_ms;
+  /*
+   * 0: not scanned yet
+   */
+  int64_t last_scan_ms;
+  double last_scan_seconds;
+  /*
+   * regular files seen
+   */
+  uint64_t files;
+  /*
+   * files that are an item's media
+   */
+  uint64_t indexed;
+  /*
+   * of those: screenshots, scans, bursts
+   */
+  uint64_t not_memories;
+  /*
+   * not photos or videos, corrupt, unreadable
+   */
+  uint64_t skipped;
+  /*
+   * pickerd watches it for changes now
+   */
+  protobuf_c_boolean watched;
+  /*
+   * why it cannot be read or watched; empty when fine
+   */
+  char *problem;
+};
+#define PICKERD__V1__SOURCE_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__source_info__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__SourcesListRequest
+{
+  ProtobufCMessage base;
+};
+#define PICKERD__V1__SOURCES_LIST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_list_request__descriptor) \
+     }
+
+
+struct  Pickerd__V1__SourcesListReply
+{
+  ProtobufCMessage base;
+  size_t n_sources;
+  Pickerd__V1__SourceInfo **sources;
+  /*
+   * The person's XDG Pictures and Videos folders (from user-dirs.dirs) that exist and are not
+   * sources yet: offered, never added without being asked.
+   */
+  size_t n_offered;
+  char **offered;
+  size_t n_scanning;
+  Pickerd__V1__ScanProgress **scanning;
+  /*
+   * the scans a `wait`ing request ran
+   */
+  size_t n_summaries;
+  Pickerd__V1__ScanSummary **summaries;
+};
+#define PICKERD__V1__SOURCES_LIST_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_list_reply__descriptor) \
+    , 0,NULL, 0,NULL, 0,NULL, 0,NULL }
+
+
+/*
+ * Add a folder (an absolute path; pickerd resolves links) and scan it. With `wait`, pickerd answers
+ * with ScanProgress messages carrying the same request id, then SourcesListReply; without, at once
+ * (the scan goes on in the background).
+ */
+struct  Pickerd__V1__SourcesAddRequest
+{
+  ProtobufCMessage base;
+  char *path;
+  protobuf_c_boolean wait;
+};
+#define PICKERD__V1__SOURCES_ADD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_add_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * Remove a source: its files' items leave the library and every suggestion; the files stay.
+ */
+struct  Pickerd__V1__SourcesRemoveRequest
+{
+  ProtobufCMessage base;
+  char *path;
+};
+#define PICKERD__V1__SOURCES_REMOVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_remove_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+/*
+ * Scan again: one source, or every source when `path` is empty. `wait` as for SourcesAddRequest.
+ */
+struct  Pickerd__V1__SourcesRescanRequest
+{
+  ProtobufCMessage base;
+  char *path;
+  protobuf_c_boolean wait;
+};
+#define PICKERD__V1__SOURCES_RESCAN_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_rescan_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 /* Pickerd__V1__StatusRequest methods */
@@ -1105,6 +1298,158 @@ Pickerd__V1__NotificationOpenReply *
 void   pickerd__v1__notification_open_reply__free_unpacked
                      (Pickerd__V1__NotificationOpenReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__ScanProgress methods */
+void   pickerd__v1__scan_progress__init
+                     (Pickerd__V1__ScanProgress         *message);
+size_t pickerd__v1__scan_progress__get_packed_size
+                     (const Pickerd__V1__ScanProgress   *message);
+size_t pickerd__v1__scan_progress__pack
+                     (const Pickerd__V1__ScanProgress   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__scan_progress__pack_to_buffer
+                     (const Pickerd__V1__ScanProgress   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ScanProgress *
+       pickerd__v1__scan_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__scan_progress__free_unpacked
+                     (Pickerd__V1__ScanProgress *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ScanSummary methods */
+void   pickerd__v1__scan_summary__init
+                     (Pickerd__V1__ScanSummary         *message);
+size_t pickerd__v1__scan_summary__get_packed_size
+                     (const Pickerd__V1__ScanSummary   *message);
+size_t pickerd__v1__scan_summary__pack
+                     (const Pickerd__V1__ScanSummary   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__scan_summary__pack_to_buffer
+                     (const Pickerd__V1__ScanSummary   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ScanSummary *
+       pickerd__v1__scan_summary__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__scan_summary__free_unpacked
+                     (Pickerd__V1__ScanSummary *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourceInfo methods */
+void   pickerd__v1__source_info__init
+                     (Pickerd__V1__SourceInfo         *message);
+size_t pickerd__v1__source_info__get_packed_size
+                     (const Pickerd__V1__SourceInfo   *message);
+size_t pickerd__v1__source_info__pack
+                     (const Pickerd__V1__SourceInfo   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__source_info__pack_to_buffer
+                     (const Pickerd__V1__SourceInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourceInfo *
+       pickerd__v1__source_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__source_info__free_unpacked
+                     (Pickerd__V1__SourceInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourcesListRequest methods */
+void   pickerd__v1__sources_list_request__init
+                     (Pickerd__V1__SourcesListRequest         *message);
+size_t pickerd__v1__sources_list_request__get_packed_size
+                     (const Pickerd__V1__SourcesListRequest   *message);
+size_t pickerd__v1__sources_list_request__pack
+                     (const Pickerd__V1__SourcesListRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__sources_list_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesListRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourcesListRequest *
+       pickerd__v1__sources_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__sources_list_request__free_unpacked
+                     (Pickerd__V1__SourcesListRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourcesListReply methods */
+void   pickerd__v1__sources_list_reply__init
+                     (Pickerd__V1__SourcesListReply         *message);
+size_t pickerd__v1__sources_list_reply__get_packed_size
+                     (const Pickerd__V1__SourcesListReply   *message);
+size_t pickerd__v1__sources_list_reply__pack
+                     (const Pickerd__V1__SourcesListReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__sources_list_reply__pack_to_buffer
+                     (const Pickerd__V1__SourcesListReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourcesListReply *
+       pickerd__v1__sources_list_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__sources_list_reply__free_unpacked
+                     (Pickerd__V1__SourcesListReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourcesAddRequest methods */
+void   pickerd__v1__sources_add_request__init
+                     (Pickerd__V1__SourcesAddRequest         *message);
+size_t pickerd__v1__sources_add_request__get_packed_size
+                     (const Pickerd__V1__SourcesAddRequest   *message);
+size_t pickerd__v1__sources_add_request__pack
+                     (const Pickerd__V1__SourcesAddRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__sources_add_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesAddRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourcesAddRequest *
+       pickerd__v1__sources_add_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__sources_add_request__free_unpacked
+                     (Pickerd__V1__SourcesAddRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourcesRemoveRequest methods */
+void   pickerd__v1__sources_remove_request__init
+                     (Pickerd__V1__SourcesRemoveRequest         *message);
+size_t pickerd__v1__sources_remove_request__get_packed_size
+                     (const Pickerd__V1__SourcesRemoveRequest   *message);
+size_t pickerd__v1__sources_remove_request__pack
+                     (const Pickerd__V1__SourcesRemoveRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__sources_remove_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesRemoveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourcesRemoveRequest *
+       pickerd__v1__sources_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__sources_remove_request__free_unpacked
+                     (Pickerd__V1__SourcesRemoveRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__SourcesRescanRequest methods */
+void   pickerd__v1__sources_rescan_request__init
+                     (Pickerd__V1__SourcesRescanRequest         *message);
+size_t pickerd__v1__sources_rescan_request__get_packed_size
+                     (const Pickerd__V1__SourcesRescanRequest   *message);
+size_t pickerd__v1__sources_rescan_request__pack
+                     (const Pickerd__V1__SourcesRescanRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__sources_rescan_request__pack_to_buffer
+                     (const Pickerd__V1__SourcesRescanRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__SourcesRescanRequest *
+       pickerd__v1__sources_rescan_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__sources_rescan_request__free_unpacked
+                     (Pickerd__V1__SourcesRescanRequest *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__StatusRequest_Closure)
@@ -1203,6 +1548,30 @@ typedef void (*Pickerd__V1__NotificationOpenRequest_Closure)
 typedef void (*Pickerd__V1__NotificationOpenReply_Closure)
                  (const Pickerd__V1__NotificationOpenReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__ScanProgress_Closure)
+                 (const Pickerd__V1__ScanProgress *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ScanSummary_Closure)
+                 (const Pickerd__V1__ScanSummary *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourceInfo_Closure)
+                 (const Pickerd__V1__SourceInfo *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourcesListRequest_Closure)
+                 (const Pickerd__V1__SourcesListRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourcesListReply_Closure)
+                 (const Pickerd__V1__SourcesListReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourcesAddRequest_Closure)
+                 (const Pickerd__V1__SourcesAddRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourcesRemoveRequest_Closure)
+                 (const Pickerd__V1__SourcesRemoveRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__SourcesRescanRequest_Closure)
+                 (const Pickerd__V1__SourcesRescanRequest *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1242,6 +1611,14 @@ extern const ProtobufCMessageDescriptor pickerd__v1__notification_record__descri
 extern const ProtobufCMessageDescriptor pickerd__v1__notifications_list_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__notification_open_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__notification_open_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__scan_progress__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__sources_list_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__sources_list_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__sources_add_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__sources_remove_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -116,7 +116,13 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_NOTIFICATIONS_LIST = 81,
   PICKERD__V1__ENVELOPE__BODY_NOTIFICATIONS_LIST_REPLY = 82,
   PICKERD__V1__ENVELOPE__BODY_NOTIFICATION_OPEN = 83,
-  PICKERD__V1__ENVELOPE__BODY_NOTIFICATION_OPEN_REPLY = 84
+  PICKERD__V1__ENVELOPE__BODY_NOTIFICATION_OPEN_REPLY = 84,
+  PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST = 85,
+  PICKERD__V1__ENVELOPE__BODY_SOURCES_LIST_REPLY = 86,
+  PICKERD__V1__ENVELOPE__BODY_SOURCES_ADD = 87,
+  PICKERD__V1__ENVELOPE__BODY_SOURCES_REMOVE = 88,
+  PICKERD__V1__ENVELOPE__BODY_SOURCES_RESCAN = 89,
+  PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS = 90
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -190,6 +196,12 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__NotificationsListReply *notifications_list_reply;
     Pickerd__V1__NotificationOpenRequest *notification_open;
     Pickerd__V1__NotificationOpenReply *notification_open_reply;
+    Pickerd__V1__SourcesListRequest *sources_list;
+    Pickerd__V1__SourcesListReply *sources_list_reply;
+    Pickerd__V1__SourcesAddRequest *sources_add;
+    Pickerd__V1__SourcesRemoveRequest *sources_remove;
+    Pickerd__V1__SourcesRescanRequest *sources_rescan;
+    Pickerd__V1__ScanProgress *scan_progress;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \

@@ -1,0 +1,116 @@
+import Foundation
+import PickerdStore
+import PickerdTestKit
+import PickerdWire
+import Testing
+
+/// A person's own folder through a real pickerd: `pickerctl sources`, the watcher, and releases of
+/// the person's HEIC, JPEG and MOV files audited byte by byte.
+@Suite("A person's own photos and videos, through pickerd", .serialized)
+struct SourcesTests {
+    /// Saturday 4 May 2024 in Lisbon: a run of photos, a Live Photo (HEIC + MOV), all with places.
+    static func makeMorning(_ root: String) throws {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (i, time) in ["10:00", "10:20", "10:40"].enumerated() {
+            try MediaFixtures.jpeg(at: "\(root)/IMG_000\(i + 1).JPG", seed: i, exif: .init(
+                dateTimeOriginal: "2024:05:04 \(time):00", offsetTimeOriginal: "+01:00", latitude: 38.7223, longitude: -9.1393,
+                make: "Apple", model: "iPhone 13", exposureTime: 0.008))
+        }
+        try MediaFixtures.heic(at: root + "/IMG_0004.HEIC", seed: 4, exif: .init(
+            dateTimeOriginal: "2024:05:04 11:00:00", offsetTimeOriginal: "+01:00", latitude: 38.7223, longitude: -9.1393,
+            make: "Apple", model: "iPhone 13", exposureTime: 0.008))
+        try MediaFixtures.clip(at: root + "/IMG_0004.MOV", seconds: 2, creationDate: "2024-05-04T11:00:00+0100", iso6709: "+38.7223-009.1393/")
+    }
+
+    @Test("sources add indexes a folder in place with its outcomes; list shows it watched; a deleted file leaves every suggestion within seconds; remove takes the rest")
+    func addWatchRemove() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let pictures = pickerd.root + "/home/Pictures"
+        try Self.makeMorning(pictures)
+        try "not a photo".write(toFile: pictures + "/notes.txt", atomically: true, encoding: .utf8)
+
+        let added = try pickerd.ctl(["sources", "add", pictures])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("\(pictures): 6 files"), "\(added.stdout)")
+        #expect(added.stdout.contains("1 Live Photos"))
+        #expect(added.stdout.contains("skipped \(pictures)/notes.txt: not a photo or video pickerd reads"))
+        #expect(added.stderr.contains("reading"), "progress is shown: \(added.stderr)")
+        let list = try pickerd.ctl(["sources", "list"])
+        #expect(list.stdout.contains("4 photos and videos indexed") || list.stdout.contains("5 photos and videos indexed"), "\(list.stdout)")
+        #expect(list.stdout.contains("watched for changes"))
+        let status = try pickerd.ctl(["status"])
+        #expect(status.stdout.contains("library: 4 items"), "\(status.stdout)")
+        #expect(status.stdout.contains("sources: 1 folder"))
+
+        // Adding it again, a folder inside it, a file, or nothing: each a clear refusal.
+        let around = try pickerd.ctl(["sources", "add", pictures + "/.."])
+        #expect(around.status == 1 && around.stderr.contains("holds the source"), "\(around.stderr)")
+        try FileManager.default.createDirectory(atPath: pictures + "/2024", withIntermediateDirectories: true)
+        let inside = try pickerd.ctl(["sources", "add", pictures + "/2024"])
+        #expect(inside.status == 1 && inside.stderr.contains("is inside the source"), "\(inside.stderr)")
+        let own = try pickerd.ctl(["sources", "add", pickerd.data])
+        #expect(own.status == 1 && own.stderr.contains("pickerd's own store"), "\(own.stderr)")
+        let file = try pickerd.ctl(["sources", "add", pictures + "/notes.txt"])
+        #expect(file.status == 1 && file.stderr.contains("is not a folder"))
+        let missing = try pickerd.ctl(["sources", "add", pickerd.root + "/nowhere"])
+        #expect(missing.status == 1 && missing.stderr.contains("does not exist"))
+
+        // The store holds references, not copies; one suggestion is the morning.
+        let store = try Store(dataDirectory: pickerd.data)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.mediaDirectory).isEmpty)
+        let first = try #require(try store.items().first { $0.media.first?.relativePath.hasSuffix("IMG_0001.JPG") == true })
+        #expect(try store.suggestions().contains { $0.itemIDs.contains(first.id) })
+
+        // Deleted while pickerd runs: the watcher sees it and the item leaves every suggestion.
+        try FileManager.default.removeItem(atPath: pictures + "/IMG_0001.JPG")
+        #expect(eventually(timeout: 20) { (try? store.items().contains { $0.id == first.id }) == false }, "the item stays: \(pickerd.logText)")
+        #expect(try store.suggestions().allSatisfy { !$0.itemIDs.contains(first.id) })
+        // Added while pickerd runs: indexed.
+        try MediaFixtures.jpeg(at: pictures + "/later.jpg", seed: 9, exif: .init(dateTimeOriginal: "2024:05:04 10:50:00", make: "Apple", model: "iPhone 13"))
+        #expect(eventually(timeout: 20) { (try? store.items().contains { $0.media.first?.filename == "later.jpg" }) == true })
+
+        let rescan = try pickerd.ctl(["sources", "rescan"])
+        #expect(rescan.status == 0)
+        #expect(rescan.stdout.contains("0 new, 0 changed, 0 moved, 0 gone"), "\(rescan.stdout)")
+
+        let removed = try pickerd.ctl(["sources", "remove", pictures])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("no sources yet"))
+        #expect(try store.items().isEmpty)
+        #expect(try store.suggestions().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: pictures + "/IMG_0002.JPG"), "the person's files stay")
+        #expect(pickerd.stop() == 0)
+    }
+
+    @Test("a released JPEG, HEIC and MOV of the person's carry no location when the place was not kept, and are the person's bytes otherwise")
+    func releaseAudit() throws {
+        let script = #"{"reviews": [{"title": "Saturday morning in pictures", "keep": ["photo", "livePhoto"]}]}"#
+        let pickerd = try sessionPickerd(script: script)
+        let pictures = pickerd.root + "/Pictures"
+        try Self.makeMorning(pictures)
+        let added = try pickerd.ctl(["sources", "add", pictures])
+        #expect(added.status == 0, "\(added.stderr)")
+
+        let approved = try testClient(pickerd, "present")
+        #expect(approved.last?["result"] as? String == "approved", "\(approved.last ?? [:]) \(pickerd.logText.suffix(2000))")
+        let suggestion = try #require(approvedSuggestion(approved))
+        #expect(suggestion.items.count == 4)
+        let files = (approved.last?["descriptors"] as? [[String: Any]] ?? []).compactMap { ($0["base64"] as? String).flatMap { Data(base64Encoded: $0) } }
+        #expect(files.count == 5, "three JPEGs, the Live Photo's HEIC and MOV")
+        let audit = try TemporaryDirectory(prefix: "pkd-audit")
+        for (index, data) in files.enumerated() {
+            let path = "\(audit.path)/released-\(index)"
+            try data.write(to: URL(fileURLWithPath: path))
+            let tags = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-n", "-s", "-a", "-G1", "-GPS:all", "-Keys:all", "-UserData:all", "-XMP:all", path])
+            #expect(!tags.stdout.contains("GPS") && !tags.stdout.contains("ISO6709") && !tags.stdout.contains("38.72"),
+                    "released file \(index) still says where: \(tags.stdout)")
+            #expect(data.range(of: Data("+38.7223".utf8)) == nil)
+            let dates = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-s", "-DateTimeOriginal", "-CreationDate", path])
+            #expect(dates.stdout.contains("2024:05:04"), "the rest of the metadata stays: \(dates.stdout)")
+        }
+        // The person's files themselves are untouched.
+        let original = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-n", "-s", "-GPSLatitude", pictures + "/IMG_0004.HEIC"])
+        #expect(original.stdout.contains("38.7223"))
+        pickerd.stop()
+    }
+}
