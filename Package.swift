@@ -154,11 +154,23 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/TransportBench"
         ),
+        // What the benchmarks share: a clock, percentiles, a real pickerd from a release build.
+        .target(
+            name: "BenchSupport",
+            dependencies: ["PickerdTransport", "PickerdWire"],
+            path: "Tools/Benchmarks/BenchSupport"
+        ),
         // Tools/bench-scale: the engine at a real person's scale, from outside a real pickerd.
         .executableTarget(
             name: "pickerd-bench-scale",
-            dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTransport"],
+            dependencies: ["BenchSupport", "PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/ScaleBench"
+        ),
+        // Tools/bench-import: indexing a folder of real JPEGs, first scan and rescan, from outside pickerd.
+        .executableTarget(
+            name: "pickerd-bench-import",
+            dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire"],
+            path: "Tools/Benchmarks/ImportBench"
         ),
         // A tour of the protocol over a real socket, frame by frame, as Google's protoc reads it.
         .executableTarget(

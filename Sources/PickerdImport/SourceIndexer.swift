@@ -254,17 +254,22 @@ public struct SourceIndexer: Sendable {
                 byStem[stem] = index
             }
         }
-        // A partner indexed earlier: the pair becomes one item (the still's), the clip's own item goes.
+        // A partner indexed earlier: the pair becomes one item (the still's), the clip's own item
+        // goes. Looked up for the whole batch at once.
+        func stemCandidates(_ p: Probed) -> [String] {
+            let stem = Self.stem(p.file.path)
+            let extensions = p.media.kind == .photo ? ["mov", "MOV", "mp4", "MP4"] : ["heic", "HEIC", "jpg", "JPG", "jpeg", "JPEG"]
+            return extensions.map { stem + "." + $0 }
+        }
+        let unpaired = probed.indices.filter { !paired.contains($0) }
+        let earlier = try store.sourceFiles(paths: unpaired.filter { probed[$0].media.contentIdentifier == nil }.flatMap { stemCandidates(probed[$0]) },
+                                            contentIdentifiers: unpaired.compactMap { probed[$0].media.contentIdentifier })
+        let earlierByPath = Dictionary(earlier.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let earlierByKey = Dictionary(grouping: earlier.filter { $0.contentIdentifier != nil }, by: { $0.contentIdentifier ?? "" })
         var partners: [Int: SourceFile] = [:]
-        for (index, p) in probed.enumerated() where !paired.contains(index) {
-            let candidates: [SourceFile]
-            if let key = p.media.contentIdentifier {
-                candidates = try store.sourceFiles(contentIdentifier: key)
-            } else {
-                let stem = Self.stem(p.file.path)
-                let extensions = p.media.kind == .photo ? ["mov", "MOV", "mp4", "MP4"] : ["heic", "HEIC", "jpg", "JPG", "jpeg", "JPEG"]
-                candidates = try store.sourceFiles(paths: extensions.map { stem + "." + $0 })
-            }
+        for index in unpaired {
+            let p = probed[index]
+            let candidates = p.media.contentIdentifier.map { earlierByKey[$0] ?? [] } ?? stemCandidates(p).compactMap { earlierByPath[$0] }
             let wanted = p.media.kind == .photo ? ["video", "livePhotoVideo"] : ["photo", "livePhotoImage"]
             if let partner = candidates.first(where: { wanted.contains($0.role) && $0.path != p.file.path && $0.itemID != nil }) {
                 partners[index] = partner

@@ -12,6 +12,7 @@
 // status and configuration requests against a raw Unix-socket round trip measured in the same run;
 // 64 concurrent presentations from 64 apps; one new day of data folded into the moments.
 
+import BenchSupport
 import Foundation
 import Glibc
 import PickerdLibrary
@@ -22,25 +23,7 @@ import PickerdWire
 let arguments = CommandLine.arguments
 let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? arguments[0]
 
-/// The pickerd being measured, stopped on the way out of a failed run.
-nonisolated(unsafe) var running: Process?
-
-func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("bench-scale: \(message)\n".utf8))
-    if let running { kill(running.processIdentifier, SIGTERM) }
-    exit(1)
-}
-
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) * 1000 + Double(ts.tv_nsec) / 1_000_000
-}
-
-func percentile(_ samples: [Double], _ p: Double) -> Double {
-    let sorted = samples.sorted()
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
+func fail(_ message: String) -> Never { benchFail("bench-scale", message) }
 
 // MARK: A child: one presentation on a signal
 
@@ -67,84 +50,24 @@ let scales = Array(arguments.dropFirst(3))
 // MARK: Processes
 
 @discardableResult
-func run(_ program: String, _ args: [String], input: String? = nil) -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = args
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    do { try process.run() } catch { fail("cannot run \(program): \(error)") }
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
+func run(_ program: String, _ args: [String]) -> (status: Int32, out: String, err: String) { runProgram(program, args) }
 
-final class Pickerd {
-    let root: String
-    var process: Process?
-    var runtime: String { root + "/run" }
-    var ctlArguments: [String] { ["--runtime-dir", runtime] }
-
-    init(root: String) { self.root = root }
-
-    /// Starts pickerd and waits for its first status; the milliseconds from spawn to that answer.
-    @discardableResult
-    func start() -> Double {
-        let script = root + "/script.json"
-        try? #"{"consent": "accept", "reviews": [{"list": "recommended", "index": 0}]}"#.write(toFile: script, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: bin + "/pickerd")
-        p.arguments = ["--runtime-dir", runtime, "--data-dir", root + "/data", "--config-dir", root + "/config",
-                       "--agent-executable", bin + "/picker-agent", "--agent-executable", me,
-                       "--agent-command", "\(bin)/picker-agent --script \(script)", "--log-level", "notice",
-                       "--max-app-connections", "4096", "--connections-per-app", "128"]
-        _ = FileManager.default.createFile(atPath: root + "/pickerd.log", contents: nil)
-        let log = FileHandle(forWritingAtPath: root + "/pickerd.log")
-        log?.seekToEndOfFile()
-        p.standardError = log
-        let start = now()
-        do { try p.run() } catch { fail("cannot start pickerd: \(error)") }
-        process = p
-        running = p
-        while true {
-            if let c = try? ProtocolClient(path: runtime + "/control.sock", role: .control, software: "bench"),
-               (try? c.request(.status(StatusRequest()))) != nil {
-                c.close()
-                return now() - start
-            }
-            guard p.isRunning else { fail("pickerd exited (\(p.terminationStatus))") }
-            usleep(500)
-        }
-    }
-
-    func stop() {
-        guard let p = process else { return }
-        kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
-        process = nil
-        running = nil
-    }
-
-    /// pickerd's resident memory now and at its peak, in MB.
-    func memory() -> (rss: Double, peak: Double) {
-        guard let pid = process?.processIdentifier,
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
-        func field(_ name: String) -> Double {
-            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-        }
-        return (field("VmRSS"), field("VmHWM"))
-    }
-
-    func ctl(_ args: [String]) -> (status: Int32, out: String, err: String) { run(bin + "/pickerctl", args + ctlArguments) }
+/// A pickerd with the scripted agent and this program accepted as agents, and room for 64 apps.
+func scalePickerd(root: String) -> BenchPickerd {
+    let script = root + "/script.json"
+    try? #"{"consent": "accept", "reviews": [{"list": "recommended", "index": 0}]}"#.write(toFile: script, atomically: true, encoding: .utf8)
+    return BenchPickerd(root: root, bin: bin, extra: [
+        "--agent-executable", bin + "/picker-agent", "--agent-executable", me,
+        "--agent-command", "\(bin)/picker-agent --script \(script)",
+        "--max-app-connections", "4096", "--connections-per-app", "128",
+    ])
 }
 
 // MARK: Measurements
 
 /// Present → the agent has its first page, and present → outcome, with this process as both the
 /// app and the agent: nothing but pickerd in the loop.
-func presentWithOwnAgent(_ pickerd: Pickerd, runs: Int) -> (firstPage: [Double], outcome: [Double], frameBytes: Int) {
+func presentWithOwnAgent(_ pickerd: BenchPickerd, runs: Int) -> (firstPage: [Double], outcome: [Double], frameBytes: Int) {
     do {
         let agent = try ProtocolClient(path: pickerd.runtime + "/agent.sock", role: .agent, software: "bench agent")
         _ = try agent.request(.agentRegister(AgentRegister(name: "bench agent")))
@@ -196,7 +119,7 @@ func presentWithOwnAgent(_ pickerd: Pickerd, runs: Int) -> (firstPage: [Double],
 }
 
 /// Present → outcome through the scripted agent (picker-agent --script), started by pickerd.
-func presentWithScriptedAgent(_ pickerd: Pickerd, runs: Int) -> [Double] {
+func presentWithScriptedAgent(_ pickerd: BenchPickerd, runs: Int) -> [Double] {
     var samples: [Double] = []
     for _ in 0..<runs {
         do {
@@ -216,7 +139,7 @@ func presentWithScriptedAgent(_ pickerd: Pickerd, runs: Int) -> [Double] {
 }
 
 /// Small requests through pickerd against a raw Unix-socket round trip of the same size, interleaved.
-func smallRequests(_ pickerd: Pickerd, rounds: Int) -> (configuration: Double, status: Double, raw: Double) {
+func smallRequests(_ pickerd: BenchPickerd, rounds: Int) -> (configuration: Double, status: Double, raw: Double) {
     do {
         let client = try ProtocolClient(path: pickerd.runtime + "/client.sock", role: .client, software: "bench")
         let control = try ProtocolClient(path: pickerd.runtime + "/control.sock", role: .control, software: "bench")
@@ -256,7 +179,7 @@ func smallRequests(_ pickerd: Pickerd, rounds: Int) -> (configuration: Double, s
 
 /// 64 apps present at once: each a copy of this program registered as an app of its own (one
 /// picker per app at a time), started first and released together.
-func concurrent(_ pickerd: Pickerd, apps: Int) -> [Double] {
+func concurrent(_ pickerd: BenchPickerd, apps: Int) -> [Double] {
     let directory = pickerd.root + "/apps"
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     var children: [(Process, Pipe, Pipe)] = []
@@ -302,7 +225,7 @@ func concurrent(_ pickerd: Pickerd, apps: Int) -> [Double] {
 
 /// One new day of data folded in: the library's last day again, a day later each time (new ids),
 /// inserted and then the engine's refresh of that week, timed apart.
-func foldIn(_ pickerd: Pickerd, days: Int) -> (insert: [Double], refresh: [Double], items: Int) {
+func foldIn(_ pickerd: BenchPickerd, days: Int) -> (insert: [Double], refresh: [Double], items: Int) {
     do {
         let store = try Store(dataDirectory: pickerd.root + "/data", integrityCheck: .inBackground)
         guard let range = try store.libraryRange() else { fail("an empty library") }
@@ -358,7 +281,7 @@ for scale in scales {
         <plist version="1.0"><dict><key>com.apple.developer.journal.allow</key><true/></dict></plist>
         """
     try? entitlements.write(toFile: root + "/e.plist", atomically: true, encoding: .utf8)
-    let pickerd = Pickerd(root: root)
+    let pickerd = scalePickerd(root: root)
     pickerd.start()
     var row = Row()
     row.label = scale
@@ -412,7 +335,6 @@ for scale in scales {
 func column(_ values: [String]) -> String {
     values.enumerated().map { $1.padding(toLength: $0 == 0 ? 20 : 14, withPad: " ", startingAt: 0) }.joined()
 }
-func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
 print("")
 print("pickerd at scale (release build; medians unless said; times in ms; memory in MB)")
