@@ -452,7 +452,7 @@ final class SessionManager: Sendable {
 
     private func fail(_ handle: String, _ error: any Error) {
         logger.error("session failed", metadata: ["session": "\(handle)", "error": "\(error)"])
-        let code: ErrorCode = error is StoreError ? .storage : .internal
+        let code: ErrorCode = error is StoreError ? .storage : error is NothingReleasable ? .failedPrecondition : .internal
         let sends = state.withLock { end(&$0, handle, outcome: .error(ErrorInfo(code: code, message: "\(error)")), dismiss: .unspecified) }
         perform(sends)
     }
@@ -570,7 +570,7 @@ final class SessionManager: Sendable {
             }
             let releasedIDs = Set(wireItems.map(\.id))
             let items = candidates.filter { releasedIDs.contains($0.id.uuidString) }
-            guard !items.isEmpty else { throw BrokerError("none of the kept items can be released: \(leftOut.joined(separator: "; "))") }
+            guard !items.isEmpty else { throw NothingReleasable() }
             // An unedited title is made again from what was kept: it must not name a person or a
             // place the person left out ("Evening with Maya at Via Carota" without Maya).
             let title = approval.titleEdited ? approval.title

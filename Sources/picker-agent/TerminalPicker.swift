@@ -81,6 +81,10 @@ final class PickerScreen {
     private var editBuffer = ""
     private var previews: [String: PixelImage?] = [:]
     private var pendingMedia: [UInt64: String] = [:]
+    /// Why an item cannot be added, by item id, as pickerd answered its media ("IMG_0004.HEIC is no
+    /// longer there": one of the person's own files changed or went since it was indexed). Such an
+    /// item is left out, says why, and cannot be checked again.
+    private var unavailable: [String: String] = [:]
     /// Each tab's suggestions loaded so far, how many there are, and the page request in flight.
     private var loaded: [[Suggestion]] = [[], []]
     private var totals = [0, 0]
@@ -153,6 +157,15 @@ final class PickerScreen {
             }
         case .fetchMediaReply(let reply)?:
             pendingMedia[frame.envelope.requestId] = nil
+            if !reply.unavailable.isEmpty {
+                // pickerd would leave it out of the release anyway: the person sees it unchecked, and why.
+                unavailable[reply.itemId] = reply.unavailable
+                previews[reply.itemId] = .some(nil)
+                for index in suggestion.items.indices where suggestion.items[index].id == reply.itemId && kept.indices.contains(index) {
+                    kept[index] = false
+                }
+                return
+            }
             var image: PixelImage?
             // A still if there is one (a Live Photo's image), else a clip's first frame.
             let stillsFirst = reply.media.filter { $0.contentType == "image/png" } + reply.media.filter { $0.contentType != "image/png" }
@@ -173,7 +186,11 @@ final class PickerScreen {
                 message = "Another prompt"
             }
         case .error(let error)?:
-            if let itemID = pendingMedia.removeValue(forKey: frame.envelope.requestId) { previews[itemID] = .some(nil) }
+            if let itemID = pendingMedia.removeValue(forKey: frame.envelope.requestId) {
+                previews[itemID] = .some(nil)
+                // Media are fetched ahead: only the item on screen speaks up.
+                guard suggestion.items.indices.contains(itemIndex), suggestion.items[itemIndex].id == itemID else { return }
+            }
             message = error.message
         default:
             break
@@ -267,6 +284,9 @@ final class PickerScreen {
     }
 
     private func open(_ chosen: Suggestion) {
+        // What could not be added before is asked again: the folder may be back.
+        for id in unavailable.keys { previews[id] = nil }
+        unavailable = [:]
         suggestion = chosen
         kept = Array(repeating: true, count: chosen.items.count)
         title = chosen.title
@@ -282,7 +302,13 @@ final class PickerScreen {
         case TERM_KEY_RIGHT, TERM_KEY_DOWN: itemIndex = min(count - 1, itemIndex + 1)
         case TERM_KEY_HOME: itemIndex = 0
         case TERM_KEY_END: itemIndex = count - 1
-        case Self.code(" "): if kept.indices.contains(itemIndex) { kept[itemIndex].toggle() }
+        case Self.code(" "):
+            guard kept.indices.contains(itemIndex) else { return }
+            if let reason = unavailable[suggestion.items[itemIndex].id] {
+                message = "Cannot be added: \(reason)"
+            } else {
+                kept[itemIndex].toggle()
+            }
         case Self.code("e"):
             editBuffer = title
             screen = .editTitle
@@ -295,7 +321,8 @@ final class PickerScreen {
                                                  itemId: suggestion.items[itemIndex].id)), id: takeRequestID())
         case TERM_KEY_ENTER, Self.code("a"):
             guard kept.contains(true) else {
-                message = "Keep at least one item, or press Esc to cancel"
+                message = suggestion.items.allSatisfy({ unavailable[$0.id] != nil })
+                    ? "None of these can be added now; press Esc to cancel" : "Keep at least one item, or press Esc to cancel"
                 return
             }
             approve()
@@ -486,6 +513,8 @@ final class PickerScreen {
         let items = suggestion.items
         guard items.indices.contains(itemIndex) else { return }
         let keptCount = kept.filter { $0 }.count
+        let unavailableCount = items.filter { unavailable[$0.id] != nil }.count
+        fetchNextMedia()
         header("Review · \(review.appDisplayName)")
         if screen == .editTitle {
             text(2, 1, "Title: ", bold: true)
@@ -494,7 +523,8 @@ final class PickerScreen {
         } else {
             text(2, 1, title, bold: true)
         }
-        text(3, 1, "\(Self.range(suggestion.date))   keeping \(keptCount) of \(items.count)", color: 6)
+        text(3, 1, "\(Self.range(suggestion.date))   keeping \(keptCount) of \(items.count)"
+             + (unavailableCount > 0 ? "   \(unavailableCount) cannot be added" : ""), color: 6)
         // The terminal's landscape: side by side when wide, stacked otherwise.
         let wide = columns >= 120 && rows >= 30
         let top: Int32 = 5
@@ -513,8 +543,13 @@ final class PickerScreen {
             let item = items[index]
             let selected = index == itemIndex
             let mark = kept[index] ? "[x]" : "[ ]"
-            text(start + Int32(index - first), listColumn + 1, "\(mark) \(Self.glyph(item)) \(item.asset?.summary ?? "")",
-                 reverse: selected, color: selected ? 3 : kept[index] ? 4 : 5)
+            var line = "\(mark) \(Self.glyph(item)) \(item.asset?.summary ?? "")"
+            if let reason = unavailable[item.id] {
+                // Why, when it fits; the carousel says it in full.
+                let why = "  ✗ left out: \(reason)"
+                line += line.count + why.count <= Int(columns - listColumn - 2) ? why : "  ✗ left out"
+            }
+            text(start + Int32(index - first), listColumn + 1, line, reverse: selected, color: selected ? 3 : kept[index] ? 4 : 5)
         }
         let button = "[ \(review.buttonTitle.isEmpty ? "Add to \(review.appDisplayName)" : review.buttonTitle) ]"
         text(rows - 2, 1, button, bold: true, color: keptCount > 0 ? 1 : 6)
@@ -531,12 +566,8 @@ final class PickerScreen {
         let item = suggestion.items[itemIndex]
         let hasImage = Self.imageMedia(item) != nil
         let pictureWidth: Int32 = hasImage ? min(width / 2, height * 2 + 4) : 0
+        let reason = unavailable[item.id]
         if hasImage {
-            if previews[item.id] == nil, !pendingMedia.values.contains(item.id) {
-                let id = takeRequestID()
-                pendingMedia[id] = item.id
-                send(.fetchMedia(FetchMediaRequest(sessionHandle: review.sessionHandle, itemId: item.id)), id: id)
-            }
             if let image = previews[item.id] ?? nil, term_colors() > 0 {
                 for (r, line) in image.cells(columns: Int(pictureWidth), rows: Int(height)).enumerated() {
                     for (c, cell) in line.enumerated() {
@@ -544,7 +575,8 @@ final class PickerScreen {
                     }
                 }
             } else {
-                text(row + height / 2, column + 1 + max(0, pictureWidth / 2 - 5), previews[item.id] == nil ? "loading…" : "[\(Self.kind(item)?.rawValue ?? "item")]", color: 6)
+                let placeholder = previews[item.id] == nil ? "loading…" : reason != nil ? "unavailable" : "no preview"
+                text(row + height / 2, column + 1 + max(0, (pictureWidth - Int32(placeholder.count)) / 2), placeholder, color: reason != nil ? 5 : 6)
             }
         }
         let left = column + pictureWidth + 2
@@ -557,8 +589,25 @@ final class PickerScreen {
             }
         }
         if line < row + height {
-            text(line + 1 < row + height ? line + 1 : line, left, kept[itemIndex] ? "✓ will be added" : "✗ left out", color: kept[itemIndex] ? 4 : 5)
+            let status = kept[itemIndex] ? "✓ will be added" : reason.map { "✗ left out: \($0), so it cannot be added" } ?? "✗ left out"
+            line = line + 1 < row + height ? line + 1 : line
+            for wrapped in Self.wrap(status, Int(width - left - 1)) where line < row + height {
+                text(line, left, wrapped, color: kept[itemIndex] ? 4 : 5)
+                line += 1
+            }
         }
+    }
+
+    /// Asks pickerd for one item's media at a time, the one shown first and then the rest in order,
+    /// so each line says whether its item can still be added and previews are ready when reached.
+    private func fetchNextMedia() {
+        guard pendingMedia.isEmpty else { return }
+        let items = suggestion.items
+        let order = items.indices.contains(itemIndex) ? [itemIndex] + items.indices.filter { $0 != itemIndex } : Array(items.indices)
+        guard let next = order.first(where: { Self.imageMedia(items[$0]) != nil && previews[items[$0].id] == nil }) else { return }
+        let id = takeRequestID()
+        pendingMedia[id] = items[next].id
+        send(.fetchMedia(FetchMediaRequest(sessionHandle: review.sessionHandle, itemId: items[next].id)), id: id)
     }
 
     // MARK: Words and glyphs

@@ -5,3 +5,9 @@ struct MediaUnavailable: Error, CustomStringConvertible {
     var reason: String
     var description: String { reason }
 }
+
+/// Every item the person kept had files that changed or went: nothing is released. The app is told
+/// that much and no more (the files' names are the person's: they stay in pickerd's log).
+struct NothingReleasable: Error, CustomStringConvertible {
+    var description: String { "none of the kept items can be released now: their files changed or went since pickerd indexed them" }
+}
