@@ -133,8 +133,9 @@ public struct SourceIndexer: Sendable {
 
         // A folder that could not be listed (gone, or unreadable) is not evidence its files are gone,
         // unless it is gone: a vanished folder's files leave.
-        for (folder, _) in walk.unreadableFolders where FileManager.default.fileExists(atPath: folder) {
+        for (folder, reason) in walk.unreadableFolders where FileManager.default.fileExists(atPath: folder) {
             known = known.filter { !($0.value.directory == folder || $0.value.directory.hasPrefix(folder + "/")) }
+            report.skipped.append(.init(path: folder, reason: "a folder pickerd cannot read (\(reason)): what was indexed of it stays"))
         }
 
         var changes = SourceChanges()

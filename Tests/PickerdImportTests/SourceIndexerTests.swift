@@ -173,6 +173,29 @@ struct SourceIndexerTests {
         #expect(try store.items().map(\.kind) == [.video])
     }
 
+    @Test("Apple's keys: a still and a clip with the same content identifier pair whatever their names; a burst's frames after the first are marked")
+    func appleKeys() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let root = temporary.directory + "/Export"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try MediaFixtures.heic(at: root + "/still-from-phone.heic", exif: Self.lisbon("12:00"))
+        try MediaFixtures.writeAppleMakerNote(to: root + "/still-from-phone.heic", contentIdentifier: "6F1A2B3C-LIVE", burstIdentifier: nil)
+        try MediaFixtures.clip(at: root + "/motion-part.mov", seconds: 2, creationDate: "2024-05-04T12:00:00+0100", contentIdentifier: "6F1A2B3C-LIVE")
+        // A burst shot far apart in time (Apple's key decides, not the clock).
+        for (frame, time) in ["14:00", "14:05", "14:10"].enumerated() {
+            try MediaFixtures.jpeg(at: "\(root)/burst-\(frame).jpg", seed: frame, exif: Self.lisbon(time))
+            try MediaFixtures.writeAppleMakerNote(to: "\(root)/burst-\(frame).jpg", contentIdentifier: nil, burstIdentifier: "B-URST-1")
+        }
+        let report = try SourceIndexer(store: store).scan(try store.addSource(path: root, timeMs: 0))
+        #expect(report.livePhotos == 1)
+        let items = try store.items()
+        let live = try #require(items.first { $0.kind == .livePhoto })
+        #expect(live.media.map(\.filename) == ["still-from-phone.heic", "motion-part.mov"])
+        let burst = items.filter { $0.media.first?.filename.hasPrefix("burst-") == true }.sorted { $0.startMs < $1.startMs }
+        #expect(burst.map(\.notAMemory) == [nil, .burst, .burst])
+    }
+
     @Test("a file is released only while it is the one indexed")
     func releaseCheck() throws {
         let temporary = try TemporaryStore()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PickerdStore
 import PickerdTestKit
 import PickerdWire
@@ -112,5 +113,45 @@ struct SourcesTests {
         let original = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-n", "-s", "-GPSLatitude", pictures + "/IMG_0004.HEIC"])
         #expect(original.stdout.contains("38.7223"))
         pickerd.stop()
+    }
+
+    @Test("pickerd run as an ordinary user skips a file and a folder it may not read, each with the reason, and serves on")
+    func permissions() throws {
+        let nobody: UInt32 = 65534
+        let root = try TemporaryDirectory.forThisRun(prefix: "pkd-nobody")
+        let pictures = root + "/Pictures"
+        try Self.makeMorning(pictures)
+        try FileManager.default.createDirectory(atPath: pictures + "/private", withIntermediateDirectories: true)
+        try MediaFixtures.jpeg(at: pictures + "/private/diary.jpg")
+        try MediaFixtures.jpeg(at: pictures + "/secret.jpg")
+        for path in [root, pictures] + (try FileManager.default.contentsOfDirectory(atPath: pictures)).map({ pictures + "/" + $0 }) {
+            #expect(chown(path, nobody, nobody) == 0)
+        }
+        // Root's own: the folder nobody may enter, the file nobody may read.
+        #expect(chown(pictures + "/private", 0, 0) == 0 && chmod(pictures + "/private", 0o700) == 0)
+        #expect(chown(pictures + "/secret.jpg", 0, 0) == 0 && chmod(pictures + "/secret.jpg", 0o600) == 0)
+
+        let asNobody = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
+        let pickerd = Process()
+        pickerd.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        pickerd.arguments = asNobody + [RunningPickerd.executable.path, "--runtime-dir", root + "/run", "--data-dir", root + "/data",
+                                        "--config-dir", root + "/config"]
+        pickerd.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try pickerd.run()
+        defer {
+            pickerd.terminate()
+            pickerd.waitUntilExit()
+        }
+        func ctl(_ arguments: [String]) throws -> CommandResult {
+            try runCommand(URL(fileURLWithPath: "/usr/bin/setpriv"), asNobody + [BuiltProducts.url("pickerctl").path] + arguments + ["--runtime-dir", root + "/run"])
+        }
+        #expect(eventually(timeout: 20) { (try? ctl(["status"]))?.status == 0 })
+        let added = try ctl(["sources", "add", pictures])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("skipped \(pictures)/secret.jpg: cannot open it: Permission denied"), "\(added.stdout)")
+        #expect(added.stdout.contains("skipped \(pictures)/private: a folder pickerd cannot read (Permission denied)"), "\(added.stdout)")
+        #expect(added.stdout.contains("1 Live Photos"))
+        let status = try ctl(["status"])
+        #expect(status.stdout.contains("library: 4 items"), "\(status.stdout)")
     }
 }
