@@ -614,6 +614,8 @@ final class SessionManager: Sendable {
     private func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
         let source = try open(media)
         defer { try? source.close() }
+        // A movie of gigabytes is redacted without reading its media data.
+        if let copy = try LargeMovieRedaction.redactedCopy(of: source, name: media.filename) { return copy }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

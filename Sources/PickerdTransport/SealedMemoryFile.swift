@@ -23,20 +23,31 @@ public enum SealedMemoryFile {
         return try sealAndReopen(writable)
     }
 
-    /// Makes a sealed copy of everything `source` holds from its current offset on.
+    /// Makes a sealed copy of everything `source` holds from its current offset on, with some byte
+    /// ranges replaced before it is sealed (a large movie's location atoms, redacted without reading
+    /// its media data into memory).
     /// - Parameters:
-    ///   - source: a readable descriptor (a media file in the store).
+    ///   - source: a readable descriptor (a media file in the store, or one of the person's).
     ///   - name: a label shown in `/proc/*/fd` as `memfd:<name>`; not a path.
+    ///   - patches: bytes to write over the copy at these offsets (within what was copied).
     /// - Returns: a read-only descriptor to the sealed copy.
     /// - Throws: `TransportError` `.systemCall`.
-    public static func copy(from source: FileDescriptor, name: String) throws(TransportError) -> OwnedFileDescriptor {
+    public static func copy(from source: FileDescriptor, name: String,
+                            patches: [(offset: Int, bytes: [UInt8])] = []) throws(TransportError) -> OwnedFileDescriptor {
         let writable = try create(name: name)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
         defer { buffer.deallocate() }
+        var copied = 0
         while true {
             let count = try syscall("read") { Glibc.read(source.rawValue, buffer.baseAddress!, buffer.count) }
             if count == 0 { break }
             try writeAll(writable.descriptor!.rawValue, UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            copied += count
+        }
+        for patch in patches {
+            guard patch.offset >= 0, patch.offset + patch.bytes.count <= copied else { throw TransportError(.systemCall, "a patch past the copy's end") }
+            let written = patch.bytes.withUnsafeBytes { Glibc.pwrite(writable.descriptor!.rawValue, $0.baseAddress, $0.count, off_t(patch.offset)) }
+            guard written == patch.bytes.count else { throw TransportError(.systemCall, "pwrite: \(String(cString: strerror(errno)))") }
         }
         return try sealAndReopen(writable)
     }
