@@ -31,6 +31,9 @@ public final class Broker: Sendable {
         /// What to start for a presentation that hands over its terminal (argv; the terminal picker
         /// registers and draws on that terminal); empty to ignore handed-over terminals.
         public var terminalAgentCommand: [String]
+        /// Developers' builds and registered Flatpaks present without the person's allowance, as
+        /// Apple's development profiles allow (`--developer-mode`).
+        public var developerMode: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -43,9 +46,11 @@ public final class Broker: Sendable {
         ///   - clock: the time reminders follow (the system clock by default).
         ///   - terminalAgentCommand: what to start for a presentation with a terminal; by default
         ///     `picker-agent --tui` beside pickerd.
+        ///   - developerMode: allow developers' builds without asking the person.
         public init(paths: PickerdPaths, limits: ConnectionLimits = ConnectionLimits(), agentExecutables: [String]? = nil,
                     agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock(),
-                    terminalAgentCommand: [String]? = nil) {
+                    terminalAgentCommand: [String]? = nil, developerMode: Bool = false) {
+            self.developerMode = developerMode
             self.paths = paths
             self.limits = limits
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
@@ -179,16 +184,34 @@ public final class Broker: Sendable {
                               identity: PeerIdentity, logger: Logger) {
         switch body {
         case .present(let request):
-            guard let exe = identity.executablePath, let app = registry.app(forExecutable: exe) else {
-                let what = identity.executablePath ?? "this program"
-                logger.notice("not entitled: unregistered", metadata: ["executable": "\(what)"])
-                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: "\(what) is not a registered app (pickerctl apps register)")))
+            // Who is calling, from the kernel: a Flatpak by its sandbox's app id, anyone else by the
+            // executable file itself (device and inode), never by a path or what the caller says.
+            let flatpak = identity.flatpakAppID()
+            guard let app = registry.app(executable: identity.executableFile(), flatpakAppID: flatpak) else {
+                let message = flatpak.map {
+                    "the Flatpak app \($0) is not known to pickerd (a system manifest naming it, or pickerctl apps register --flatpak-app-id \($0))"
+                } ?? "\(identity.executablePath ?? "this program") is not a registered app (pickerctl apps register)"
+                logger.notice("not entitled: unregistered", metadata: ["executable": "\(identity.executablePath ?? "?")", "flatpak": "\(flatpak ?? "")"])
+                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: message)))
+                return
+            }
+            if !app.problem.isEmpty {
+                logger.notice("not entitled", metadata: ["reason": "\(app.problem)"])
+                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: app.problem)))
                 return
             }
             if let refusal = EntitlementGate.refusal(for: app, executable: identity.executableSignature(),
                                                           executableBytes: identity.executableBytes) {
                 logger.notice("not entitled", metadata: ["reason": "\(refusal)"])
                 reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: refusal)))
+                return
+            }
+            let approval: AppApprovalRequest?
+            do {
+                approval = try approvalRequest(for: app)
+                try store.recordPresentation(app.bundleId, timeMs: Date().unixMs)
+            } catch {
+                reply(connection, id, .error(ErrorInfo(code: .storage, message: "\(error)")))
                 return
             }
             var terminal: OwnedFileDescriptor?
@@ -207,11 +230,11 @@ public final class Broker: Sendable {
                 }
                 terminal = descriptors[Int(request.terminalFdIndex)]
             }
-            sessions.present(client: connection, requestID: id, app: app, request: request, terminal: terminal)
+            sessions.present(client: connection, requestID: id, app: app, request: request, terminal: terminal, approval: approval)
         case .close(let request):
             sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
         case .configuration:
-            let app = identity.executablePath.flatMap(registry.app(forExecutable:))
+            let app = registry.app(executable: identity.executableFile(), flatpakAppID: identity.flatpakAppID())
             do {
                 let configuration = NotificationPolicy.configuration(for: app, settings: try store.notificationSettings(),
                                                                      consentGiven: try store.consentDate() != nil)
@@ -226,9 +249,10 @@ public final class Broker: Sendable {
         }
     }
 
-    /// The agent role, once registered: consent, decisions, media for previews.
+    /// The agent role, once registered: the app's approval, consent, decisions, media for previews.
     func handleAgent(_ body: Envelope.Body, id: UInt64, connection: FrameConnection) {
         switch body {
+        case .appApproval(let decision): sessions.approve(from: connection, requestID: id, decision)
         case .consentDecision(let decision): sessions.consent(from: connection, requestID: id, decision)
         case .reviewDecision(let decision): sessions.decide(from: connection, requestID: id, decision)
         case .fetchMedia(let request): sessions.fetchMedia(from: connection, requestID: id, request)

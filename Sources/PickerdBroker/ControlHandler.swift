@@ -72,18 +72,35 @@ struct ControlHandler {
             }
             return .libraryStatsReply(try stats())
         case .appsList:
-            return .appsListReply(AppsListReply(apps: broker.registry.apps()))
+            return .appsListReply(AppsListReply(apps: try broker.listedApps()))
+        case .appShow(let request):
+            guard let app = try broker.listedApps().first(where: { $0.bundleId == request.bundleId }) else {
+                return .error(ErrorInfo(code: .notFound, message: "no app \(request.bundleId) is known (pickerctl apps list)"))
+            }
+            return .appsListReply(AppsListReply(apps: [app]))
+        case .appRevoke(let request):
+            guard broker.registry.app(bundleID: request.bundleId) != nil else {
+                return .error(ErrorInfo(code: .notFound, message: "no app \(request.bundleId) is known (pickerctl apps list)"))
+            }
+            try store.revokeApp(request.bundleId, timeMs: Date().unixMs)
+            logger.info("app revoked by the person", metadata: ["bundle": "\(request.bundleId)"])
+            return .appsListReply(AppsListReply(apps: try broker.listedApps().filter { $0.bundleId == request.bundleId }))
         case .appRegister(let request):
-            do {
-                let app = try broker.registry.register(request.app ?? AppManifest())
-                logger.info("app registered", metadata: ["bundle": "\(app.bundleId)", "executable": "\(app.executablePath)"])
+            do throws(BrokerError) {
+                var app = try broker.registry.register(request.app ?? AppManifest())
+                app.state = broker.state(of: app, (try? store.appRecords()) ?? [:])
+                logger.info("app registered", metadata: ["bundle": "\(app.bundleId)", "executable": "\(app.executablePath)",
+                                                         "flatpak": "\(app.flatpakAppId)", "state": "\(app.state)"])
                 return .appRegisterReply(AppRegisterReply(app: app))
             } catch {
                 return .error(ErrorInfo(code: .invalidArgument, message: error.message))
             }
         case .appRemove(let request):
             guard broker.registry.remove(bundleID: request.bundleId) else {
-                return .error(ErrorInfo(code: .notFound, message: "no app \(request.bundleId) is registered"))
+                let system = broker.registry.app(bundleID: request.bundleId)?.kind == .system
+                return .error(ErrorInfo(code: system ? .invalidArgument : .notFound,
+                                        message: system ? "\(request.bundleId) is installed by the system: revoke it instead (pickerctl apps revoke \(request.bundleId))"
+                                                        : "no app \(request.bundleId) is registered"))
             }
             return .ack(Ack())
         case .notificationsGet:

@@ -39,6 +39,33 @@ struct PeerIdentity {
         return FileSignature(st)
     }
 
+    /// The running executable file's device and inode: what a registered app is matched by. A
+    /// sandbox can put any binary at any path in its own mount namespace (`/proc/<pid>/exe` then
+    /// names the registered path), but not make it the registered file.
+    func executableFile() -> FileIdentity? {
+        executableSignature().map { FileIdentity(device: $0.device, inode: $0.inode) }
+    }
+
+    /// The Flatpak app id of a sandboxed caller: `[Application] name=` of the `.flatpak-info` in its
+    /// root, read through `/proc/<pid>/root` as xdg-desktop-portal does, or `nil` when it has none
+    /// (a host process, or a sandbox that is not Flatpak's).
+    func flatpakAppID() -> String? {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/root/.flatpak-info") else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 65_536), Self.alive(pidfd) else { return nil }
+        var section = ""
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("[") && text.hasSuffix("]") {
+                section = String(text.dropFirst().dropLast())
+            } else if section == "Application", text.hasPrefix("name=") {
+                let id = String(text.dropFirst(5)).trimmingCharacters(in: .whitespaces)
+                return id.isEmpty ? nil : id
+            }
+        }
+        return nil
+    }
+
     /// Whether the process that connected is still alive (its pidfd, not its pid, which could have
     /// been reused): checked after reading anything about it through `/proc/<pid>/`.
     var isAlive: Bool { Self.alive(pidfd) }
@@ -70,5 +97,24 @@ struct FileSignature: Hashable, Sendable {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         self.init(st)
+    }
+}
+
+/// A file's device and inode: the file itself, whatever path names it.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The identity of the file at `path` (following links), or `nil` when it cannot be seen.
+    init?(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+    }
+
+    init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
     }
 }

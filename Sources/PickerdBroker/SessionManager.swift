@@ -27,6 +27,10 @@ final class SessionManager: Sendable {
         let buttonTitle: String
         let token: String
         var agent: ObjectIdentifier?
+        /// The person has yet to allow the app: asked before anything else (``AppApprovalRequest``).
+        var approval: AppApprovalRequest?
+        /// The agent was asked to approve the app and has not answered.
+        var awaitingApproval = false
         var awaitingConsent = false
         /// Every suggestion the agent was sent (the first pages, and each page it asked for since).
         var shown: [String: ListedSuggestion] = [:]
@@ -88,7 +92,16 @@ final class SessionManager: Sendable {
     /// A presentation that brings its terminal goes to a terminal picker of its own (started with
     /// the terminal agent command), which draws on that terminal; any other goes to the least busy
     /// agent without a terminal, or one started with the agent command.
-    func present(client: FrameConnection, requestID: UInt64, app: AppManifest, request: PresentRequest, terminal: OwnedFileDescriptor?) {
+    /// - Parameters:
+    ///   - client: the app's connection, which hears the outcome.
+    ///   - requestID: the present request's id; the outcome answers it.
+    ///   - app: the registered app the caller was matched to.
+    ///   - request: what the app asked for (button title, token, terminal).
+    ///   - terminal: the app's terminal, checked, for a terminal picker.
+    ///   - approval: `nil` when the app may present; otherwise the picker first asks the person to
+    ///     allow it (see ``approve(from:requestID:_:)``).
+    func present(client: FrameConnection, requestID: UInt64, app: AppManifest, request: PresentRequest, terminal: OwnedFileDescriptor?,
+                 approval: AppApprovalRequest? = nil) {
         let handle = UUID().uuidString
         let configuration = broker.configuration
         // Without a terminal picker to start, a handed-over terminal is simply not used.
@@ -100,8 +113,8 @@ final class SessionManager: Sendable {
             if state.sessions.values.contains(where: { $0.app.bundleId == app.bundleId }) { return .busy }
             state.sequence += 1
             var session = Session(handle: handle, client: client, requestID: requestID, app: app, buttonTitle: request.buttonTitle,
-                                  token: request.suggestionToken, terminal: terminal, terminalType: request.terminalType,
-                                  sequence: state.sequence)
+                                  token: request.suggestionToken, approval: approval, terminal: terminal,
+                                  terminalType: request.terminalType, sequence: state.sequence)
             let candidates = state.agents.filter { terminal != nil ? $0.value.terminal && $0.value.sessions.isEmpty : !$0.value.terminal }
             guard let agentID = candidates.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
                 if terminal != nil {
@@ -129,12 +142,14 @@ final class SessionManager: Sendable {
             broker.reply(client, requestID, .error(ErrorInfo(code: .noPickerAvailable, message: "pickerd is shutting down")))
         case .assigned(let agent):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
-            logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)", "terminal": "\(terminal != nil)"])
+            logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)", "terminal": "\(terminal != nil)",
+                                                   "approval": "\(approval == nil ? "not needed" : "asked")"])
             startReview(handle, on: agent)
         case .waitForAgent(let spawn):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
             logger.info("presentation waits for a picker agent", metadata: ["session": "\(handle)", "app": "\(app.bundleId)",
-                                                                            "terminal": "\(terminal != nil)"])
+                                                                            "terminal": "\(terminal != nil)",
+                                                                            "approval": "\(approval == nil ? "not needed" : "asked")"])
             if let spawn {
                 Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory,
                                 what: terminal != nil ? "a terminal picker" : "a picker agent", logger: logger)
@@ -204,6 +219,43 @@ final class SessionManager: Sendable {
             return agent.sessions.flatMap { end(&state, $0, outcome: .dismissed(Dismissed(reason: .agentGone)), dismiss: nil) }
         }
         perform(sends)
+    }
+
+    /// The person's answer about an app not yet allowed, from the agent the session was given.
+    ///
+    /// Allow is remembered (``Broker/allowApp(_:)``) and the review goes on: a new ReviewRequest,
+    /// with the consent sheet or the lists. Don't Allow ends the presentation: the app hears
+    /// NOT_ENTITLED, the agent a Dismiss, and nothing is remembered (the next presentation asks
+    /// again). An answer for a session that is not awaiting one from this agent gets NOT_FOUND.
+    func approve(from agent: FrameConnection, requestID: UInt64, _ decision: AppApprovalDecision) {
+        let session = state.withLock { state -> Session? in
+            guard let s = state.sessions[decision.sessionHandle], s.agent == ObjectIdentifier(agent), s.awaitingApproval else { return nil }
+            state.sessions[decision.sessionHandle]?.awaitingApproval = false
+            if decision.allow { state.sessions[decision.sessionHandle]?.approval = nil }
+            return s
+        }
+        guard let session else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound,
+                                                            message: "no session \(decision.sessionHandle) awaits the approval of its app from this agent")))
+            return
+        }
+        let app = session.app
+        guard decision.allow else {
+            logger.notice("the person did not allow an app", metadata: ["session": "\(session.handle)", "app": "\(app.bundleId)"])
+            let refusal = ErrorInfo(code: .notEntitled, message: "the person did not allow \(app.displayName) to show journaling suggestions")
+            let sends = state.withLock { end(&$0, session.handle, outcome: .error(refusal), dismiss: .unspecified) }
+            perform(sends)
+            return
+        }
+        do {
+            try broker.allowApp(app)
+        } catch {
+            fail(session.handle, error)
+            return
+        }
+        logger.notice("the person allowed an app", metadata: ["session": "\(session.handle)", "app": "\(app.bundleId)",
+                                                             "kind": "\(session.approval?.kind ?? .unspecified)"])
+        startReview(session.handle, on: agent)
     }
 
     /// Consent on the first presentation: recorded once per device.
@@ -298,11 +350,11 @@ final class SessionManager: Sendable {
         broker.reply(agent, requestID, .suggestionsPageReply(reply))
     }
 
-    /// The session `handle` when `agent` has it under review (past consent); otherwise the agent
+    /// The session `handle` when `agent` has it under review (past the app's approval and consent); otherwise the agent
     /// is answered NOT_FOUND and the result is `nil`.
     private func underReview(_ handle: String, by agent: FrameConnection, requestID: UInt64) -> Session? {
         let session = state.withLock { state -> Session? in
-            guard let s = state.sessions[handle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            guard let s = state.sessions[handle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent, s.approval == nil else { return nil }
             return s
         }
         if session == nil {
@@ -457,8 +509,9 @@ final class SessionManager: Sendable {
         perform(sends)
     }
 
-    /// Sends the agent the consent sheet, or the suggestions, for one session.
+    /// Sends the agent the app's approval, the consent sheet, or the suggestions, for one session.
     private func startReview(_ handle: String, on agent: FrameConnection) {
+        if askApproval(handle, on: agent) { return }
         do {
             let store = broker.store
             let consented = try store.consentDate() != nil
@@ -529,6 +582,39 @@ final class SessionManager: Sendable {
         } catch {
             fail(handle, error)
         }
+    }
+
+    /// When the session's app is not yet allowed, asks the agent to ask the person, before anything
+    /// else (the lists stay empty: nothing of the person's is shown for an app they have not allowed).
+    /// - Returns: whether it asked (or the session is gone); `false` when the app may present.
+    private func askApproval(_ handle: String, on agent: FrameConnection) -> Bool {
+        enum Step { case gone, allowed, ask(Session, AppApprovalRequest, terminal: Bool) }
+        let step = state.withLock { state -> Step in
+            guard let s = state.sessions[handle] else { return .gone }
+            guard let approval = s.approval else { return .allowed }
+            state.sessions[handle]?.awaitingApproval = true
+            return .ask(s, approval, terminal: state.agents[ObjectIdentifier(agent)]?.terminal ?? false)
+        }
+        guard case .ask(let session, let approval, let agentDrawsOnTerminal) = step else {
+            if case .gone = step { return true }
+            return false
+        }
+        var request = ReviewRequest(sessionHandle: handle, appDisplayName: session.app.displayName, appBundleId: session.app.bundleId,
+                                    buttonTitle: session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle,
+                                    appApprovalNeeded: true, appOrigin: approval.origin, appKind: approval.kind)
+        var descriptors: [FileDescriptor] = []
+        if let terminal = session.terminal?.descriptor, agentDrawsOnTerminal {
+            request.hasTerminal = true
+            request.terminalFdIndex = 0
+            request.terminalType = session.terminalType
+            descriptors = [terminal]
+        }
+        do {
+            try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
+        } catch {
+            fail(handle, error)
+        }
+        return true
     }
 
     /// Builds the approved suggestion from the store, sends it with sealed media, records the release.

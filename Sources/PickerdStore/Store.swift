@@ -403,6 +403,20 @@ public final class Store: Sendable {
                 CREATE INDEX media_by_path ON media(relative_path);
                 """)
         }
+        migrator.registerMigration("v7: what the person allowed and revoked of apps") { db in
+            // The person's word on each app: allowed (in the trusted picker) or revoked (pickerctl apps
+            // revoke), with the registration it was given for (a developer build's executable and
+            // entitlements, a Flatpak's app id): a registration changed since is asked about again.
+            try db.execute(sql: """
+                CREATE TABLE app_state (
+                    bundle_id TEXT PRIMARY KEY NOT NULL,
+                    allowed_key TEXT,
+                    allowed_ms INTEGER,
+                    revoked_ms INTEGER,
+                    last_presented_ms INTEGER
+                );
+                """)
+        }
         return migrator
     }
 

@@ -27,9 +27,12 @@ public final class RunningPickerd: @unchecked Sendable {
     ///   - root: reuse this root (to restart on the same store); a new one by default.
     ///   - extra: more arguments, such as `--agent-command`.
     ///   - environment: variables to add to pickerd's environment, such as `TZ`.
+    ///   - developerMode: pass `--developer-mode`, so registered test apps present without the
+    ///     person's allowance (tests of that allowance pass `false`).
     /// - Throws: when pickerd does not come up; the error holds its log.
-    public init(seed: Bool = true, root existing: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws {
-        self.extra = extra
+    public init(seed: Bool = true, root existing: String? = nil, extra: [String] = [], environment: [String: String] = [:],
+                developerMode: Bool = true) throws {
+        self.extra = extra + (developerMode ? ["--developer-mode"] : [])
         self.environment = environment
         if let existing {
             root = existing

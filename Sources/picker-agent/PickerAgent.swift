@@ -1,13 +1,15 @@
 // picker-agent: pickerd's picker front ends. --tui is the terminal picker a person uses, drawn on the
-// terminal an app handed to pickerd (TerminalPicker.swift); --script FILE answers consent and review
-// requests from a JSON script, deterministically, printing what it decided (automation and tests).
+// terminal an app handed to pickerd (TerminalPicker.swift); --script FILE answers an app's approval,
+// consent and review requests from a JSON script, deterministically, printing what it decided
+// (automation and tests).
 
 import ArgumentParser
 import Foundation
 import PickerdTransport
 import PickerdWire
 
-/// The script: a consent answer, then one step per review request, in order (the last one repeats).
+/// The script: whether to allow an app not yet allowed, a consent answer, then one step per review
+/// request, in order (the last one repeats).
 struct Script: Decodable {
     struct Review: Decodable {
         /// "approve" (default), "cancel", "wait" (never answer: the picker stays open) or "exit" (the
@@ -53,6 +55,10 @@ struct Script: Decodable {
             dismissBanner = try c.decodeIfPresent(Bool.self, forKey: .dismissBanner)
         }
     }
+    /// The answer when pickerd asks whether the person allows an app it does not know yet (a
+    /// developer's build): "allow" or "deny" (the default: a script that did not think about it
+    /// allows no app); or a list of these, one per question in order (the last one repeats).
+    var app: [String]
     /// "accept" (default), "decline", or "customize" with `categories`; or a list of these, one per
     /// consent request in order (the last one repeats).
     var consent: [String]
@@ -60,10 +66,18 @@ struct Script: Decodable {
     var categories: [String]?
     var reviews: [Review]
 
-    enum CodingKeys: String, CodingKey { case consent, categories, reviews }
+    enum CodingKeys: String, CodingKey { case app, consent, categories, reviews }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let list = try? c.decode([String].self, forKey: .app) {
+            app = list
+        } else {
+            app = [try c.decodeIfPresent(String.self, forKey: .app) ?? "deny"]
+        }
+        if let wrong = app.first(where: { $0 != "allow" && $0 != "deny" }) {
+            throw DecodingError.dataCorruptedError(forKey: .app, in: c, debugDescription: "\"app\" is \"allow\" or \"deny\", not \"\(wrong)\"")
+        }
         if let list = try? c.decode([String].self, forKey: .consent) {
             consent = list
         } else {
@@ -84,9 +98,12 @@ struct PickerAgent: ParsableCommand {
             and it draws the picker there (keys on its bottom line).
 
             --script FILE answers from a JSON script, for example
-              {"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
+              {"app": "allow", "consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["photo"], "set-title": "A good day"}]}
               {"reviews": [{"action": "cancel"}]}
-            Actions: approve (default), cancel, wait (hold the picker open), exit (quit without answering).
+            "app": allow or deny (default deny) answers "<App> — <origin> — wants to show you journaling suggestions" for an app
+            the person has not allowed yet (a developer's build); "consent": accept (default), decline, or customize with
+            "categories". Either may be a list, one answer per question in order (the last one repeats).
+            Review actions: approve (default), cancel, wait (hold the picker open), exit (quit without answering).
             Selection: by list and index, by a title substring ("title"), by kind ("kind": "trip"), or "preloaded": true
             for the suggestion an app's token opened. Deselection: asset kinds or item positions; "keep" keeps only the kinds named.
             """)
@@ -133,6 +150,7 @@ struct PickerAgent: ParsableCommand {
         }
         say("registered with pickerd")
         var step = 0
+        var approvals = 0
         var consents = 0
         var reviews = 0
         // Frames that arrived while a page was awaited (another session's review, a dismissal).
@@ -163,6 +181,12 @@ struct PickerAgent: ParsableCommand {
         while let frame = try next() {
             let id = frame.envelope.requestId
             switch frame.envelope.body {
+            case .review(let review)? where review.appApprovalNeeded:
+                let answer = plan.app[min(approvals, plan.app.count - 1)]
+                approvals += 1
+                say("app \(review.appDisplayName) (\(review.appBundleId), \(review.appOrigin)): \(answer)")
+                try client.connection.send(Envelope(requestId: id, body: .appApproval(
+                    AppApprovalDecision(sessionHandle: review.sessionHandle, allow: answer == "allow"))))
             case .review(let review)? where review.consentNeeded:
                 let answer = plan.consent.isEmpty ? "accept" : plan.consent[min(consents, plan.consent.count - 1)]
                 consents += 1

@@ -8,7 +8,8 @@ import SystemPackage
 
 /// `picker-agent --tui`: the terminal picker. pickerd starts one for each presentation whose app
 /// handed over its terminal; it registers as a terminal agent, receives that terminal with the review
-/// request, and draws the picker on it: the consent sheet, the privacy banner, Recommended and
+/// request, and draws the picker on it: the question whether to allow an app the person has not
+/// allowed yet, the consent sheet, the privacy banner, Recommended and
 /// Recent, and the review screen with its carousel and list. The app's process only waits for the
 /// outcome; everything shown here comes from pickerd to this process alone.
 enum TerminalPicker {
@@ -56,7 +57,7 @@ final class Inbox: Sendable {
 
 /// The picker's screens and the person's keys. Runs on one thread.
 final class PickerScreen {
-    enum Screen { case waiting, consent, customize, about, list, learnMore, review, editTitle }
+    enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle }
 
     private let client: ProtocolClient
     private let inbox: Inbox
@@ -66,6 +67,9 @@ final class PickerScreen {
     private var screen = Screen.waiting
     private var exitCode: Int32?
 
+    /// On the approval sheet: 0 Allow, 1 Don't Allow (where it starts: an Enter pressed without
+    /// reading allows nothing).
+    private var approvalButton = 1
     private var consentButton = 0
     private var categories: [CategorySetting] = []
     private var categoryIndex = 0
@@ -135,7 +139,12 @@ final class PickerScreen {
             }
             review = request
             reviewID = frame.envelope.requestId
-            if request.consentNeeded {
+            if request.appApprovalNeeded {
+                approvalButton = 1
+                screen = .approval
+                // Keys typed before the question was on screen do not answer it.
+                if let fd = terminal?.descriptor { tcflush(fd.rawValue, TCIFLUSH) }
+            } else if request.consentNeeded {
                 categories = request.categories
                 screen = .consent
             } else {
@@ -203,6 +212,7 @@ final class PickerScreen {
         message = ""
         switch screen {
         case .waiting: break
+        case .approval: approvalKey(key)
         case .consent: consentKey(key)
         case .customize: customizeKey(key)
         case .about: screen = .consent
@@ -211,6 +221,24 @@ final class PickerScreen {
         case .review: reviewKey(key)
         case .editTitle: editKey(key)
         }
+    }
+
+    private func approvalKey(_ key: Int) {
+        switch key {
+        case TERM_KEY_LEFT, TERM_KEY_RIGHT, TERM_KEY_BACKTAB, 9: approvalButton = 1 - approvalButton
+        case TERM_KEY_ENTER: answerApproval(allow: approvalButton == 0)
+        case Self.code("a"): answerApproval(allow: true)
+        case Self.code("d"), Self.code("n"), 27, Self.code("q"), 3: answerApproval(allow: false)
+        default: break
+        }
+    }
+
+    /// Allow: pickerd remembers it and sends the review (consent or lists). Don't Allow: the
+    /// presentation ends, and the terminal goes back to the app before it hears so.
+    private func answerApproval(allow: Bool) {
+        if !allow { term_close() }
+        send(.appApproval(AppApprovalDecision(sessionHandle: review.sessionHandle, allow: allow)), id: reviewID)
+        if allow { screen = .waiting } else { finish(0) }
     }
 
     private func consentKey(_ key: Int) {
@@ -400,6 +428,7 @@ final class PickerScreen {
         term_cursor(0, 0, 0)
         switch screen {
         case .waiting: text(rows / 2, 2, "One moment…", color: 6)
+        case .approval: drawApproval()
         case .consent: drawConsent()
         case .customize: drawCustomize()
         case .about: drawPage("About Journaling Suggestions", Self.aboutText, help: "any key: back")
@@ -425,6 +454,57 @@ final class PickerScreen {
     private func header(_ string: String) {
         text(0, 1, string, bold: true, color: 7)
         text(1, 0, String(repeating: "─", count: Int(columns)), color: 6)
+    }
+
+    /// The question about an app not yet allowed. The question is drawn whole, and the buttons are
+    /// never pushed off the screen: what explains it is left out, paragraph by paragraph, when the
+    /// terminal is short.
+    private func drawApproval() {
+        let app = review.appDisplayName
+        header("Allow \(app)?")
+        let width = Int(columns) - 4
+        let lastButtonRow = rows - 2
+        var row: Int32 = 3
+        let origin = review.appOrigin.isEmpty ? "" : " — \(review.appOrigin) —"
+        for line in Self.wrapBreakingWords("\(app)\(origin) wants to show you journaling suggestions.", width) where row < lastButtonRow - 1 {
+            text(row, 2, line, bold: true)
+            row += 1
+        }
+        var explanation = [Self.approvalText(app: app, kind: review.appKind),
+                           "If you allow it, \(app) may open this picker from now on, until you revoke it (pickerctl apps revoke). It still receives only what you choose to add."]
+        if !review.appBundleId.isEmpty { explanation.append("App id: \(review.appBundleId)") }
+        for (index, paragraph) in explanation.enumerated() {
+            let lines = Self.wrapBreakingWords(paragraph, width)
+            // A blank line, the paragraph, a blank line, the buttons.
+            guard row + Int32(lines.count) + 2 <= lastButtonRow else { break }
+            row += 1
+            for line in lines {
+                text(row, 2, line, color: index == 0 ? 0 : 6)
+                row += 1
+            }
+        }
+        row = min(row + 1, lastButtonRow)
+        var column: Int32 = 2
+        for (index, label) in ["Allow", "Don't Allow"].enumerated() {
+            let button = "[ \(label) ]"
+            text(row, column, button, bold: index == approvalButton, reverse: index == approvalButton, color: index == approvalButton ? 3 : 1)
+            column += Int32(button.count) + 2
+        }
+        help("←/→ choose  Enter select  a allow  d don't allow")
+    }
+
+    /// Why the person is asked, by how pickerd knows the app.
+    static func approvalText(app: String, kind: AppKind) -> String {
+        switch kind {
+        case .developer:
+            "A program registered \(app) with pickerd (pickerctl apps register). Allow it only if you built it yourself or know where it came from."
+        case .flatpak:
+            "\(app) is a Flatpak app that the system has not allowed to show journaling suggestions."
+        case .system:
+            "\(app) was installed by the system, and you took back its permission to show journaling suggestions."
+        default:
+            "\(app) is not one the system allowed to show journaling suggestions."
+        }
     }
 
     private func drawConsent() {
@@ -734,6 +814,21 @@ final class PickerScreen {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// As ``wrap(_:_:)``, with a word longer than a line (a path) broken across lines rather than cut off.
+    static func wrapBreakingWords(_ text: String, _ width: Int) -> [String] {
+        guard width > 4 else { return [text] }
+        let words = text.split(separator: " ").flatMap { word -> [Substring] in
+            var rest = word
+            var parts: [Substring] = []
+            while rest.count > width {
+                parts.append(rest.prefix(width))
+                rest = rest.dropFirst(width)
+            }
+            return parts + [rest]
+        }
+        return wrap(words.joined(separator: " "), width)
     }
 
     static func readAll(_ fd: FileDescriptor) -> [UInt8] {

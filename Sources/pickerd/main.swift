@@ -33,6 +33,9 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: "What to start when an app hands over its terminal (default: picker-agent --tui beside pickerd; \"\" for none).")
     var terminalAgentCommand: String?
 
+    @Flag(help: "Developers' builds and registered Flatpaks present without asking the person first, as Apple's development profiles allow (also: the file <config-dir>/developer-mode).")
+    var developerMode = false
+
     @Flag(help: "Fill an empty store with the bundled demo library before serving.")
     var seedDemo = false
 
@@ -83,7 +86,8 @@ struct PickerdCommand: ParsableCommand {
             if let connectionsPerApp { limits.connectionsPerCaller = connectionsPerApp }
             broker = try Broker(configuration: .init(paths: paths, limits: limits, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
                                                      agentCommand: command, clock: clock,
-                                                     terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) }),
+                                                     terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) },
+                                                     developerMode: developerMode),
                                 logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))

@@ -17,12 +17,12 @@ final class World {
     let client = BuiltProducts.url("pickerd-test-client").path
     var unentitled: String { pickerd.root + "/unentitled-client" }
 
-    init(script: String, extra: [String] = []) throws {
+    init(script: String, extra: [String] = [], developerMode: Bool = true) throws {
         let root = try TemporaryDirectory.forThisRun(prefix: "pkd-c")
         try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
         let agent = BuiltProducts.url("picker-agent").path
         pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json",
-                                                                      "--agent-executable", agent] + extra)
+                                                                      "--agent-executable", agent] + extra, developerMode: developerMode)
         try FileManager.default.copyItem(atPath: client, toPath: unentitled)
         for (path, allow) in [(client, true), (unentitled, false)] {
             let plist = root + "/\(allow ? "allowed" : "refused").plist"
@@ -32,7 +32,9 @@ final class World {
                 """.write(toFile: plist, atomically: true, encoding: .utf8)
             let result = try pickerd.ctl(["apps", "register", "--executable", path, "--entitlements", plist,
                                           "--bundle-id", allow ? "org.conformance.app" : "org.conformance.unentitled", "--name", "Conformance"])
-            precondition(result.status == 0, result.stderr)
+            // An entitlements file that does not allow presenting is refused at registration (the
+            // unentitled copy stays unknown to pickerd, and is refused as such).
+            precondition(allow ? result.status == 0 : result.stderr.contains("not registered"), result.stderr)
         }
         // Let user nobody traverse to the programs (not to pickerd's sockets: those stay 0700).
         chmod(root, 0o755)
@@ -390,6 +392,49 @@ struct ConformanceTests {
                     "while 1,000 idle + 200 stalled were held: \(figures); pickerd's threads \(threadsBefore) → \(threadsDuring); "
                     + "attackers' connections: \(describe(idle.merging(stalled) { $0 + $1 })); the last closed at its deadline after "
                     + String(format: "%.1f s", max(latest["idle:deadlineExceeded"] ?? 0, latest["stalled:deadlineExceeded"] ?? 0)))
+        }
+    }
+
+    @Test("15. becoming a presenting app takes the person's or the system's word: not control.sock, not a path", arguments: Caller.allCases)
+    func becomingAnApp(caller: Caller) throws {
+        switch caller {
+        case .host:
+            // A same-uid process registers itself through control.sock (World did, for the test
+            // client): without the person's Allow in the picker (this script gives none) it gets
+            // nothing. With it, it may present.
+            let world = try World(script: #"{"consent": "accept", "reviews": [{}]}"#, developerMode: false)
+            let allowed = try World(script: #"{"app": "allow", "consent": "accept", "reviews": [{}]}"#, developerMode: false)
+            check(15, caller) {
+                let (lines, text) = try world.run(.host, "present")
+                let refused = lines.last?["code"] as? String == "notEntitled" && text.contains("did not allow")
+                    && lines.allSatisfy { ($0["descriptors"] as? [Any])?.isEmpty ?? true }
+                let afterAllow = try allowed.run(.host, "present").lines.last?["result"] as? String == "approved"
+                return (refused && afterAllow, refused && afterAllow
+                        ? "registered through control.sock: refused until the person allowed it in the picker, then approved"
+                        : "refused \(refused), approved after Allow \(afterAllow): \(text)")
+            }
+        case .sandboxed:
+            // A sandbox puts another binary (a byte-for-byte copy, even) at the registered app's path:
+            // the kernel's file is not the registered one, so pickerd does not take it for the app.
+            let world = try World(script: #"{"reviews": [{}]}"#)
+            check(15, caller) {
+                let impostor = world.pickerd.root + "/impostor"
+                try FileManager.default.copyItem(atPath: world.client, toPath: impostor)
+                chmod(impostor, 0o755)
+                var sandbox = clientSandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock")
+                let at = sandbox.firstIndex(of: world.client)!
+                sandbox[at] = impostor  // --ro-bind IMPOSTOR REGISTERED-PATH
+                let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [world.client, "/run/pickerd", "present"])
+                let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                let refused = lines.last?["code"] as? String == "notEntitled" && result.stdout.contains("is not a registered app")
+                let real = try world.run(.sandboxed, "present").lines.last?["result"] as? String == "approved"
+                return (refused && real, refused && real
+                        ? "a copy bound at the registered path is refused; the registered file itself, sandboxed, is approved"
+                        : "impostor refused \(refused), real approved \(real): \(result.stdout) \(result.stderr)")
+            }
+        case .otherUID:
+            let world = try World(script: #"{"reviews": [{}]}"#)
+            check(15, caller) { try refusedOtherUID(world) }
         }
     }
 }

@@ -47,7 +47,7 @@ struct JournalDemoTests {
         gone.stop()
 
         let refuse = try sessionPickerd(script: #"{"reviews": [{}]}"#, register: false)
-        let refused = try journalDemo(refuse, register: Entitlements.refused)
+        let refused = try journalDemo(refuse, register: nil)  // unknown to pickerd: registering a refused plist is refused
         #expect(refused.status == 5)
         #expect(refused.stderr.hasPrefix("journal-demo: not entitled: "))
         #expect(refused.stderr.split(separator: "\n").count == 1)

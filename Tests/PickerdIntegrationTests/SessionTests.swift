@@ -24,14 +24,16 @@ func approvedSuggestion(_ lines: [[String: Any]]) -> Suggestion? {
 }
 
 /// A pickerd with the demo library, the scripted agent on `script`, and the test client registered;
-/// on `root` when given (a restart on the same store), else on a new temporary root.
+/// on `root` when given (a restart on the same store), else on a new temporary root. In developer
+/// mode (the default) registered apps present without the person's allowance; `developerMode:
+/// false` makes the picker ask first.
 func sessionPickerd(script: String, entitlements: String? = nil, register: Bool = true, extra: [String] = [],
-                    environment: [String: String] = [:], root existing: String? = nil) throws -> RunningPickerd {
+                    environment: [String: String] = [:], root existing: String? = nil, developerMode: Bool = true) throws -> RunningPickerd {
     let root = try existing ?? TemporaryDirectory.forThisRun(prefix: "pkd-s")
     try script.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
     let agent = BuiltProducts.url("picker-agent").path
     let pickerd = try RunningPickerd(seed: true, root: root, extra: ["--agent-command", "\(agent) --script \(root)/script.json"] + extra,
-                                     environment: environment)
+                                     environment: environment, developerMode: developerMode)
     if register {
         let file = root + "/app.entitlements"
         try (entitlements ?? Entitlements.allowed).write(toFile: file, atomically: true, encoding: .utf8)
@@ -160,9 +162,12 @@ struct SessionTests {
     @Test("each notEntitled cause is its own message, no UI appears and nothing else is sent",
           arguments: ["unregistered", "missing", "false", "absent", "hash"])
     func notEntitled(cause: String) throws {
-        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#, entitlements: cause == "false" ? Entitlements.refused : cause == "absent" ? Entitlements.absent : nil,
-                                         register: cause != "unregistered")
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#, register: cause != "unregistered")
+        // Registration refuses entitlements that do not allow presenting (see below); a file changed
+        // after registering is refused when the app presents.
         if cause == "missing" { try FileManager.default.removeItem(atPath: pickerd.root + "/app.entitlements") }
+        if cause == "false" { try Entitlements.refused.write(toFile: pickerd.root + "/app.entitlements", atomically: true, encoding: .utf8) }
+        if cause == "absent" { try Entitlements.absent.write(toFile: pickerd.root + "/app.entitlements", atomically: true, encoding: .utf8) }
         if cause == "hash" {
             let manifest = pickerd.config + "/apps/com.example.test.json"
             var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as! [String: Any]
@@ -179,6 +184,20 @@ struct SessionTests {
         #expect((lines.first?["descriptors"] as? [Any])?.isEmpty ?? true)
         #expect(!pickerd.logText.contains("review for"), "no picker was shown")
         #expect(!pickerd.logText.contains("started a picker agent"))
+        pickerd.stop()
+    }
+
+    @Test("registering with entitlements that do not allow presenting is refused at once, saying why")
+    func registrationRefused() throws {
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#, register: false)
+        for (plist, why) in [(Entitlements.refused, "is not true"), (Entitlements.absent, "is absent")] {
+            let file = pickerd.root + "/refused.entitlements"
+            try plist.write(toFile: file, atomically: true, encoding: .utf8)
+            let r = try pickerd.ctl(["apps", "register", "--executable", BuiltProducts.url("pickerd-test-client").path, "--entitlements", file])
+            #expect(r.status == 1)
+            #expect(r.stderr.contains("not registered") && r.stderr.contains(why), "\(r.stderr)")
+        }
+        #expect(try pickerd.ctl(["apps", "list"]).stdout.contains("no apps"))
         pickerd.stop()
     }
 

@@ -11,7 +11,7 @@ start_pickerd_session() {
   dir="$(mktemp -d /tmp/pickerd-measure.XXXXXX)"
   trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
   echo '{"consent": "accept", "reviews": [{"list": "recommended", "index": 0, "deselect": ["song"]}]}' > "$dir/script.json"
-  "$bin/pickerd" --runtime-dir "$dir/run" --data-dir "$dir/data" --config-dir "$dir/config" --seed-demo \
+  "$bin/pickerd" --runtime-dir "$dir/run" --data-dir "$dir/data" --config-dir "$dir/config" --seed-demo --developer-mode \
     --agent-command "$bin/picker-agent --script $dir/script.json" --log-level warning 2>"$dir/pickerd.log" >/dev/null &
   pid=$!
   for _ in $(seq 1 300); do "$bin/pickerctl" status --runtime-dir "$dir/run" >/dev/null 2>&1 && break; sleep 0.1; done

@@ -48,7 +48,7 @@ public enum EntitlementGate {
     }
 
     /// Why the entitlements file at `path` does not allow the picker, or `nil` when it does.
-    private static func plistRefusal(_ path: String) -> String? {
+    static func plistRefusal(_ path: String) -> String? {
         guard FileManager.default.fileExists(atPath: path) else {
             return "the entitlements file \(path) does not exist"
         }

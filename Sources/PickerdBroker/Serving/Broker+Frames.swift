@@ -22,7 +22,8 @@ extension Broker: FrameHandler {
                 reply(connection, id, .error(refusal))
                 return .close
             }
-            guard let exe = served.identity.executablePath, configuration.agentExecutables.contains(AppRegistry.canonical(exe)) else {
+            // An agent is accepted by its executable file (device and inode), not by a path.
+            guard let exe = served.identity.executableFile(), configuration.agentExecutables.contains(where: { FileIdentity(path: $0) == exe }) else {
                 log.warning("refused an agent", metadata: ["executable": "\(served.identity.executablePath ?? "unknown")"])
                 reply(connection, id, .error(ErrorInfo(code: .permissionDenied,
                                                        message: "\(served.identity.executablePath ?? "this program") is not a picker agent pickerd accepts")))

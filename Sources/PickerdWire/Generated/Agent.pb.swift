@@ -244,6 +244,15 @@ public struct ReviewRequest: Hashable, Sendable {
     public var recentTotal: UInt32
     /// The suggestion `preloaded_suggestion_id` names, whichever page it is on.
     public var preloaded: Suggestion?
+    /// Set when the app is not installed by the system and the person has not allowed it yet: before
+    /// anything else (the consent sheet, the lists, which are empty) the agent asks "<app> — <origin> —
+    /// wants to show you journaling suggestions. Allow / Don't Allow" and answers with
+    /// AppApprovalDecision; after an Allow pickerd sends a new ReviewRequest.
+    public var appApprovalNeeded: Bool
+    /// "a build at ~/src/journal-demo, not installed by the system"
+    public var appOrigin: String
+    /// `app_kind` (field 19).
+    public var appKind: AppKind
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -263,7 +272,10 @@ public struct ReviewRequest: Hashable, Sendable {
     ///   - recommendedTotal: the field's value.
     ///   - recentTotal: the field's value.
     ///   - preloaded: the field's value.
-    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil) {
+    ///   - appApprovalNeeded: the field's value.
+    ///   - appOrigin: the field's value.
+    ///   - appKind: the field's value.
+    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil, appApprovalNeeded: Bool = false, appOrigin: String = "", appKind: AppKind = AppKind(rawValue: 0)) {
         self.sessionHandle = sessionHandle
         self.appDisplayName = appDisplayName
         self.appBundleId = appBundleId
@@ -280,6 +292,9 @@ public struct ReviewRequest: Hashable, Sendable {
         self.recommendedTotal = recommendedTotal
         self.recentTotal = recentTotal
         self.preloaded = preloaded
+        self.appApprovalNeeded = appApprovalNeeded
+        self.appOrigin = appOrigin
+        self.appKind = appKind
     }
 }
 
@@ -305,6 +320,9 @@ extension ReviewRequest: CMessageConvertible {
         self.recommendedTotal = c.recommended_total
         self.recentTotal = c.recent_total
         self.preloaded = c.preloaded.map { Suggestion(c: $0) }
+        self.appApprovalNeeded = c.app_approval_needed != 0
+        self.appOrigin = swiftString(c.app_origin)
+        self.appKind = AppKind(rawValue: Int32(truncatingIfNeeded: c.app_kind.rawValue))
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReviewRequest> {
@@ -329,6 +347,9 @@ extension ReviewRequest: CMessageConvertible {
         c.pointee.recommended_total = self.recommendedTotal
         c.pointee.recent_total = self.recentTotal
         c.pointee.preloaded = self.preloaded.map { $0.toC(arena) }
+        c.pointee.app_approval_needed = self.appApprovalNeeded ? 1 : 0
+        c.pointee.app_origin = arena.string(self.appOrigin)
+        c.pointee.app_kind = Pickerd__V1__AppKind(rawValue: .init(truncatingIfNeeded: self.appKind.rawValue))
         return c
     }
 
@@ -343,6 +364,64 @@ extension ReviewRequest: CMessageConvertible {
 extension ReviewRequest: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReviewRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The person's answer to an app's first presentation. Don't Allow ends the presentation
+/// (the app hears NOT_ENTITLED); Allow is remembered until revoked (pickerctl apps revoke).
+public struct AppApprovalDecision: Hashable, Sendable {
+    /// `session_handle` (field 1).
+    public var sessionHandle: String
+    /// `allow` (field 2).
+    public var allow: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sessionHandle: the field's value.
+    ///   - allow: the field's value.
+    public init(sessionHandle: String = "", allow: Bool = false) {
+        self.sessionHandle = sessionHandle
+        self.allow = allow
+    }
+}
+
+extension AppApprovalDecision: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__AppApprovalDecision
+
+    init(c pointer: UnsafePointer<Pickerd__V1__AppApprovalDecision>) {
+        let c = pointer.pointee
+        self.init()
+        self.sessionHandle = swiftString(c.session_handle)
+        self.allow = c.allow != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__AppApprovalDecision> {
+        let c = arena.allocate(Pickerd__V1__AppApprovalDecision.self)
+        pickerd__v1__app_approval_decision__init(c)
+        c.pointee.session_handle = arena.string(self.sessionHandle)
+        c.pointee.allow = self.allow ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__AppApprovalDecision>) -> Int { pickerd__v1__app_approval_decision__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__AppApprovalDecision>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__app_approval_decision__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__AppApprovalDecision>? {
+        pickerd__v1__app_approval_decision__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__AppApprovalDecision>) { pickerd__v1__app_approval_decision__free_unpacked(c, nil) }
+}
+
+extension AppApprovalDecision: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.AppApprovalDecision" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

@@ -158,6 +158,39 @@ public struct Category: RawRepresentable, Hashable, Sendable, CustomStringConver
     }
 }
 
+/// How pickerd knows an app that may present (DESIGN.md, "App identity and registration").
+public struct AppKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire; values this build does not know are kept as they are.
+    public var rawValue: Int32
+
+    /// Wraps a wire value.
+    /// - Parameter rawValue: the enum's number on the wire.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `APP_KIND_UNSPECIFIED` (0).
+    public static let unspecified = AppKind(rawValue: 0)
+    /// installed by the system: a manifest under $XDG_DATA_DIRS/pickerd/apps/, root-owned
+    public static let system = AppKind(rawValue: 1)
+    /// a Flatpak, known by the app id in its sandbox's .flatpak-info
+    public static let flatpak = AppKind(rawValue: 2)
+    /// a developer's own build, registered with pickerctl apps register
+    public static let developer = AppKind(rawValue: 3)
+
+    /// Every value this build knows, in schema order.
+    public static let allKnown: [AppKind] = [.unspecified, .system, .flatpak, .developer]
+
+    /// The value's name in the schema, or its number when unknown.
+    public var description: String {
+        switch rawValue {
+        case 0: return "unspecified"
+        case 1: return "system"
+        case 2: return "flatpak"
+        case 3: return "developer"
+        default: return "AppKind(\(rawValue))"
+        }
+    }
+}
+
 /// A point in time: milliseconds since 1970-01-01T00:00:00Z.
 public struct Timestamp: Hashable, Sendable {
     /// `unix_ms` (field 1).

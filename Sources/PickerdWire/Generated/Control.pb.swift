@@ -3,6 +3,42 @@
 import CPickerdProtocol
 
 
+/// Whether an app may present now.
+public struct AppState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire; values this build does not know are kept as they are.
+    public var rawValue: Int32
+
+    /// Wraps a wire value.
+    /// - Parameter rawValue: the enum's number on the wire.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `APP_STATE_UNSPECIFIED` (0).
+    public static let unspecified = AppState(rawValue: 0)
+    /// a system app, or one the person allowed (or developer mode)
+    public static let allowed = AppState(rawValue: 1)
+    /// registered; the person is asked in the picker at its first presentation
+    public static let pending = AppState(rawValue: 2)
+    /// the person revoked it: asked again at its next presentation
+    public static let revoked = AppState(rawValue: 3)
+    /// its manifest, executable or entitlements fail a check (see problem)
+    public static let refused = AppState(rawValue: 4)
+
+    /// Every value this build knows, in schema order.
+    public static let allKnown: [AppState] = [.unspecified, .allowed, .pending, .revoked, .refused]
+
+    /// The value's name in the schema, or its number when unknown.
+    public var description: String {
+        switch rawValue {
+        case 0: return "unspecified"
+        case 1: return "allowed"
+        case 2: return "pending"
+        case 3: return "revoked"
+        case 4: return "refused"
+        default: return "AppState(\(rawValue))"
+        }
+    }
+}
+
 /// The `pickerd.v1.NotificationMode` enum.
 public struct NotificationMode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The value on the wire; values this build does not know are kept as they are.
@@ -418,6 +454,20 @@ public struct AppManifest: Hashable, Sendable {
     public var notificationUrlFormat: String
     /// How to launch the app with a URL: argv, with "{url}" replaced (e.g. journal-demo open-url {url}).
     public var launchCommand: [String]
+    /// A Flatpak app's id (its sandbox's .flatpak-info says it); then executable_path is empty.
+    public var flatpakAppId: String
+    /// Set by pickerd in listings; ignored in a registration:
+    public var kind: AppKind
+    /// `state` (field 10).
+    public var state: AppState
+    /// where the manifest was found
+    public var manifestPath: String
+    /// when the person allowed it (0: not yet, or a system app)
+    public var approvedMs: Int64
+    /// 0: never
+    public var lastPresentedMs: Int64
+    /// why it cannot present now (a user-writable file, a missing entitlement…)
+    public var problem: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -428,7 +478,14 @@ public struct AppManifest: Hashable, Sendable {
     ///   - entitlementsPath: the field's value.
     ///   - notificationUrlFormat: the field's value.
     ///   - launchCommand: the field's value.
-    public init(bundleId: String = "", displayName: String = "", executablePath: String = "", executableSha256: String = "", entitlementsPath: String = "", notificationUrlFormat: String = "", launchCommand: [String] = []) {
+    ///   - flatpakAppId: the field's value.
+    ///   - kind: the field's value.
+    ///   - state: the field's value.
+    ///   - manifestPath: the field's value.
+    ///   - approvedMs: the field's value.
+    ///   - lastPresentedMs: the field's value.
+    ///   - problem: the field's value.
+    public init(bundleId: String = "", displayName: String = "", executablePath: String = "", executableSha256: String = "", entitlementsPath: String = "", notificationUrlFormat: String = "", launchCommand: [String] = [], flatpakAppId: String = "", kind: AppKind = AppKind(rawValue: 0), state: AppState = AppState(rawValue: 0), manifestPath: String = "", approvedMs: Int64 = 0, lastPresentedMs: Int64 = 0, problem: String = "") {
         self.bundleId = bundleId
         self.displayName = displayName
         self.executablePath = executablePath
@@ -436,6 +493,13 @@ public struct AppManifest: Hashable, Sendable {
         self.entitlementsPath = entitlementsPath
         self.notificationUrlFormat = notificationUrlFormat
         self.launchCommand = launchCommand
+        self.flatpakAppId = flatpakAppId
+        self.kind = kind
+        self.state = state
+        self.manifestPath = manifestPath
+        self.approvedMs = approvedMs
+        self.lastPresentedMs = lastPresentedMs
+        self.problem = problem
     }
 }
 
@@ -452,6 +516,13 @@ extension AppManifest: CMessageConvertible {
         self.entitlementsPath = swiftString(c.entitlements_path)
         self.notificationUrlFormat = swiftString(c.notification_url_format)
         self.launchCommand = cArray(c.launch_command, c.n_launch_command).map { swiftString($0) }
+        self.flatpakAppId = swiftString(c.flatpak_app_id)
+        self.kind = AppKind(rawValue: Int32(truncatingIfNeeded: c.kind.rawValue))
+        self.state = AppState(rawValue: Int32(truncatingIfNeeded: c.state.rawValue))
+        self.manifestPath = swiftString(c.manifest_path)
+        self.approvedMs = c.approved_ms
+        self.lastPresentedMs = c.last_presented_ms
+        self.problem = swiftString(c.problem)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__AppManifest> {
@@ -465,6 +536,13 @@ extension AppManifest: CMessageConvertible {
         c.pointee.notification_url_format = arena.string(self.notificationUrlFormat)
         c.pointee.n_launch_command = self.launchCommand.count
         c.pointee.launch_command = arena.array(self.launchCommand.map { Optional(arena.string($0)) })
+        c.pointee.flatpak_app_id = arena.string(self.flatpakAppId)
+        c.pointee.kind = Pickerd__V1__AppKind(rawValue: .init(truncatingIfNeeded: self.kind.rawValue))
+        c.pointee.state = Pickerd__V1__AppState(rawValue: .init(truncatingIfNeeded: self.state.rawValue))
+        c.pointee.manifest_path = arena.string(self.manifestPath)
+        c.pointee.approved_ms = self.approvedMs
+        c.pointee.last_presented_ms = self.lastPresentedMs
+        c.pointee.problem = arena.string(self.problem)
         return c
     }
 
@@ -727,6 +805,109 @@ extension AppRemoveRequest: CMessageConvertible {
 extension AppRemoveRequest: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.AppRemoveRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// One app, as AppsListReply lists it.
+public struct AppShowRequest: Hashable, Sendable {
+    /// `bundle_id` (field 1).
+    public var bundleId: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - bundleId: the field's value.
+    public init(bundleId: String = "") {
+        self.bundleId = bundleId
+    }
+}
+
+extension AppShowRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__AppShowRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__AppShowRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.bundleId = swiftString(c.bundle_id)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__AppShowRequest> {
+        let c = arena.allocate(Pickerd__V1__AppShowRequest.self)
+        pickerd__v1__app_show_request__init(c)
+        c.pointee.bundle_id = arena.string(self.bundleId)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__AppShowRequest>) -> Int { pickerd__v1__app_show_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__AppShowRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__app_show_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__AppShowRequest>? {
+        pickerd__v1__app_show_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__AppShowRequest>) { pickerd__v1__app_show_request__free_unpacked(c, nil) }
+}
+
+extension AppShowRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.AppShowRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Take back the person's allowance: the app is asked about again at its next presentation (a system
+/// app too). Answered with AppsListReply holding the app.
+public struct AppRevokeRequest: Hashable, Sendable {
+    /// `bundle_id` (field 1).
+    public var bundleId: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - bundleId: the field's value.
+    public init(bundleId: String = "") {
+        self.bundleId = bundleId
+    }
+}
+
+extension AppRevokeRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__AppRevokeRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__AppRevokeRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.bundleId = swiftString(c.bundle_id)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__AppRevokeRequest> {
+        let c = arena.allocate(Pickerd__V1__AppRevokeRequest.self)
+        pickerd__v1__app_revoke_request__init(c)
+        c.pointee.bundle_id = arena.string(self.bundleId)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__AppRevokeRequest>) -> Int { pickerd__v1__app_revoke_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__AppRevokeRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__app_revoke_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__AppRevokeRequest>? {
+        pickerd__v1__app_revoke_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__AppRevokeRequest>) { pickerd__v1__app_revoke_request__free_unpacked(c, nil) }
+}
+
+extension AppRevokeRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.AppRevokeRequest" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

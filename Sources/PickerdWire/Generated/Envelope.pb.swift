@@ -195,6 +195,8 @@ public struct Envelope: Hashable, Sendable {
         case suggestionsPage(SuggestionsPageRequest)
         /// `suggestions_page_reply` (field 51).
         case suggestionsPageReply(SuggestionsPageReply)
+        /// `app_approval` (field 52).
+        case appApproval(AppApprovalDecision)
         /// Control role.
         case status(StatusRequest)
         /// `status_reply` (field 61).
@@ -257,6 +259,10 @@ public struct Envelope: Hashable, Sendable {
         case sourcesRescan(SourcesRescanRequest)
         /// `scan_progress` (field 90).
         case scanProgress(ScanProgress)
+        /// `app_show` (field 91).
+        case appShow(AppShowRequest)
+        /// `app_revoke` (field 92).
+        case appRevoke(AppRevokeRequest)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -325,6 +331,8 @@ extension Envelope: CMessageConvertible {
             self.body = .suggestionsPage(SuggestionsPageRequest(c: c.suggestions_page))
         case PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY:
             self.body = .suggestionsPageReply(SuggestionsPageReply(c: c.suggestions_page_reply))
+        case PICKERD__V1__ENVELOPE__BODY_APP_APPROVAL:
+            self.body = .appApproval(AppApprovalDecision(c: c.app_approval))
         case PICKERD__V1__ENVELOPE__BODY_STATUS:
             self.body = .status(StatusRequest(c: c.status))
         case PICKERD__V1__ENVELOPE__BODY_STATUS_REPLY:
@@ -387,6 +395,10 @@ extension Envelope: CMessageConvertible {
             self.body = .sourcesRescan(SourcesRescanRequest(c: c.sources_rescan))
         case PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS:
             self.body = .scanProgress(ScanProgress(c: c.scan_progress))
+        case PICKERD__V1__ENVELOPE__BODY_APP_SHOW:
+            self.body = .appShow(AppShowRequest(c: c.app_show))
+        case PICKERD__V1__ENVELOPE__BODY_APP_REVOKE:
+            self.body = .appRevoke(AppRevokeRequest(c: c.app_revoke))
         default:
             self.body = nil
         }
@@ -466,6 +478,9 @@ extension Envelope: CMessageConvertible {
         case .suggestionsPageReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY
             c.pointee.suggestions_page_reply = v.toC(arena)
+        case .appApproval(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_APP_APPROVAL
+            c.pointee.app_approval = v.toC(arena)
         case .status(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_STATUS
             c.pointee.status = v.toC(arena)
@@ -559,6 +574,12 @@ extension Envelope: CMessageConvertible {
         case .scanProgress(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS
             c.pointee.scan_progress = v.toC(arena)
+        case .appShow(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_APP_SHOW
+            c.pointee.app_show = v.toC(arena)
+        case .appRevoke(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_APP_REVOKE
+            c.pointee.app_revoke = v.toC(arena)
         case nil:
             break
         }

@@ -388,7 +388,14 @@ extension AgentRegistered {
 extension ReviewRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReviewRequest] {
-        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0])]
+        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0], appApprovalNeeded: true, appOrigin: "ReviewRequest.app_origin #0 ✓ ünïcode", appKind: AppKind(rawValue: 3))]
+    }
+}
+
+extension AppApprovalDecision {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [AppApprovalDecision] {
+        [AppApprovalDecision(sessionHandle: "AppApprovalDecision.session_handle #0 ✓ ünïcode", allow: true)]
     }
 }
 
@@ -518,7 +525,7 @@ extension SettingsReply {
 extension AppManifest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [AppManifest] {
-        [AppManifest(bundleId: "AppManifest.bundle_id #0 ✓ ünïcode", displayName: "AppManifest.display_name #0 ✓ ünïcode", executablePath: "AppManifest.executable_path #0 ✓ ünïcode", executableSha256: "AppManifest.executable_sha256 #0 ✓ ünïcode", entitlementsPath: "AppManifest.entitlements_path #0 ✓ ünïcode", notificationUrlFormat: "AppManifest.notification_url_format #0 ✓ ünïcode", launchCommand: ["AppManifest.launch_command #1 ✓ ünïcode", "AppManifest.launch_command #2 ✓ ünïcode"])]
+        [AppManifest(bundleId: "AppManifest.bundle_id #0 ✓ ünïcode", displayName: "AppManifest.display_name #0 ✓ ünïcode", executablePath: "AppManifest.executable_path #0 ✓ ünïcode", executableSha256: "AppManifest.executable_sha256 #0 ✓ ünïcode", entitlementsPath: "AppManifest.entitlements_path #0 ✓ ünïcode", notificationUrlFormat: "AppManifest.notification_url_format #0 ✓ ünïcode", launchCommand: ["AppManifest.launch_command #1 ✓ ünïcode", "AppManifest.launch_command #2 ✓ ünïcode"], flatpakAppId: "AppManifest.flatpak_app_id #0 ✓ ünïcode", kind: AppKind(rawValue: 3), state: AppState(rawValue: 4), manifestPath: "AppManifest.manifest_path #0 ✓ ünïcode", approvedMs: -12007, lastPresentedMs: -13007, problem: "AppManifest.problem #0 ✓ ünïcode")]
     }
 }
 
@@ -554,6 +561,20 @@ extension AppRemoveRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [AppRemoveRequest] {
         [AppRemoveRequest(bundleId: "AppRemoveRequest.bundle_id #0 ✓ ünïcode")]
+    }
+}
+
+extension AppShowRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [AppShowRequest] {
+        [AppShowRequest(bundleId: "AppShowRequest.bundle_id #0 ✓ ünïcode")]
+    }
+}
+
+extension AppRevokeRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [AppRevokeRequest] {
+        [AppRevokeRequest(bundleId: "AppRevokeRequest.bundle_id #0 ✓ ünïcode")]
     }
 }
 
@@ -888,6 +909,11 @@ extension Envelope {
         }
         do {
             var m = Envelope(requestId: 100003)
+            m.body = .appApproval(AppApprovalDecision.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
             m.body = .status(StatusRequest.fixtures[0])
             all.append(m)
         }
@@ -1041,6 +1067,16 @@ extension Envelope {
             m.body = .scanProgress(ScanProgress.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .appShow(AppShowRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .appRevoke(AppRevokeRequest.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1088,6 +1124,7 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "AgentRegister": { try AgentRegister.fixtures.allSatisfy { try AgentRegister(serializedBytes: $0.serializedBytes()) == $0 } },
     "AgentRegistered": { try AgentRegistered.fixtures.allSatisfy { try AgentRegistered(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReviewRequest": { try ReviewRequest.fixtures.allSatisfy { try ReviewRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "AppApprovalDecision": { try AppApprovalDecision.fixtures.allSatisfy { try AppApprovalDecision(serializedBytes: $0.serializedBytes()) == $0 } },
     "SuggestionsPageRequest": { try SuggestionsPageRequest.fixtures.allSatisfy { try SuggestionsPageRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "SuggestionsPageReply": { try SuggestionsPageReply.fixtures.allSatisfy { try SuggestionsPageReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ConsentDecision": { try ConsentDecision.fixtures.allSatisfy { try ConsentDecision(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1110,6 +1147,8 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "AppRegisterRequest": { try AppRegisterRequest.fixtures.allSatisfy { try AppRegisterRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "AppRegisterReply": { try AppRegisterReply.fixtures.allSatisfy { try AppRegisterReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "AppRemoveRequest": { try AppRemoveRequest.fixtures.allSatisfy { try AppRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "AppShowRequest": { try AppShowRequest.fixtures.allSatisfy { try AppShowRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "AppRevokeRequest": { try AppRevokeRequest.fixtures.allSatisfy { try AppRevokeRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "Ack": { try Ack.fixtures.allSatisfy { try Ack(serializedBytes: $0.serializedBytes()) == $0 } },
     "HistoryRequest": { try HistoryRequest.fixtures.allSatisfy { try HistoryRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReleasedItem": { try ReleasedItem.fixtures.allSatisfy { try ReleasedItem(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1186,6 +1225,7 @@ let generatedFixtureCounts: [String: Int] = [
     "AgentRegister": AgentRegister.fixtures.count,
     "AgentRegistered": AgentRegistered.fixtures.count,
     "ReviewRequest": ReviewRequest.fixtures.count,
+    "AppApprovalDecision": AppApprovalDecision.fixtures.count,
     "SuggestionsPageRequest": SuggestionsPageRequest.fixtures.count,
     "SuggestionsPageReply": SuggestionsPageReply.fixtures.count,
     "ConsentDecision": ConsentDecision.fixtures.count,
@@ -1208,6 +1248,8 @@ let generatedFixtureCounts: [String: Int] = [
     "AppRegisterRequest": AppRegisterRequest.fixtures.count,
     "AppRegisterReply": AppRegisterReply.fixtures.count,
     "AppRemoveRequest": AppRemoveRequest.fixtures.count,
+    "AppShowRequest": AppShowRequest.fixtures.count,
+    "AppRevokeRequest": AppRevokeRequest.fixtures.count,
     "Ack": Ack.fixtures.count,
     "HistoryRequest": HistoryRequest.fixtures.count,
     "ReleasedItem": ReleasedItem.fixtures.count,

@@ -57,7 +57,7 @@ func scalePickerd(root: String) -> BenchPickerd {
     let script = root + "/script.json"
     try? #"{"consent": "accept", "reviews": [{"list": "recommended", "index": 0}]}"#.write(toFile: script, atomically: true, encoding: .utf8)
     return BenchPickerd(root: root, bin: bin, extra: [
-        "--agent-executable", bin + "/picker-agent", "--agent-executable", me,
+        "--agent-executable", bin + "/picker-agent", "--agent-executable", me, "--developer-mode",
         "--agent-command", "\(bin)/picker-agent --script \(script)",
         "--max-app-connections", "4096", "--connections-per-app", "128",
     ])

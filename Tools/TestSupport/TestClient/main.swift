@@ -39,7 +39,7 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
             out["items"] = s.items.map { ["id": $0.id, "kind": $0.asset.map { AssetKind($0).rawValue } ?? ""] }
         case .cancelled?: out["result"] = "cancelled"
         case .dismissed(let d)?: out["result"] = "dismissed"; out["reason"] = d.reason.description
-        case .error(let e)?: out["result"] = "error"; out["code"] = e.code.description
+        case .error(let e)?: out["result"] = "error"; out["code"] = e.code.description; out["message"] = e.message
         case nil: out["result"] = "none"
         }
     default: out["event"] = "other"

@@ -142,6 +142,51 @@ void   pickerd__v1__review_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__review_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__app_approval_decision__init
+                     (Pickerd__V1__AppApprovalDecision         *message)
+{
+  static const Pickerd__V1__AppApprovalDecision init_value = PICKERD__V1__APP_APPROVAL_DECISION__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__app_approval_decision__get_packed_size
+                     (const Pickerd__V1__AppApprovalDecision *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_approval_decision__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__app_approval_decision__pack
+                     (const Pickerd__V1__AppApprovalDecision *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_approval_decision__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__app_approval_decision__pack_to_buffer
+                     (const Pickerd__V1__AppApprovalDecision *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_approval_decision__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__AppApprovalDecision *
+       pickerd__v1__app_approval_decision__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__AppApprovalDecision *)
+     protobuf_c_message_unpack (&pickerd__v1__app_approval_decision__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__app_approval_decision__free_unpacked
+                     (Pickerd__V1__AppApprovalDecision *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__app_approval_decision__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__suggestions_page_request__init
                      (Pickerd__V1__SuggestionsPageRequest         *message)
 {
@@ -681,7 +726,7 @@ const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor =
   (ProtobufCMessageInit) pickerd__v1__agent_registered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[16] =
+static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[19] =
 {
   {
     "session_handle",
@@ -875,10 +920,49 @@ static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "app_approval_needed",
+    17,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, app_approval_needed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_origin",
+    18,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, app_origin),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_kind",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, app_kind),
+    &pickerd__v1__app_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
+  16,   /* field[16] = app_approval_needed */
   2,   /* field[2] = app_bundle_id */
   1,   /* field[1] = app_display_name */
+  18,   /* field[18] = app_kind */
+  17,   /* field[17] = app_origin */
   3,   /* field[3] = button_title */
   9,   /* field[9] = categories */
   4,   /* field[4] = consent_needed */
@@ -897,7 +981,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__review_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 16 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
 {
@@ -907,11 +991,62 @@ const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
   "Pickerd__V1__ReviewRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReviewRequest),
-  16,
+  19,
   pickerd__v1__review_request__field_descriptors,
   pickerd__v1__review_request__field_indices_by_name,
   1,  pickerd__v1__review_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__review_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__app_approval_decision__field_descriptors[2] =
+{
+  {
+    "session_handle",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppApprovalDecision, session_handle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "allow",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppApprovalDecision, allow),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__app_approval_decision__field_indices_by_name[] = {
+  1,   /* field[1] = allow */
+  0,   /* field[0] = session_handle */
+};
+static const ProtobufCIntRange pickerd__v1__app_approval_decision__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__app_approval_decision__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.AppApprovalDecision",
+  "AppApprovalDecision",
+  "Pickerd__V1__AppApprovalDecision",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__AppApprovalDecision),
+  2,
+  pickerd__v1__app_approval_decision__field_descriptors,
+  pickerd__v1__app_approval_decision__field_indices_by_name,
+  1,  pickerd__v1__app_approval_decision__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__app_approval_decision__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__suggestions_page_request__field_descriptors[4] =

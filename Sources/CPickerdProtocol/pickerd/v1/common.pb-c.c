@@ -759,3 +759,35 @@ const ProtobufCEnumDescriptor pickerd__v1__category__descriptor =
   pickerd__v1__category__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
+static const ProtobufCEnumValue pickerd__v1__app_kind__enum_values_by_number[4] =
+{
+  { "APP_KIND_UNSPECIFIED", "PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED", 0 },
+  { "APP_KIND_SYSTEM", "PICKERD__V1__APP_KIND__APP_KIND_SYSTEM", 1 },
+  { "APP_KIND_FLATPAK", "PICKERD__V1__APP_KIND__APP_KIND_FLATPAK", 2 },
+  { "APP_KIND_DEVELOPER", "PICKERD__V1__APP_KIND__APP_KIND_DEVELOPER", 3 },
+};
+static const ProtobufCIntRange pickerd__v1__app_kind__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex pickerd__v1__app_kind__enum_values_by_name[4] =
+{
+  { "APP_KIND_DEVELOPER", 3 },
+  { "APP_KIND_FLATPAK", 2 },
+  { "APP_KIND_SYSTEM", 1 },
+  { "APP_KIND_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor pickerd__v1__app_kind__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "pickerd.v1.AppKind",
+  "AppKind",
+  "Pickerd__V1__AppKind",
+  "pickerd.v1",
+  4,
+  pickerd__v1__app_kind__enum_values_by_number,
+  4,
+  pickerd__v1__app_kind__enum_values_by_name,
+  1,
+  pickerd__v1__app_kind__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};

@@ -547,6 +547,96 @@ void   pickerd__v1__app_remove_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__app_remove_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__app_show_request__init
+                     (Pickerd__V1__AppShowRequest         *message)
+{
+  static const Pickerd__V1__AppShowRequest init_value = PICKERD__V1__APP_SHOW_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__app_show_request__get_packed_size
+                     (const Pickerd__V1__AppShowRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_show_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__app_show_request__pack
+                     (const Pickerd__V1__AppShowRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_show_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__app_show_request__pack_to_buffer
+                     (const Pickerd__V1__AppShowRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_show_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__AppShowRequest *
+       pickerd__v1__app_show_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__AppShowRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__app_show_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__app_show_request__free_unpacked
+                     (Pickerd__V1__AppShowRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__app_show_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__app_revoke_request__init
+                     (Pickerd__V1__AppRevokeRequest         *message)
+{
+  static const Pickerd__V1__AppRevokeRequest init_value = PICKERD__V1__APP_REVOKE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__app_revoke_request__get_packed_size
+                     (const Pickerd__V1__AppRevokeRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_revoke_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__app_revoke_request__pack
+                     (const Pickerd__V1__AppRevokeRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_revoke_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__app_revoke_request__pack_to_buffer
+                     (const Pickerd__V1__AppRevokeRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__app_revoke_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__AppRevokeRequest *
+       pickerd__v1__app_revoke_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__AppRevokeRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__app_revoke_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__app_revoke_request__free_unpacked
+                     (Pickerd__V1__AppRevokeRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__app_revoke_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__ack__init
                      (Pickerd__V1__Ack         *message)
 {
@@ -2157,7 +2247,7 @@ const ProtobufCMessageDescriptor pickerd__v1__settings_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__settings_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__app_manifest__field_descriptors[7] =
+static const ProtobufCFieldDescriptor pickerd__v1__app_manifest__field_descriptors[14] =
 {
   {
     "bundle_id",
@@ -2243,20 +2333,111 @@ static const ProtobufCFieldDescriptor pickerd__v1__app_manifest__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "flatpak_app_id",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, flatpak_app_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, kind),
+    &pickerd__v1__app_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "state",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, state),
+    &pickerd__v1__app_state__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "manifest_path",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, manifest_path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "approved_ms",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, approved_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_presented_ms",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, last_presented_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "problem",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppManifest, problem),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__app_manifest__field_indices_by_name[] = {
+  11,   /* field[11] = approved_ms */
   0,   /* field[0] = bundle_id */
   1,   /* field[1] = display_name */
   4,   /* field[4] = entitlements_path */
   2,   /* field[2] = executable_path */
   3,   /* field[3] = executable_sha256 */
+  7,   /* field[7] = flatpak_app_id */
+  8,   /* field[8] = kind */
+  12,   /* field[12] = last_presented_ms */
   6,   /* field[6] = launch_command */
+  10,   /* field[10] = manifest_path */
   5,   /* field[5] = notification_url_format */
+  13,   /* field[13] = problem */
+  9,   /* field[9] = state */
 };
 static const ProtobufCIntRange pickerd__v1__app_manifest__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 14 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__app_manifest__descriptor =
 {
@@ -2266,7 +2447,7 @@ const ProtobufCMessageDescriptor pickerd__v1__app_manifest__descriptor =
   "Pickerd__V1__AppManifest",
   "pickerd.v1",
   sizeof(Pickerd__V1__AppManifest),
-  7,
+  14,
   pickerd__v1__app_manifest__field_descriptors,
   pickerd__v1__app_manifest__field_indices_by_name,
   1,  pickerd__v1__app_manifest__number_ranges,
@@ -2441,6 +2622,82 @@ const ProtobufCMessageDescriptor pickerd__v1__app_remove_request__descriptor =
   pickerd__v1__app_remove_request__field_indices_by_name,
   1,  pickerd__v1__app_remove_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__app_remove_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__app_show_request__field_descriptors[1] =
+{
+  {
+    "bundle_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppShowRequest, bundle_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__app_show_request__field_indices_by_name[] = {
+  0,   /* field[0] = bundle_id */
+};
+static const ProtobufCIntRange pickerd__v1__app_show_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__app_show_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.AppShowRequest",
+  "AppShowRequest",
+  "Pickerd__V1__AppShowRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__AppShowRequest),
+  1,
+  pickerd__v1__app_show_request__field_descriptors,
+  pickerd__v1__app_show_request__field_indices_by_name,
+  1,  pickerd__v1__app_show_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__app_show_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__app_revoke_request__field_descriptors[1] =
+{
+  {
+    "bundle_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__AppRevokeRequest, bundle_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__app_revoke_request__field_indices_by_name[] = {
+  0,   /* field[0] = bundle_id */
+};
+static const ProtobufCIntRange pickerd__v1__app_revoke_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__app_revoke_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.AppRevokeRequest",
+  "AppRevokeRequest",
+  "Pickerd__V1__AppRevokeRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__AppRevokeRequest),
+  1,
+  pickerd__v1__app_revoke_request__field_descriptors,
+  pickerd__v1__app_revoke_request__field_indices_by_name,
+  1,  pickerd__v1__app_revoke_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__app_revoke_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define pickerd__v1__ack__field_descriptors NULL
@@ -4284,6 +4541,40 @@ const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__descriptor
   1,  pickerd__v1__sources_rescan_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__sources_rescan_request__init,
   NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCEnumValue pickerd__v1__app_state__enum_values_by_number[5] =
+{
+  { "APP_STATE_UNSPECIFIED", "PICKERD__V1__APP_STATE__APP_STATE_UNSPECIFIED", 0 },
+  { "APP_STATE_ALLOWED", "PICKERD__V1__APP_STATE__APP_STATE_ALLOWED", 1 },
+  { "APP_STATE_PENDING", "PICKERD__V1__APP_STATE__APP_STATE_PENDING", 2 },
+  { "APP_STATE_REVOKED", "PICKERD__V1__APP_STATE__APP_STATE_REVOKED", 3 },
+  { "APP_STATE_REFUSED", "PICKERD__V1__APP_STATE__APP_STATE_REFUSED", 4 },
+};
+static const ProtobufCIntRange pickerd__v1__app_state__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex pickerd__v1__app_state__enum_values_by_name[5] =
+{
+  { "APP_STATE_ALLOWED", 1 },
+  { "APP_STATE_PENDING", 2 },
+  { "APP_STATE_REFUSED", 4 },
+  { "APP_STATE_REVOKED", 3 },
+  { "APP_STATE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor pickerd__v1__app_state__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "pickerd.v1.AppState",
+  "AppState",
+  "Pickerd__V1__AppState",
+  "pickerd.v1",
+  5,
+  pickerd__v1__app_state__enum_values_by_number,
+  5,
+  pickerd__v1__app_state__enum_values_by_name,
+  1,
+  pickerd__v1__app_state__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue pickerd__v1__notification_mode__enum_values_by_number[3] =
 {

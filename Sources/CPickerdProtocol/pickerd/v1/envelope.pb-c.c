@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[55] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[58] =
 {
   {
     "request_id",
@@ -582,6 +582,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[5
     offsetof(Pickerd__V1__Envelope, body_case),
     offsetof(Pickerd__V1__Envelope, suggestions_page_reply),
     &pickerd__v1__suggestions_page_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_approval",
+    52,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, app_approval),
+    &pickerd__v1__app_approval_decision__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -958,21 +970,48 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[5
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "app_show",
+    91,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, app_show),
+    &pickerd__v1__app_show_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_revoke",
+    92,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, app_revoke),
+    &pickerd__v1__app_revoke_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
-  35,   /* field[35] = ack */
+  36,   /* field[36] = ack */
   12,   /* field[12] = agent_register */
   13,   /* field[13] = agent_registered */
-  32,   /* field[32] = app_register */
-  33,   /* field[33] = app_register_reply */
-  34,   /* field[34] = app_remove */
-  30,   /* field[30] = apps_list */
-  31,   /* field[31] = apps_list_reply */
+  24,   /* field[24] = app_approval */
+  33,   /* field[33] = app_register */
+  34,   /* field[34] = app_register_reply */
+  35,   /* field[35] = app_remove */
+  57,   /* field[57] = app_revoke */
+  56,   /* field[56] = app_show */
+  31,   /* field[31] = apps_list */
+  32,   /* field[32] = apps_list_reply */
   6,   /* field[6] = close */
   8,   /* field[8] = configuration */
   9,   /* field[9] = configuration_reply */
   15,   /* field[15] = consent_decision */
-  28,   /* field[28] = consent_reset */
+  29,   /* field[29] = consent_reset */
   20,   /* field[20] = cycle_prompt */
   21,   /* field[21] = cycle_prompt_reply */
   17,   /* field[17] = dismiss */
@@ -983,36 +1022,36 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   19,   /* field[19] = fetch_media_reply */
   1,   /* field[1] = hello */
   2,   /* field[2] = hello_reply */
-  36,   /* field[36] = history */
-  37,   /* field[37] = history_reply */
-  38,   /* field[38] = library_seed_demo */
-  40,   /* field[40] = library_stats */
-  41,   /* field[41] = library_stats_reply */
-  47,   /* field[47] = notification_open */
-  48,   /* field[48] = notification_open_reply */
-  42,   /* field[42] = notifications_get */
-  45,   /* field[45] = notifications_list */
-  46,   /* field[46] = notifications_list_reply */
-  44,   /* field[44] = notifications_reply */
-  43,   /* field[43] = notifications_set */
+  37,   /* field[37] = history */
+  38,   /* field[38] = history_reply */
+  39,   /* field[39] = library_seed_demo */
+  41,   /* field[41] = library_stats */
+  42,   /* field[42] = library_stats_reply */
+  48,   /* field[48] = notification_open */
+  49,   /* field[49] = notification_open_reply */
+  43,   /* field[43] = notifications_get */
+  46,   /* field[46] = notifications_list */
+  47,   /* field[47] = notifications_list_reply */
+  45,   /* field[45] = notifications_reply */
+  44,   /* field[44] = notifications_set */
   7,   /* field[7] = outcome */
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
   14,   /* field[14] = review */
   16,   /* field[16] = review_decision */
-  54,   /* field[54] = scan_progress */
-  39,   /* field[39] = seed_progress */
-  26,   /* field[26] = settings_get */
-  29,   /* field[29] = settings_reply */
-  27,   /* field[27] = settings_set */
-  51,   /* field[51] = sources_add */
-  49,   /* field[49] = sources_list */
-  50,   /* field[50] = sources_list_reply */
-  52,   /* field[52] = sources_remove */
-  53,   /* field[53] = sources_rescan */
-  24,   /* field[24] = status */
-  25,   /* field[25] = status_reply */
+  55,   /* field[55] = scan_progress */
+  40,   /* field[40] = seed_progress */
+  27,   /* field[27] = settings_get */
+  30,   /* field[30] = settings_reply */
+  28,   /* field[28] = settings_set */
+  52,   /* field[52] = sources_add */
+  50,   /* field[50] = sources_list */
+  51,   /* field[51] = sources_list_reply */
+  53,   /* field[53] = sources_remove */
+  54,   /* field[54] = sources_rescan */
+  25,   /* field[25] = status */
+  26,   /* field[26] = status_reply */
   22,   /* field[22] = suggestions_page */
   23,   /* field[23] = suggestions_page_reply */
 };
@@ -1022,8 +1061,8 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
   { 10, 1 },
   { 20, 4 },
   { 40, 12 },
-  { 60, 24 },
-  { 0, 55 }
+  { 60, 25 },
+  { 0, 58 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1033,7 +1072,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  55,
+  58,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

@@ -21,6 +21,7 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Pickerd__V1__AgentRegister Pickerd__V1__AgentRegister;
 typedef struct Pickerd__V1__AgentRegistered Pickerd__V1__AgentRegistered;
 typedef struct Pickerd__V1__ReviewRequest Pickerd__V1__ReviewRequest;
+typedef struct Pickerd__V1__AppApprovalDecision Pickerd__V1__AppApprovalDecision;
 typedef struct Pickerd__V1__SuggestionsPageRequest Pickerd__V1__SuggestionsPageRequest;
 typedef struct Pickerd__V1__SuggestionsPageReply Pickerd__V1__SuggestionsPageReply;
 typedef struct Pickerd__V1__ConsentDecision Pickerd__V1__ConsentDecision;
@@ -148,10 +149,37 @@ struct  Pickerd__V1__ReviewRequest
    * The suggestion `preloaded_suggestion_id` names, whichever page it is on.
    */
   Pickerd__V1__Suggestion *preloaded;
+  /*
+   * Set when the app is not installed by the system and the person has not allowed it yet: before
+   * anything else (the consent sheet, the lists, which are empty) the agent asks "<app> — <origin> —
+   * wants to show you journaling suggestions. Allow / Don't Allow" and answers with
+   * AppApprovalDecision; after an Allow pickerd sends a new ReviewRequest.
+   */
+  protobuf_c_boolean app_approval_needed;
+  /*
+   * "a build at ~/src/journal-demo, not installed by the system"
+   */
+  char *app_origin;
+  Pickerd__V1__AppKind app_kind;
 };
 #define PICKERD__V1__REVIEW_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__review_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL, 0, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED }
+
+
+/*
+ * The person's answer to an app's first presentation. Don't Allow ends the presentation
+ * (the app hears NOT_ENTITLED); Allow is remembered until revoked (pickerctl apps revoke).
+ */
+struct  Pickerd__V1__AppApprovalDecision
+{
+  ProtobufCMessage base;
+  char *session_handle;
+  protobuf_c_boolean allow;
+};
+#define PICKERD__V1__APP_APPROVAL_DECISION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__app_approval_decision__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -371,6 +399,25 @@ Pickerd__V1__ReviewRequest *
 void   pickerd__v1__review_request__free_unpacked
                      (Pickerd__V1__ReviewRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__AppApprovalDecision methods */
+void   pickerd__v1__app_approval_decision__init
+                     (Pickerd__V1__AppApprovalDecision         *message);
+size_t pickerd__v1__app_approval_decision__get_packed_size
+                     (const Pickerd__V1__AppApprovalDecision   *message);
+size_t pickerd__v1__app_approval_decision__pack
+                     (const Pickerd__V1__AppApprovalDecision   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__app_approval_decision__pack_to_buffer
+                     (const Pickerd__V1__AppApprovalDecision   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__AppApprovalDecision *
+       pickerd__v1__app_approval_decision__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__app_approval_decision__free_unpacked
+                     (Pickerd__V1__AppApprovalDecision *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__SuggestionsPageRequest methods */
 void   pickerd__v1__suggestions_page_request__init
                      (Pickerd__V1__SuggestionsPageRequest         *message);
@@ -572,6 +619,9 @@ typedef void (*Pickerd__V1__AgentRegistered_Closure)
 typedef void (*Pickerd__V1__ReviewRequest_Closure)
                  (const Pickerd__V1__ReviewRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__AppApprovalDecision_Closure)
+                 (const Pickerd__V1__AppApprovalDecision *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__SuggestionsPageRequest_Closure)
                  (const Pickerd__V1__SuggestionsPageRequest *message,
                   void *closure_data);
@@ -614,6 +664,7 @@ extern const ProtobufCEnumDescriptor    pickerd__v1__consent_answer__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_register__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__app_approval_decision__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__suggestions_page_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__consent_decision__descriptor;

@@ -148,6 +148,25 @@ typedef enum _Pickerd__V1__Category {
   PICKERD__V1__CATEGORY__CATEGORY_STATE_OF_MIND = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__CATEGORY)
 } Pickerd__V1__Category;
+/*
+ * How pickerd knows an app that may present (DESIGN.md, "App identity and registration").
+ */
+typedef enum _Pickerd__V1__AppKind {
+  PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED = 0,
+  /*
+   * installed by the system: a manifest under $XDG_DATA_DIRS/pickerd/apps/, root-owned
+   */
+  PICKERD__V1__APP_KIND__APP_KIND_SYSTEM = 1,
+  /*
+   * a Flatpak, known by the app id in its sandbox's .flatpak-info
+   */
+  PICKERD__V1__APP_KIND__APP_KIND_FLATPAK = 2,
+  /*
+   * a developer's own build, registered with pickerctl apps register
+   */
+  PICKERD__V1__APP_KIND__APP_KIND_DEVELOPER = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__APP_KIND)
+} Pickerd__V1__AppKind;
 
 /* --- messages --- */
 
@@ -398,6 +417,7 @@ typedef void (*Pickerd__V1__CategorySetting_Closure)
 extern const ProtobufCEnumDescriptor    pickerd__v1__role__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__error_code__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__category__descriptor;
+extern const ProtobufCEnumDescriptor    pickerd__v1__app_kind__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__timestamp__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__date_interval__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__bool_value__descriptor;

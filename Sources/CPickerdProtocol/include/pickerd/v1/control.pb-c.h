@@ -29,6 +29,8 @@ typedef struct Pickerd__V1__AppsListReply Pickerd__V1__AppsListReply;
 typedef struct Pickerd__V1__AppRegisterRequest Pickerd__V1__AppRegisterRequest;
 typedef struct Pickerd__V1__AppRegisterReply Pickerd__V1__AppRegisterReply;
 typedef struct Pickerd__V1__AppRemoveRequest Pickerd__V1__AppRemoveRequest;
+typedef struct Pickerd__V1__AppShowRequest Pickerd__V1__AppShowRequest;
+typedef struct Pickerd__V1__AppRevokeRequest Pickerd__V1__AppRevokeRequest;
 typedef struct Pickerd__V1__Ack Pickerd__V1__Ack;
 typedef struct Pickerd__V1__HistoryRequest Pickerd__V1__HistoryRequest;
 typedef struct Pickerd__V1__ReleasedItem Pickerd__V1__ReleasedItem;
@@ -61,6 +63,29 @@ typedef struct Pickerd__V1__SourcesRescanRequest Pickerd__V1__SourcesRescanReque
 
 /* --- enums --- */
 
+/*
+ * Whether an app may present now.
+ */
+typedef enum _Pickerd__V1__AppState {
+  PICKERD__V1__APP_STATE__APP_STATE_UNSPECIFIED = 0,
+  /*
+   * a system app, or one the person allowed (or developer mode)
+   */
+  PICKERD__V1__APP_STATE__APP_STATE_ALLOWED = 1,
+  /*
+   * registered; the person is asked in the picker at its first presentation
+   */
+  PICKERD__V1__APP_STATE__APP_STATE_PENDING = 2,
+  /*
+   * the person revoked it: asked again at its next presentation
+   */
+  PICKERD__V1__APP_STATE__APP_STATE_REVOKED = 3,
+  /*
+   * its manifest, executable or entitlements fail a check (see problem)
+   */
+  PICKERD__V1__APP_STATE__APP_STATE_REFUSED = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__APP_STATE)
+} Pickerd__V1__AppState;
 typedef enum _Pickerd__V1__NotificationMode {
   PICKERD__V1__NOTIFICATION_MODE__NOTIFICATION_MODE_UNSPECIFIED = 0,
   PICKERD__V1__NOTIFICATION_MODE__NOTIFICATION_MODE_SMART = 1,
@@ -179,10 +204,35 @@ struct  Pickerd__V1__AppManifest
    */
   size_t n_launch_command;
   char **launch_command;
+  /*
+   * A Flatpak app's id (its sandbox's .flatpak-info says it); then executable_path is empty.
+   */
+  char *flatpak_app_id;
+  /*
+   * Set by pickerd in listings; ignored in a registration:
+   */
+  Pickerd__V1__AppKind kind;
+  Pickerd__V1__AppState state;
+  /*
+   * where the manifest was found
+   */
+  char *manifest_path;
+  /*
+   * when the person allowed it (0: not yet, or a system app)
+   */
+  int64_t approved_ms;
+  /*
+   * 0: never
+   */
+  int64_t last_presented_ms;
+  /*
+   * why it cannot present now (a user-writable file, a missing entitlement…)
+   */
+  char *problem;
 };
 #define PICKERD__V1__APP_MANIFEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__app_manifest__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED, PICKERD__V1__APP_STATE__APP_STATE_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__AppsListRequest
@@ -232,6 +282,33 @@ struct  Pickerd__V1__AppRemoveRequest
 };
 #define PICKERD__V1__APP_REMOVE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__app_remove_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+/*
+ * One app, as AppsListReply lists it.
+ */
+struct  Pickerd__V1__AppShowRequest
+{
+  ProtobufCMessage base;
+  char *bundle_id;
+};
+#define PICKERD__V1__APP_SHOW_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__app_show_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+/*
+ * Take back the person's allowance: the app is asked about again at its next presentation (a system
+ * app too). Answered with AppsListReply holding the app.
+ */
+struct  Pickerd__V1__AppRevokeRequest
+{
+  ProtobufCMessage base;
+  char *bundle_id;
+};
+#define PICKERD__V1__APP_REVOKE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__app_revoke_request__descriptor) \
     , (char *)protobuf_c_empty_string }
 
 
@@ -918,6 +995,44 @@ Pickerd__V1__AppRemoveRequest *
 void   pickerd__v1__app_remove_request__free_unpacked
                      (Pickerd__V1__AppRemoveRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__AppShowRequest methods */
+void   pickerd__v1__app_show_request__init
+                     (Pickerd__V1__AppShowRequest         *message);
+size_t pickerd__v1__app_show_request__get_packed_size
+                     (const Pickerd__V1__AppShowRequest   *message);
+size_t pickerd__v1__app_show_request__pack
+                     (const Pickerd__V1__AppShowRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__app_show_request__pack_to_buffer
+                     (const Pickerd__V1__AppShowRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__AppShowRequest *
+       pickerd__v1__app_show_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__app_show_request__free_unpacked
+                     (Pickerd__V1__AppShowRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__AppRevokeRequest methods */
+void   pickerd__v1__app_revoke_request__init
+                     (Pickerd__V1__AppRevokeRequest         *message);
+size_t pickerd__v1__app_revoke_request__get_packed_size
+                     (const Pickerd__V1__AppRevokeRequest   *message);
+size_t pickerd__v1__app_revoke_request__pack
+                     (const Pickerd__V1__AppRevokeRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__app_revoke_request__pack_to_buffer
+                     (const Pickerd__V1__AppRevokeRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__AppRevokeRequest *
+       pickerd__v1__app_revoke_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__app_revoke_request__free_unpacked
+                     (Pickerd__V1__AppRevokeRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__Ack methods */
 void   pickerd__v1__ack__init
                      (Pickerd__V1__Ack         *message);
@@ -1488,6 +1603,12 @@ typedef void (*Pickerd__V1__AppRegisterReply_Closure)
 typedef void (*Pickerd__V1__AppRemoveRequest_Closure)
                  (const Pickerd__V1__AppRemoveRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__AppShowRequest_Closure)
+                 (const Pickerd__V1__AppShowRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__AppRevokeRequest_Closure)
+                 (const Pickerd__V1__AppRevokeRequest *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__Ack_Closure)
                  (const Pickerd__V1__Ack *message,
                   void *closure_data);
@@ -1578,6 +1699,7 @@ typedef void (*Pickerd__V1__SourcesRescanRequest_Closure)
 
 /* --- descriptors --- */
 
+extern const ProtobufCEnumDescriptor    pickerd__v1__app_state__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__notification_mode__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor;
@@ -1591,6 +1713,8 @@ extern const ProtobufCMessageDescriptor pickerd__v1__apps_list_reply__descriptor
 extern const ProtobufCMessageDescriptor pickerd__v1__app_register_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__app_register_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__app_remove_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__app_show_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__app_revoke_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__ack__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__history_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__released_item__descriptor;

@@ -92,6 +92,7 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_CYCLE_PROMPT_REPLY = 49,
   PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE = 50,
   PICKERD__V1__ENVELOPE__BODY_SUGGESTIONS_PAGE_REPLY = 51,
+  PICKERD__V1__ENVELOPE__BODY_APP_APPROVAL = 52,
   PICKERD__V1__ENVELOPE__BODY_STATUS = 60,
   PICKERD__V1__ENVELOPE__BODY_STATUS_REPLY = 61,
   PICKERD__V1__ENVELOPE__BODY_SETTINGS_GET = 62,
@@ -122,7 +123,9 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_SOURCES_ADD = 87,
   PICKERD__V1__ENVELOPE__BODY_SOURCES_REMOVE = 88,
   PICKERD__V1__ENVELOPE__BODY_SOURCES_RESCAN = 89,
-  PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS = 90
+  PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS = 90,
+  PICKERD__V1__ENVELOPE__BODY_APP_SHOW = 91,
+  PICKERD__V1__ENVELOPE__BODY_APP_REVOKE = 92
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -168,6 +171,7 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__CyclePromptReply *cycle_prompt_reply;
     Pickerd__V1__SuggestionsPageRequest *suggestions_page;
     Pickerd__V1__SuggestionsPageReply *suggestions_page_reply;
+    Pickerd__V1__AppApprovalDecision *app_approval;
     /*
      * Control role.
      */
@@ -202,6 +206,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__SourcesRemoveRequest *sources_remove;
     Pickerd__V1__SourcesRescanRequest *sources_rescan;
     Pickerd__V1__ScanProgress *scan_progress;
+    Pickerd__V1__AppShowRequest *app_show;
+    Pickerd__V1__AppRevokeRequest *app_revoke;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \
