@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "media_gzip.h"  // zlib's inflate, bounded, for .fit.gz and .gpx.gz exports
+
 /// The libraries' versions, for logs ("libexif … libheif 1.15.1, libavformat 59.27.100").
 /// Returns a static string: do not free it.
 const char *pm_library_versions(void);

@@ -1,0 +1,68 @@
+// See media_gzip.h.
+#include "media_gzip.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
+                           uint8_t **out, size_t *out_length, size_t *failed_at) {
+    *out = NULL;
+    *out_length = 0;
+    *failed_at = 0;
+    z_stream stream = {0};
+    // 15 + 32: a window of up to 32 KiB, and the gzip or zlib header detected automatically.
+    if (inflateInit2(&stream, 15 + 32) != Z_OK) return PM_GUNZIP_NO_MEMORY;
+
+    uint8_t *buffer = NULL;
+    size_t capacity = 0, used = 0, consumed = 0;
+    pm_gunzip_status status = PM_GUNZIP_OK;
+    for (;;) {
+        if (used == capacity) {
+            if (capacity >= max_output) { status = PM_GUNZIP_TOO_LARGE; break; }
+            size_t next = capacity == 0 ? 64 * 1024 : capacity * 2;
+            if (next > max_output) next = max_output;
+            // One byte more than the limit allows telling "exactly the limit" from "over it".
+            uint8_t *grown = realloc(buffer, next + 1);
+            if (grown == NULL) { status = PM_GUNZIP_NO_MEMORY; break; }
+            buffer = grown;
+            capacity = next;
+        }
+        size_t in_chunk = length - consumed;
+        if (in_chunk > UINT_MAX) in_chunk = UINT_MAX;
+        size_t out_room = (capacity + (capacity >= max_output ? 1 : 0)) - used;
+        if (out_room > UINT_MAX) out_room = UINT_MAX;
+        stream.next_in = (Bytef *)(src + consumed);
+        stream.avail_in = (uInt)in_chunk;
+        stream.next_out = buffer + used;
+        stream.avail_out = (uInt)out_room;
+        int rc = inflate(&stream, Z_NO_FLUSH);
+        consumed += in_chunk - stream.avail_in;
+        used += out_room - stream.avail_out;
+        if (used > max_output) { status = PM_GUNZIP_TOO_LARGE; break; }
+        if (rc == Z_STREAM_END) {
+            // Another gzip member may follow (concatenated files); trailing zero padding ends it.
+            size_t rest = consumed;
+            while (rest < length && src[rest] == 0) rest++;
+            if (rest == length) break;
+            if (inflateReset(&stream) != Z_OK) { status = PM_GUNZIP_CORRUPT; break; }
+            continue;
+        }
+        if (rc == Z_OK) continue;
+        if (rc == Z_BUF_ERROR && stream.avail_out == 0) continue;  // needs more room: grow
+        status = rc == Z_MEM_ERROR ? PM_GUNZIP_NO_MEMORY : PM_GUNZIP_CORRUPT;  // Z_BUF_ERROR: ends early
+        break;
+    }
+    inflateEnd(&stream);
+    if (status != PM_GUNZIP_OK) {
+        free(buffer);
+        *failed_at = consumed;
+        return status;
+    }
+    if (used == 0) { free(buffer); buffer = NULL; }
+    *out = buffer;
+    *out_length = used;
+    return PM_GUNZIP_OK;
+}
+
+void pm_gunzip_free(uint8_t *buffer) { free(buffer); }
