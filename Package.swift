@@ -110,7 +110,8 @@ let package = Package(
         // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia"]
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia"],
+            linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
@@ -172,6 +173,12 @@ let package = Package(
             dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire"],
             path: "Tools/Benchmarks/ImportBench"
         ),
+        // Tools/bench-records: streaming a 1M-point Records.json through the reader and stay detection.
+        .executableTarget(
+            name: "pickerd-bench-records",
+            dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
+            path: "Tools/Benchmarks/RecordsBench"
+        ),
         // A tour of the protocol over a real socket, frame by frame, as Google's protoc reads it.
         .executableTarget(
             name: "pickerd-protocol-tour",
@@ -210,7 +217,9 @@ let package = Package(
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
-        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdWire", "PickerdTestKit"]),
+        // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
+        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdWire", "PickerdTestKit"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

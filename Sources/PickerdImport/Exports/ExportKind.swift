@@ -1,0 +1,115 @@
+/// What kind of export a file is, told from its first bytes (never its name alone): a Records.json
+/// named `foo.txt` is still Records.
+public enum ExportKind: String, Sendable, Hashable, CaseIterable {
+    /// Google Takeout's `Records.json` (raw points): `{"locations": [`.
+    case records
+    /// Google Takeout's Semantic Location History month: `{"timelineObjects": [`.
+    case semantic
+    /// The on-device Timeline export (`Timeline.json`): `{"semanticSegments": [`.
+    case timeline
+    /// An OwnTracks Recorder `.rec` file: an ISO time, a tab, a topic, a tab, `{"_type"…`.
+    case owntracks
+    /// GPX (XML with a `<gpx` root).
+    case gpx
+    /// Garmin's Training Center XML (`<TrainingCenterDatabase` root).
+    case tcx
+    /// A FIT file (`.FIT` at bytes 8…11 of its header).
+    case fit
+    /// gzip-compressed (`1f 8b`): the caller inflates it and detects again.
+    case gzip
+    /// A zip archive (`PK\3\4`): the caller lists it and detects each member.
+    case zip
+
+    /// The kind of a file from its first bytes.
+    ///
+    /// JSON exports are told by the first top-level key among `locations`, `timelineObjects` and
+    /// `semanticSegments` (keys are read with the streaming parser, so a key in a nested object
+    /// never counts, and a prefix that ends mid-file is fine). `name` is consulted only when the
+    /// prefix is a JSON object that ends or breaks before any of those keys (a huge first member, a
+    /// file broken early): then the names `Records.json`, `Timeline.json` and `YYYY_MONTH.json`
+    /// decide, so the reader can say where such a file is broken.
+    /// - Parameters:
+    ///   - prefix: the file's first bytes (4 KiB is plenty; fewer work for small files).
+    ///   - name: the file's name.
+    /// - Returns: the kind, nil when it is none of these (or the prefix is empty).
+    public static func detect(_ prefix: [UInt8], name: String) -> ExportKind? {
+        if prefix.count >= 12, prefix[8..<12].elementsEqual(".FIT".utf8) { return .fit }
+        if prefix.count >= 2, prefix[0] == 0x1F, prefix[1] == 0x8B { return .gzip }
+        if prefix.count >= 4, prefix[0..<4].elementsEqual([0x50, 0x4B, 0x03, 0x04]) { return .zip }
+        var start = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+        guard start < prefix.count else { return nil }
+        let body = prefix[start...]
+        switch body.first {
+        case UInt8(ascii: "{"): return json(body, name: name)
+        case UInt8(ascii: "<"): return xml(body)
+        default: return ownTracks(body)
+        }
+    }
+
+    private static func json(_ body: ArraySlice<UInt8>, name: String) -> ExportKind? {
+        var parser = JSONPullParser(bytes: body)
+        do {
+            try parser.beginObject()
+            while try parser.nextKey() {
+                switch String(decoding: parser.scratch, as: UTF8.self) {
+                case "locations": return .records
+                case "timelineObjects": return .semantic
+                case "semanticSegments": return .timeline
+                default: try parser.skipValue()
+                }
+            }
+            return nil
+        } catch {
+            // The prefix ended (or broke) before a known key: only then may the name help (and a
+            // broken file so named goes to its reader, which says where it broke).
+            let lower = name.lowercased()
+            if lower == "records.json" { return .records }
+            if lower == "timeline.json" { return .timeline }
+            if lower.hasSuffix(".json"), lower.count > 10, lower.prefix(4).allSatisfy(\.isNumber), lower.dropFirst(4).first == "_" { return .semantic }
+            return nil
+        }
+    }
+
+    private static func xml(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        // The root element: skip the declaration, comments, processing instructions and a doctype.
+        var i = body.startIndex
+        while let lt = body[i...].firstIndex(of: UInt8(ascii: "<")) {
+            let rest = body[(lt + 1)...]
+            if rest.first == UInt8(ascii: "?") || rest.first == UInt8(ascii: "!") {
+                guard let gt = rest.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+                i = gt + 1
+                continue
+            }
+            // The name, possibly with a namespace prefix (`<gpx:gpx`).
+            let nameEnd = rest.firstIndex { [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: ">"), UInt8(ascii: "/")].contains($0) } ?? rest.endIndex
+            let qualified = String(decoding: rest[..<nameEnd], as: UTF8.self)
+            let local = qualified.split(separator: ":").last.map(String.init) ?? qualified
+            switch local {
+            case "gpx": return .gpx
+            case "TrainingCenterDatabase": return .tcx
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    private static func ownTracks(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        let line = body.prefix { $0 != 0x0A }
+        let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, LocationHistory.milliseconds(iso: Array(fields[0])) != nil else { return nil }
+        let json = fields[2].drop { $0 == 0x20 }
+        return json.first == UInt8(ascii: "{") && json.contains(subsequence: "\"_type\"") ? .owntracks : nil
+    }
+}
+
+private extension Collection where Element == UInt8 {
+    func contains(subsequence: String) -> Bool {
+        let needle = Array(subsequence.utf8)
+        let bytes = Array(self)
+        guard bytes.count >= needle.count else { return false }
+        for i in 0...(bytes.count - needle.count) where bytes[i..<(i + needle.count)].elementsEqual(needle) { return true }
+        return false
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+
+/// OwnTracks Recorder's month files (`rec/USER/DEVICE/YYYY-MM.rec`): one message per line, the time
+/// it was stored, a tab, the topic (`*` for the device's own location, padded with spaces), a tab,
+/// and the message's JSON as the app published it. The shape (from the Recorder's storage code and
+/// its README, "The .rec files"):
+/// ```
+/// 2024-05-04T10:11:12Z	*                 	{"_type":"location","tid":"ph","lat":40.78,"lon":-73.96,"tst":1714817472,"acc":12,"alt":35,"batt":80,"vel":0}
+/// 2024-05-04T10:11:20Z	lwt               	{"_type":"lwt","tst":1714817400}
+/// ```
+/// `location` messages become points (`tst` in seconds, `acc`, `alt`); every other `_type`
+/// (`lwt`, `transition`, `waypoint`, `card`, `status`) is skipped. The file is read in chunks, a line
+/// at a time.
+public enum OwnTracksRecorder {
+    /// Streams `path`'s location points in file order.
+    /// - Parameters:
+    ///   - path: a `.rec` file.
+    ///   - onPoint: called with each point (throwing stops the read).
+    /// - Throws: ``ImportError`` naming the file and line: a line that is not time, tab, topic, tab,
+    ///   JSON; a location without `lat`/`lon`/`tst` or out of range; an empty file.
+    public static func stream(path: String, onPoint: (LocationPoint) throws -> Void) throws(ImportError) {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var source = ChunkSource(fd: fd)
+        var line: [UInt8] = []
+        var number = 0, sawContent = false
+        func handle(_ bytes: [UInt8]) throws {
+            number += 1
+            var text = bytes[...]
+            if text.last == 0x0D { text = text.dropLast() }
+            guard text.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { return }
+            sawContent = true
+            guard let point = try parse(text, path: path, line: number) else { return }
+            do {
+                try onPoint(point)
+            } catch let e as ImportError {
+                throw e
+            } catch {
+                throw ImportError(file: path, location: "line \(number)", "\(error)")
+            }
+        }
+        do {
+            while try source.fill() {
+                let chunk = UnsafeBufferPointer(start: source.storage.pointer, count: source.count)
+                var from = 0
+                while let nl = chunk[from...].firstIndex(of: 0x0A) {
+                    line.append(contentsOf: chunk[from..<nl])
+                    try handle(line)
+                    line.removeAll(keepingCapacity: true)
+                    from = nl + 1
+                }
+                line.append(contentsOf: chunk[from...])
+                guard line.count <= 1 << 20 else { throw ImportError(file: path, location: "line \(number + 1)", "a line longer than 1 MiB") }
+            }
+            if !line.isEmpty { try handle(line) }
+        } catch let e as ImportError {
+            throw e
+        } catch let e as JSONError {
+            throw ImportError(file: path, e.message)
+        } catch {
+            throw ImportError(file: path, "\(error)")
+        }
+        guard sawContent else { throw ImportError(file: path, "the file is empty") }
+    }
+
+    /// One line's point, nil for messages other than locations.
+    private static func parse(_ text: ArraySlice<UInt8>, path: String, line: Int) throws(ImportError) -> LocationPoint? {
+        func fail(_ message: String) -> ImportError { ImportError(file: path, location: "line \(line)", message) }
+        let fields = text.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count == 3, LocationHistory.milliseconds(iso: Array(fields[0])) != nil else {
+            throw fail("not an OwnTracks Recorder line (time, tab, topic, tab, JSON)")
+        }
+        var parser = JSONPullParser(bytes: fields[2])
+        let message: JSONValue
+        do {
+            message = try parser.readValue()
+            try parser.finish()
+        } catch {
+            throw fail("its JSON: \(error.message)")
+        }
+        guard message["_type"]?.string == "location" else { return nil }
+        guard let lat = message["lat"]?.double, let lon = message["lon"]?.double else { throw fail("a location without lat and lon") }
+        guard let tst = message["tst"]?.int64 else { throw fail("a location without tst") }
+        guard abs(lat) <= 90 else { throw fail("lat \(lat) is out of range (−90…90°)") }
+        guard abs(lon) <= 180 else { throw fail("lon \(lon) is out of range (−180…180°)") }
+        return LocationPoint(timeMs: tst * 1_000, latitude: lat, longitude: lon, elevation: message["alt"]?.double, accuracy: message["acc"]?.double)
+    }
+
+    /// Reads a `.rec` file: its points (a month's worth is small enough to keep), in time order, and
+    /// the visits a ``StayDetector`` finds in them with their
+    /// ``StayDetector/significantPlaces(from:radiusMeters:)`` (OwnTracks has no labels or place
+    /// names: the place with the most time is home, and the visits are coordinates only).
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - parameters: how stays are told.
+    /// - Returns: points, visits and places.
+    /// - Throws: as ``stream(path:onPoint:)``.
+    public static func read(path: String, parameters: StayDetector.Parameters = .init()) throws(ImportError) -> ImportedData {
+        var points: [LocationPoint] = []
+        try stream(path: path) { points.append($0) }
+        points.sort { ($0.timeMs ?? 0) < ($1.timeMs ?? 0) }
+        let visits = StayDetector.visits(from: points, parameters: parameters)
+        let places = StayDetector.significantPlaces(from: visits)
+        return ImportedData(visits: StayDetector.labeled(visits, by: places), points: points, places: places)
+    }
+}
