@@ -129,6 +129,8 @@ struct ControlHandler {
             return try sourcesRemove(request)
         case .sourcesRescan(let request):
             return try sourcesRescan(request)
+        case .importRequest(let request):
+            return try importExports(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Library.self, Sources.self, Settings.self, Apps.self, Notifications.self, History.self])
+        subcommands: [Status.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Notifications.self, History.self])
 }
 
 struct Connection: ParsableArguments {
@@ -83,6 +83,48 @@ func describe(_ p: ScanProgress) -> String {
         return "\(p.source): reading \(p.read)/\(p.toRead) new or changed files of \(p.seen), \(Int(p.filesPerSecond)) files/s\(eta)"
     case "moments": return "\(p.source): building moments"
     default: return "\(p.source): \(p.stage)"
+    }
+}
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import exports: location history and workouts (files or folders; the kind is read from each file's content).",
+        discussion: """
+            Google Takeout (Records.json, Semantic Location History, Timeline.json), OwnTracks .rec files, GPX, \
+            TCX, FIT and .fit.gz; Strava and Garmin export folders. Each file is imported whole or not at all; \
+            the same workout or visit from two exports is imported once.
+            """)
+    @OptionGroup var connection: Connection
+    @Argument(help: "Files or folders.") var paths: [String]
+
+    func run() throws {
+        let client = try connection.open()
+        let reply = perform(client, .importRequest(ImportRequest(paths: paths.map(absolute))),
+                            isFinal: { if case .importProgress = $0 { false } else { true } },
+                            onEvent: { event in
+                                guard case .importProgress(let p) = event else { return }
+                                let points = p.points > 0 ? ", \(p.points) points" : ""
+                                FileHandle.standardError.write(Data("importing \(p.filesDone + 1)/\(p.filesTotal): \(p.file)\(points)\n".utf8))
+                            })
+        guard case .importReply(let r) = reply else { fail("unexpected reply", code: 1) }
+        var failed = false
+        for file in r.files where !file.kind.isEmpty || !file.error.isEmpty {
+            if !file.error.isEmpty {
+                failed = true
+                print("\(file.file): not imported: \(file.error)")
+                continue
+            }
+            var parts: [String] = []
+            if file.workouts > 0 { parts.append("\(file.workouts) workout\(file.workouts == 1 ? "" : "s")") }
+            if file.visits > 0 { parts.append("\(file.visits) visit\(file.visits == 1 ? "" : "s")") }
+            if file.points > 0 { parts.append("\(file.points) points") }
+            if file.duplicates > 0 { parts.append("\(file.duplicates) already imported") }
+            print("\(file.file) (\(file.kind)): \(parts.isEmpty ? "nothing to import" : parts.joined(separator: ", "))")
+        }
+        let skipped = r.files.filter { $0.kind.isEmpty && $0.error.isEmpty }.count
+        if skipped > 0 { print("\(skipped) file\(skipped == 1 ? "" : "s") not recognised as an export, left alone") }
+        print("\(r.itemsAdded) items added; the library has \(r.suggestionCount) suggestions")
+        if failed { Foundation.exit(1) }
     }
 }
 

@@ -2727,3 +2727,280 @@ extension SourcesRescanRequest: ProtobufMessage {
     /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
+
+/// Import exports people have: location history (Google Takeout Records.json, Semantic Location
+/// History, Timeline.json; OwnTracks .rec), workouts (GPX, TCX, FIT, .fit.gz; Strava and Garmin bulk
+/// export folders). Paths are files or folders (absolute; pickerd reads them with the person's rights);
+/// each file's kind comes from its content, not its name. pickerd answers with ImportProgress messages
+/// carrying the same request id, then ImportReply. Each file is imported in one transaction: a file
+/// that fails leaves nothing behind, and the others go on.
+public struct ImportRequest: Hashable, Sendable {
+    /// `paths` (field 1).
+    public var paths: [String]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - paths: the field's value.
+    public init(paths: [String] = []) {
+        self.paths = paths
+    }
+}
+
+extension ImportRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ImportRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ImportRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.paths = cArray(c.paths, c.n_paths).map { swiftString($0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportRequest> {
+        let c = arena.allocate(Pickerd__V1__ImportRequest.self)
+        pickerd__v1__import_request__init(c)
+        c.pointee.n_paths = self.paths.count
+        c.pointee.paths = arena.array(self.paths.map { Optional(arena.string($0)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ImportRequest>) -> Int { pickerd__v1__import_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ImportRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__import_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ImportRequest>? {
+        pickerd__v1__import_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ImportRequest>) { pickerd__v1__import_request__free_unpacked(c, nil) }
+}
+
+extension ImportRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ImportRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ImportProgress` message.
+public struct ImportProgress: Hashable, Sendable {
+    /// `file` (field 1).
+    public var file: String
+    /// `files_done` (field 2).
+    public var filesDone: UInt64
+    /// `files_total` (field 3).
+    public var filesTotal: UInt64
+    /// raw location points read so far in this file
+    public var points: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - file: the field's value.
+    ///   - filesDone: the field's value.
+    ///   - filesTotal: the field's value.
+    ///   - points: the field's value.
+    public init(file: String = "", filesDone: UInt64 = 0, filesTotal: UInt64 = 0, points: UInt64 = 0) {
+        self.file = file
+        self.filesDone = filesDone
+        self.filesTotal = filesTotal
+        self.points = points
+    }
+}
+
+extension ImportProgress: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ImportProgress
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ImportProgress>) {
+        let c = pointer.pointee
+        self.init()
+        self.file = swiftString(c.file)
+        self.filesDone = c.files_done
+        self.filesTotal = c.files_total
+        self.points = c.points
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportProgress> {
+        let c = arena.allocate(Pickerd__V1__ImportProgress.self)
+        pickerd__v1__import_progress__init(c)
+        c.pointee.file = arena.string(self.file)
+        c.pointee.files_done = self.filesDone
+        c.pointee.files_total = self.filesTotal
+        c.pointee.points = self.points
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ImportProgress>) -> Int { pickerd__v1__import_progress__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ImportProgress>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__import_progress__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ImportProgress>? {
+        pickerd__v1__import_progress__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ImportProgress>) { pickerd__v1__import_progress__free_unpacked(c, nil) }
+}
+
+extension ImportProgress: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ImportProgress" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ImportFileResult` message.
+public struct ImportFileResult: Hashable, Sendable {
+    /// `file` (field 1).
+    public var file: String
+    /// records, semantic, timeline, owntracks, gpx, tcx, fit; empty when not recognised
+    public var kind: String
+    /// `workouts` (field 3).
+    public var workouts: UInt64
+    /// `visits` (field 4).
+    public var visits: UInt64
+    /// `points` (field 5).
+    public var points: UInt64
+    /// workouts and visits already in the library (from another export)
+    public var duplicates: UInt64
+    /// why nothing of this file was imported (names the line or record)
+    public var error: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - file: the field's value.
+    ///   - kind: the field's value.
+    ///   - workouts: the field's value.
+    ///   - visits: the field's value.
+    ///   - points: the field's value.
+    ///   - duplicates: the field's value.
+    ///   - error: the field's value.
+    public init(file: String = "", kind: String = "", workouts: UInt64 = 0, visits: UInt64 = 0, points: UInt64 = 0, duplicates: UInt64 = 0, error: String = "") {
+        self.file = file
+        self.kind = kind
+        self.workouts = workouts
+        self.visits = visits
+        self.points = points
+        self.duplicates = duplicates
+        self.error = error
+    }
+}
+
+extension ImportFileResult: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ImportFileResult
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ImportFileResult>) {
+        let c = pointer.pointee
+        self.init()
+        self.file = swiftString(c.file)
+        self.kind = swiftString(c.kind)
+        self.workouts = c.workouts
+        self.visits = c.visits
+        self.points = c.points
+        self.duplicates = c.duplicates
+        self.error = swiftString(c.error)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportFileResult> {
+        let c = arena.allocate(Pickerd__V1__ImportFileResult.self)
+        pickerd__v1__import_file_result__init(c)
+        c.pointee.file = arena.string(self.file)
+        c.pointee.kind = arena.string(self.kind)
+        c.pointee.workouts = self.workouts
+        c.pointee.visits = self.visits
+        c.pointee.points = self.points
+        c.pointee.duplicates = self.duplicates
+        c.pointee.error = arena.string(self.error)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ImportFileResult>) -> Int { pickerd__v1__import_file_result__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ImportFileResult>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__import_file_result__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ImportFileResult>? {
+        pickerd__v1__import_file_result__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ImportFileResult>) { pickerd__v1__import_file_result__free_unpacked(c, nil) }
+}
+
+extension ImportFileResult: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ImportFileResult" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ImportReply` message.
+public struct ImportReply: Hashable, Sendable {
+    /// `files` (field 1).
+    public var files: [ImportFileResult]
+    /// `items_added` (field 2).
+    public var itemsAdded: UInt64
+    /// `suggestion_count` (field 3).
+    public var suggestionCount: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - files: the field's value.
+    ///   - itemsAdded: the field's value.
+    ///   - suggestionCount: the field's value.
+    public init(files: [ImportFileResult] = [], itemsAdded: UInt64 = 0, suggestionCount: UInt64 = 0) {
+        self.files = files
+        self.itemsAdded = itemsAdded
+        self.suggestionCount = suggestionCount
+    }
+}
+
+extension ImportReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ImportReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ImportReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.files = cArray(c.files, c.n_files).map { ImportFileResult(c: $0!) }
+        self.itemsAdded = c.items_added
+        self.suggestionCount = c.suggestion_count
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportReply> {
+        let c = arena.allocate(Pickerd__V1__ImportReply.self)
+        pickerd__v1__import_reply__init(c)
+        c.pointee.n_files = self.files.count
+        c.pointee.files = arena.array(self.files.map { Optional($0.toC(arena)) })
+        c.pointee.items_added = self.itemsAdded
+        c.pointee.suggestion_count = self.suggestionCount
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ImportReply>) -> Int { pickerd__v1__import_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ImportReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__import_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ImportReply>? {
+        pickerd__v1__import_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ImportReply>) { pickerd__v1__import_reply__free_unpacked(c, nil) }
+}
+
+extension ImportReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ImportReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}

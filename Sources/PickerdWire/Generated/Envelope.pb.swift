@@ -263,6 +263,12 @@ public struct Envelope: Hashable, Sendable {
         case appShow(AppShowRequest)
         /// `app_revoke` (field 92).
         case appRevoke(AppRevokeRequest)
+        /// `import_request` (field 93).
+        case importRequest(ImportRequest)
+        /// `import_progress` (field 94).
+        case importProgress(ImportProgress)
+        /// `import_reply` (field 95).
+        case importReply(ImportReply)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -399,6 +405,12 @@ extension Envelope: CMessageConvertible {
             self.body = .appShow(AppShowRequest(c: c.app_show))
         case PICKERD__V1__ENVELOPE__BODY_APP_REVOKE:
             self.body = .appRevoke(AppRevokeRequest(c: c.app_revoke))
+        case PICKERD__V1__ENVELOPE__BODY_IMPORT_REQUEST:
+            self.body = .importRequest(ImportRequest(c: c.import_request))
+        case PICKERD__V1__ENVELOPE__BODY_IMPORT_PROGRESS:
+            self.body = .importProgress(ImportProgress(c: c.import_progress))
+        case PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY:
+            self.body = .importReply(ImportReply(c: c.import_reply))
         default:
             self.body = nil
         }
@@ -580,6 +592,15 @@ extension Envelope: CMessageConvertible {
         case .appRevoke(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_APP_REVOKE
             c.pointee.app_revoke = v.toC(arena)
+        case .importRequest(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_IMPORT_REQUEST
+            c.pointee.import_request = v.toC(arena)
+        case .importProgress(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_IMPORT_PROGRESS
+            c.pointee.import_progress = v.toC(arena)
+        case .importReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY
+            c.pointee.import_reply = v.toC(arena)
         case nil:
             break
         }

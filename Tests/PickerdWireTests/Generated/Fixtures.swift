@@ -774,6 +774,34 @@ extension SourcesRescanRequest {
     }
 }
 
+extension ImportRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ImportRequest] {
+        [ImportRequest(paths: ["ImportRequest.paths #1 ✓ ünïcode", "ImportRequest.paths #2 ✓ ünïcode"])]
+    }
+}
+
+extension ImportProgress {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ImportProgress] {
+        [ImportProgress(file: "ImportProgress.file #0 ✓ ünïcode", filesDone: 200003, filesTotal: 300003, points: 400003)]
+    }
+}
+
+extension ImportFileResult {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ImportFileResult] {
+        [ImportFileResult(file: "ImportFileResult.file #0 ✓ ünïcode", kind: "ImportFileResult.kind #0 ✓ ünïcode", workouts: 300003, visits: 400003, points: 500003, duplicates: 600003, error: "ImportFileResult.error #0 ✓ ünïcode")]
+    }
+}
+
+extension ImportReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ImportReply] {
+        [ImportReply(files: [ImportFileResult.fixtures[0], ImportFileResult.fixtures[0]], itemsAdded: 200003, suggestionCount: 300003)]
+    }
+}
+
 extension Hello {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Hello] {
@@ -1077,6 +1105,21 @@ extension Envelope {
             m.body = .appRevoke(AppRevokeRequest.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .importRequest(ImportRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .importProgress(ImportProgress.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .importReply(ImportReply.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1177,6 +1220,10 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "SourcesAddRequest": { try SourcesAddRequest.fixtures.allSatisfy { try SourcesAddRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "SourcesRemoveRequest": { try SourcesRemoveRequest.fixtures.allSatisfy { try SourcesRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "SourcesRescanRequest": { try SourcesRescanRequest.fixtures.allSatisfy { try SourcesRescanRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ImportRequest": { try ImportRequest.fixtures.allSatisfy { try ImportRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ImportProgress": { try ImportProgress.fixtures.allSatisfy { try ImportProgress(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ImportFileResult": { try ImportFileResult.fixtures.allSatisfy { try ImportFileResult(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ImportReply": { try ImportReply.fixtures.allSatisfy { try ImportReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1278,6 +1325,10 @@ let generatedFixtureCounts: [String: Int] = [
     "SourcesAddRequest": SourcesAddRequest.fixtures.count,
     "SourcesRemoveRequest": SourcesRemoveRequest.fixtures.count,
     "SourcesRescanRequest": SourcesRescanRequest.fixtures.count,
+    "ImportRequest": ImportRequest.fixtures.count,
+    "ImportProgress": ImportProgress.fixtures.count,
+    "ImportFileResult": ImportFileResult.fixtures.count,
+    "ImportReply": ImportReply.fixtures.count,
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,

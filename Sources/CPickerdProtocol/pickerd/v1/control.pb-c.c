@@ -1897,6 +1897,186 @@ void   pickerd__v1__sources_rescan_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__sources_rescan_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__import_request__init
+                     (Pickerd__V1__ImportRequest         *message)
+{
+  static const Pickerd__V1__ImportRequest init_value = PICKERD__V1__IMPORT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__import_request__get_packed_size
+                     (const Pickerd__V1__ImportRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__import_request__pack
+                     (const Pickerd__V1__ImportRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__import_request__pack_to_buffer
+                     (const Pickerd__V1__ImportRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ImportRequest *
+       pickerd__v1__import_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ImportRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__import_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__import_request__free_unpacked
+                     (Pickerd__V1__ImportRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__import_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__import_progress__init
+                     (Pickerd__V1__ImportProgress         *message)
+{
+  static const Pickerd__V1__ImportProgress init_value = PICKERD__V1__IMPORT_PROGRESS__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__import_progress__get_packed_size
+                     (const Pickerd__V1__ImportProgress *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_progress__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__import_progress__pack
+                     (const Pickerd__V1__ImportProgress *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_progress__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__import_progress__pack_to_buffer
+                     (const Pickerd__V1__ImportProgress *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_progress__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ImportProgress *
+       pickerd__v1__import_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ImportProgress *)
+     protobuf_c_message_unpack (&pickerd__v1__import_progress__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__import_progress__free_unpacked
+                     (Pickerd__V1__ImportProgress *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__import_progress__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__import_file_result__init
+                     (Pickerd__V1__ImportFileResult         *message)
+{
+  static const Pickerd__V1__ImportFileResult init_value = PICKERD__V1__IMPORT_FILE_RESULT__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__import_file_result__get_packed_size
+                     (const Pickerd__V1__ImportFileResult *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_file_result__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__import_file_result__pack
+                     (const Pickerd__V1__ImportFileResult *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_file_result__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__import_file_result__pack_to_buffer
+                     (const Pickerd__V1__ImportFileResult *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_file_result__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ImportFileResult *
+       pickerd__v1__import_file_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ImportFileResult *)
+     protobuf_c_message_unpack (&pickerd__v1__import_file_result__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__import_file_result__free_unpacked
+                     (Pickerd__V1__ImportFileResult *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__import_file_result__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__import_reply__init
+                     (Pickerd__V1__ImportReply         *message)
+{
+  static const Pickerd__V1__ImportReply init_value = PICKERD__V1__IMPORT_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__import_reply__get_packed_size
+                     (const Pickerd__V1__ImportReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__import_reply__pack
+                     (const Pickerd__V1__ImportReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__import_reply__pack_to_buffer
+                     (const Pickerd__V1__ImportReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ImportReply *
+       pickerd__v1__import_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ImportReply *)
+     protobuf_c_message_unpack (&pickerd__v1__import_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__import_reply__free_unpacked
+                     (Pickerd__V1__ImportReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__import_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 #define pickerd__v1__status_request__field_descriptors NULL
 #define pickerd__v1__status_request__field_indices_by_name NULL
 #define pickerd__v1__status_request__number_ranges NULL
@@ -4540,6 +4720,301 @@ const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__descriptor
   pickerd__v1__sources_rescan_request__field_indices_by_name,
   1,  pickerd__v1__sources_rescan_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__sources_rescan_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__import_request__field_descriptors[1] =
+{
+  {
+    "paths",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__ImportRequest, n_paths),
+    offsetof(Pickerd__V1__ImportRequest, paths),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__import_request__field_indices_by_name[] = {
+  0,   /* field[0] = paths */
+};
+static const ProtobufCIntRange pickerd__v1__import_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__import_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ImportRequest",
+  "ImportRequest",
+  "Pickerd__V1__ImportRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ImportRequest),
+  1,
+  pickerd__v1__import_request__field_descriptors,
+  pickerd__v1__import_request__field_indices_by_name,
+  1,  pickerd__v1__import_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__import_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__import_progress__field_descriptors[4] =
+{
+  {
+    "file",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportProgress, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_done",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportProgress, files_done),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "files_total",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportProgress, files_total),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "points",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportProgress, points),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__import_progress__field_indices_by_name[] = {
+  0,   /* field[0] = file */
+  1,   /* field[1] = files_done */
+  2,   /* field[2] = files_total */
+  3,   /* field[3] = points */
+};
+static const ProtobufCIntRange pickerd__v1__import_progress__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__import_progress__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ImportProgress",
+  "ImportProgress",
+  "Pickerd__V1__ImportProgress",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ImportProgress),
+  4,
+  pickerd__v1__import_progress__field_descriptors,
+  pickerd__v1__import_progress__field_indices_by_name,
+  1,  pickerd__v1__import_progress__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__import_progress__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__import_file_result__field_descriptors[7] =
+{
+  {
+    "file",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, file),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, kind),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "workouts",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, workouts),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "visits",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, visits),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "points",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, points),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "duplicates",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, duplicates),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "error",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportFileResult, error),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__import_file_result__field_indices_by_name[] = {
+  5,   /* field[5] = duplicates */
+  6,   /* field[6] = error */
+  0,   /* field[0] = file */
+  1,   /* field[1] = kind */
+  4,   /* field[4] = points */
+  3,   /* field[3] = visits */
+  2,   /* field[2] = workouts */
+};
+static const ProtobufCIntRange pickerd__v1__import_file_result__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 7 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__import_file_result__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ImportFileResult",
+  "ImportFileResult",
+  "Pickerd__V1__ImportFileResult",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ImportFileResult),
+  7,
+  pickerd__v1__import_file_result__field_descriptors,
+  pickerd__v1__import_file_result__field_indices_by_name,
+  1,  pickerd__v1__import_file_result__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__import_file_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__import_reply__field_descriptors[3] =
+{
+  {
+    "files",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ImportReply, n_files),
+    offsetof(Pickerd__V1__ImportReply, files),
+    &pickerd__v1__import_file_result__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "items_added",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportReply, items_added),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_count",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportReply, suggestion_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__import_reply__field_indices_by_name[] = {
+  0,   /* field[0] = files */
+  1,   /* field[1] = items_added */
+  2,   /* field[2] = suggestion_count */
+};
+static const ProtobufCIntRange pickerd__v1__import_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__import_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ImportReply",
+  "ImportReply",
+  "Pickerd__V1__ImportReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ImportReply),
+  3,
+  pickerd__v1__import_reply__field_descriptors,
+  pickerd__v1__import_reply__field_indices_by_name,
+  1,  pickerd__v1__import_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__import_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__app_state__enum_values_by_number[5] =

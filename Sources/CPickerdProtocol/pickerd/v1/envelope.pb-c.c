@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[58] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[61] =
 {
   {
     "request_id",
@@ -994,6 +994,42 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[5
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "import_request",
+    93,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, import_request),
+    &pickerd__v1__import_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "import_progress",
+    94,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, import_progress),
+    &pickerd__v1__import_progress__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "import_reply",
+    95,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, import_reply),
+    &pickerd__v1__import_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   36,   /* field[36] = ack */
@@ -1024,6 +1060,9 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   2,   /* field[2] = hello_reply */
   37,   /* field[37] = history */
   38,   /* field[38] = history_reply */
+  59,   /* field[59] = import_progress */
+  60,   /* field[60] = import_reply */
+  58,   /* field[58] = import_request */
   39,   /* field[39] = library_seed_demo */
   41,   /* field[41] = library_stats */
   42,   /* field[42] = library_stats_reply */
@@ -1062,7 +1101,7 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
   { 20, 4 },
   { 40, 12 },
   { 60, 25 },
-  { 0, 58 }
+  { 0, 61 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1072,7 +1111,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  58,
+  61,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

@@ -59,6 +59,10 @@ typedef struct Pickerd__V1__SourcesListReply Pickerd__V1__SourcesListReply;
 typedef struct Pickerd__V1__SourcesAddRequest Pickerd__V1__SourcesAddRequest;
 typedef struct Pickerd__V1__SourcesRemoveRequest Pickerd__V1__SourcesRemoveRequest;
 typedef struct Pickerd__V1__SourcesRescanRequest Pickerd__V1__SourcesRescanRequest;
+typedef struct Pickerd__V1__ImportRequest Pickerd__V1__ImportRequest;
+typedef struct Pickerd__V1__ImportProgress Pickerd__V1__ImportProgress;
+typedef struct Pickerd__V1__ImportFileResult Pickerd__V1__ImportFileResult;
+typedef struct Pickerd__V1__ImportReply Pickerd__V1__ImportReply;
 
 
 /* --- enums --- */
@@ -765,6 +769,79 @@ struct  Pickerd__V1__SourcesRescanRequest
 #define PICKERD__V1__SOURCES_RESCAN_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__sources_rescan_request__descriptor) \
     , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * Import exports people have: location history (Google Takeout Records.json, Semantic Location
+ * History, Timeline.json; OwnTracks .rec), workouts (GPX, TCX, FIT, .fit.gz; Strava and Garmin bulk
+ * export folders). Paths are files or folders (absolute; pickerd reads them with the person's rights);
+ * each file's kind comes from its content, not its name. pickerd answers with ImportProgress messages
+ * carrying the same request id, then ImportReply. Each file is imported in one transaction: a file
+ * that fails leaves nothing behind, and the others go on.
+ */
+struct  Pickerd__V1__ImportRequest
+{
+  ProtobufCMessage base;
+  size_t n_paths;
+  char **paths;
+};
+#define PICKERD__V1__IMPORT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_request__descriptor) \
+    , 0,NULL }
+
+
+struct  Pickerd__V1__ImportProgress
+{
+  ProtobufCMessage base;
+  char *file;
+  uint64_t files_done;
+  uint64_t files_total;
+  /*
+   * raw location points read so far in this file
+   */
+  uint64_t points;
+};
+#define PICKERD__V1__IMPORT_PROGRESS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_progress__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, 0 }
+
+
+struct  Pickerd__V1__ImportFileResult
+{
+  ProtobufCMessage base;
+  char *file;
+  /*
+   * records, semantic, timeline, owntracks, gpx, tcx, fit; empty when not recognised
+   */
+  char *kind;
+  uint64_t workouts;
+  uint64_t visits;
+  uint64_t points;
+  /*
+   * workouts and visits already in the library (from another export)
+   */
+  uint64_t duplicates;
+  /*
+   * why nothing of this file was imported (names the line or record)
+   */
+  char *error;
+};
+#define PICKERD__V1__IMPORT_FILE_RESULT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_file_result__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__ImportReply
+{
+  ProtobufCMessage base;
+  size_t n_files;
+  Pickerd__V1__ImportFileResult **files;
+  uint64_t items_added;
+  uint64_t suggestion_count;
+};
+#define PICKERD__V1__IMPORT_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_reply__descriptor) \
+    , 0,NULL, 0, 0 }
 
 
 /* Pickerd__V1__StatusRequest methods */
@@ -1565,6 +1642,82 @@ Pickerd__V1__SourcesRescanRequest *
 void   pickerd__v1__sources_rescan_request__free_unpacked
                      (Pickerd__V1__SourcesRescanRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__ImportRequest methods */
+void   pickerd__v1__import_request__init
+                     (Pickerd__V1__ImportRequest         *message);
+size_t pickerd__v1__import_request__get_packed_size
+                     (const Pickerd__V1__ImportRequest   *message);
+size_t pickerd__v1__import_request__pack
+                     (const Pickerd__V1__ImportRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__import_request__pack_to_buffer
+                     (const Pickerd__V1__ImportRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ImportRequest *
+       pickerd__v1__import_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__import_request__free_unpacked
+                     (Pickerd__V1__ImportRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ImportProgress methods */
+void   pickerd__v1__import_progress__init
+                     (Pickerd__V1__ImportProgress         *message);
+size_t pickerd__v1__import_progress__get_packed_size
+                     (const Pickerd__V1__ImportProgress   *message);
+size_t pickerd__v1__import_progress__pack
+                     (const Pickerd__V1__ImportProgress   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__import_progress__pack_to_buffer
+                     (const Pickerd__V1__ImportProgress   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ImportProgress *
+       pickerd__v1__import_progress__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__import_progress__free_unpacked
+                     (Pickerd__V1__ImportProgress *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ImportFileResult methods */
+void   pickerd__v1__import_file_result__init
+                     (Pickerd__V1__ImportFileResult         *message);
+size_t pickerd__v1__import_file_result__get_packed_size
+                     (const Pickerd__V1__ImportFileResult   *message);
+size_t pickerd__v1__import_file_result__pack
+                     (const Pickerd__V1__ImportFileResult   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__import_file_result__pack_to_buffer
+                     (const Pickerd__V1__ImportFileResult   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ImportFileResult *
+       pickerd__v1__import_file_result__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__import_file_result__free_unpacked
+                     (Pickerd__V1__ImportFileResult *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ImportReply methods */
+void   pickerd__v1__import_reply__init
+                     (Pickerd__V1__ImportReply         *message);
+size_t pickerd__v1__import_reply__get_packed_size
+                     (const Pickerd__V1__ImportReply   *message);
+size_t pickerd__v1__import_reply__pack
+                     (const Pickerd__V1__ImportReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__import_reply__pack_to_buffer
+                     (const Pickerd__V1__ImportReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ImportReply *
+       pickerd__v1__import_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__import_reply__free_unpacked
+                     (Pickerd__V1__ImportReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__StatusRequest_Closure)
@@ -1693,6 +1846,18 @@ typedef void (*Pickerd__V1__SourcesRemoveRequest_Closure)
 typedef void (*Pickerd__V1__SourcesRescanRequest_Closure)
                  (const Pickerd__V1__SourcesRescanRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__ImportRequest_Closure)
+                 (const Pickerd__V1__ImportRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ImportProgress_Closure)
+                 (const Pickerd__V1__ImportProgress *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ImportFileResult_Closure)
+                 (const Pickerd__V1__ImportFileResult *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ImportReply_Closure)
+                 (const Pickerd__V1__ImportReply *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -1743,6 +1908,10 @@ extern const ProtobufCMessageDescriptor pickerd__v1__sources_list_reply__descrip
 extern const ProtobufCMessageDescriptor pickerd__v1__sources_add_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__sources_remove_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__import_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__import_progress__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__import_file_result__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__import_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

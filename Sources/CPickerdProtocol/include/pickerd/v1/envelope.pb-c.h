@@ -125,7 +125,10 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_SOURCES_RESCAN = 89,
   PICKERD__V1__ENVELOPE__BODY_SCAN_PROGRESS = 90,
   PICKERD__V1__ENVELOPE__BODY_APP_SHOW = 91,
-  PICKERD__V1__ENVELOPE__BODY_APP_REVOKE = 92
+  PICKERD__V1__ENVELOPE__BODY_APP_REVOKE = 92,
+  PICKERD__V1__ENVELOPE__BODY_IMPORT_REQUEST = 93,
+  PICKERD__V1__ENVELOPE__BODY_IMPORT_PROGRESS = 94,
+  PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY = 95
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -208,6 +211,9 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__ScanProgress *scan_progress;
     Pickerd__V1__AppShowRequest *app_show;
     Pickerd__V1__AppRevokeRequest *app_revoke;
+    Pickerd__V1__ImportRequest *import_request;
+    Pickerd__V1__ImportProgress *import_progress;
+    Pickerd__V1__ImportReply *import_reply;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \

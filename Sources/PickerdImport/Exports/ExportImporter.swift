@@ -1,0 +1,96 @@
+import Foundation
+public import PickerdStore
+
+/// `pickerctl import`: walks the paths given (files, folders), tells each file's kind from its first
+/// bytes, reads it with its reader and writes what it held through ``ExportItems``, one transaction
+/// per file. A file that fails to read leaves nothing; the next file goes on.
+public struct ExportImporter: Sendable {
+    /// The store.
+    public let store: Store
+    /// The largest export file read whole (Records.json is streamed, whatever its size).
+    static let maximumWholeFile = 256 << 20
+
+    /// Creates an importer.
+    public init(store: Store) { self.store = store }
+
+    /// What importing one file did.
+    public struct FileResult: Sendable, Hashable {
+        /// The file.
+        public var file: String
+        /// Its kind (`records`, `semantic`, `timeline`, `owntracks`, `gpx`, `tcx`, `fit`); empty when not an export.
+        public var kind: String
+        /// Workouts it held.
+        public var workouts = 0
+        /// Visits it held (or that its raw points gave).
+        public var visits = 0
+        /// Raw location points read.
+        public var points = 0
+        /// Workouts and visits the library had already.
+        public var duplicates = 0
+        /// Items written.
+        public var added = 0
+        /// Why nothing of it was imported.
+        public var error: String?
+        /// When what it wrote happens: the days the engine builds again.
+        public var touched: [ClosedRange<Int64>] = []
+    }
+
+    /// Imports files and folders.
+    /// - Parameters:
+    ///   - paths: absolute paths.
+    ///   - progress: told of each file (its path, files done, files in all, points read so far).
+    /// - Returns: one result per file looked at.
+    public func run(_ paths: [String], progress: (String, Int, Int, Int) -> Void) -> [FileResult] {
+        let files = paths.flatMap(Self.files(under:))
+        var results: [FileResult] = []
+        for (index, file) in files.enumerated() {
+            progress(file, index, files.count, 0)
+            results.append(importFile(file) { points in progress(file, index, files.count, points) })
+        }
+        return results
+    }
+
+    /// Regular files at or below `path`, in path order (hidden files and folders left out).
+    static func files(under path: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
+        guard isDirectory.boolValue else { return [path] }
+        var found: [String] = []
+        let walker = FileManager.default.enumerator(atPath: path)
+        while let entry = walker?.nextObject() as? String {
+            if entry.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
+            let full = path + "/" + entry
+            var folder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &folder), !folder.boolValue { found.append(full) }
+        }
+        return found.sorted()
+    }
+
+    private func importFile(_ file: String, points: (Int) -> Void) -> FileResult {
+        let name = (file as NSString).lastPathComponent
+        var result = FileResult(file: file, kind: "")
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            result.error = "\(name): cannot be read"
+            return result
+        }
+        let prefix = [UInt8]((try? handle.read(upToCount: 4_096)) ?? Data())
+        try? handle.close()
+        guard let kind = ExportKind.detect(prefix, name: name) else { return result }
+        result.kind = kind.rawValue
+        do {
+            let (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
+            result.workouts = data.workouts.count
+            result.visits = data.visits.count
+            result.points = pointCount
+            let written = try ExportItems(store: store).write(data)
+            result.duplicates = written.duplicates
+            result.added = written.added
+            result.touched = written.touched
+        } catch let error as ImportError {
+            result.error = error.description
+        } catch {
+            result.error = "\(name): \(error)"
+        }
+        return result
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+public import PickerdStore
+import PickerdLibrary
+import PickerdWire
+
+/// Turns what an export held into library items and writes them, one transaction per file, without
+/// doubling what another export brought already:
+/// - a workout's id comes from its activity and its start minute, so the same run from a FIT file and
+///   from a GPX export is one item (a neighbouring minute counts too: exports round differently), and
+///   the copy with the richer route is kept;
+/// - a visit that overlaps one already imported by at least half of the shorter, within 200 m, is the
+///   same visit; the one with a place name is kept (Semantic history over a visit found in raw points).
+public struct ExportItems: Sendable {
+    /// The store.
+    public let store: Store
+    /// The most route points kept per workout (evenly thinned beyond): enough for a sketch.
+    static let maximumRoutePoints = 1_000
+
+    /// Creates a writer.
+    public init(store: Store) { self.store = store }
+
+    /// What writing one file's data did.
+    public struct Written: Sendable, Hashable {
+        /// Items added or replaced.
+        public var added = 0
+        /// Workouts and visits already in the library.
+        public var duplicates = 0
+        /// When the items written or replaced happen: the days the engine builds again.
+        public var touched: [ClosedRange<Int64>] = []
+    }
+
+    /// Writes a file's workouts and visits in one transaction.
+    /// - Parameter data: what the file held.
+    /// - Returns: what was written.
+    /// - Throws: ``StoreError``; then nothing of the file was written.
+    public func write(_ data: ImportedData) throws(StoreError) -> Written {
+        var written = Written()
+        var changes = SourceChanges()
+        for workout in data.workouts {
+            let candidates = (-1...1).map { Self.workoutID(workout, minuteOffset: $0) }
+            let existing = try store.items(candidates).first
+            if let existing, Self.routeCount(existing) >= workout.route.count {
+                written.duplicates += 1
+                continue
+            }
+            if let existing {
+                written.duplicates += 1
+                changes.removedItems.append(existing.id)
+            }
+            changes.items += items(for: workout)
+        }
+        let known = try knownVisits(around: data.visits)
+        var taken: [(start: Int64, end: Int64, coordinate: Coordinate, named: Bool)] = known.map { ($0.startMs, $0.endMs, $0.coordinate!, Self.isNamed($0)) }
+        for visit in data.visits {
+            let named = visit.placeName != nil || visit.semantic != nil
+            if let index = taken.firstIndex(where: { Self.sameVisit($0.start, $0.end, $0.coordinate, visit) }) {
+                written.duplicates += 1
+                // A named visit replaces a nameless one found in raw points; otherwise the first stays.
+                guard named, !taken[index].named, let old = known.first(where: { $0.startMs == taken[index].start && $0.coordinate == taken[index].coordinate })
+                else { continue }
+                changes.removedItems.append(old.id)
+                taken[index].named = true
+            } else {
+                taken.append((visit.startMs, visit.endMs, visit.coordinate, named))
+            }
+            changes.items.append(item(for: visit))
+        }
+        written.added = changes.items.count
+        written.touched = try store.apply(changes)
+        return written
+    }
+
+    /// The library items one workout becomes: the Workout with its route, and for runs, walks and
+    /// hikes with a step count, their MotionActivity.
+    func items(for workout: ImportedWorkout) -> [LibraryItem] {
+        let stride = max(1, (workout.route.count + Self.maximumRoutePoints - 1) / Self.maximumRoutePoints)
+        let route = Swift.stride(from: 0, to: workout.route.count, by: stride).map { workout.route[$0] }.map { p in
+            GeoLocation(latitude: p.latitude, longitude: p.longitude, altitudeM: p.elevation,
+                        horizontalAccuracyM: p.accuracy, timestamp: p.timeMs.map { Timestamp(unixMs: $0) })
+        }
+        let details = WorkoutDetails(
+            activityType: workout.activityType,
+            activeEnergyBurned: workout.energyKilocalories.map { Quantity(value: $0, unit: "kcal") },
+            distance: workout.distanceMeters.map { Quantity(value: $0, unit: "m") },
+            averageHeartRate: workout.averageHeartRate.map { Quantity(value: $0, unit: "count/min") },
+            date: PickerdWire.DateInterval(startUnixMs: workout.startMs, endUnixMs: workout.endMs),
+            localizedName: workout.name ?? "")
+        let id = Self.workoutID(workout, minuteOffset: 0)
+        let first = workout.route.first.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        var items = [LibraryItem(id: id, asset: .workout(Workout(details: details, route: route)), startMs: workout.startMs, endMs: workout.endMs,
+                                 source: "import", externalID: workout.format, coordinate: first)]
+        let movement: MovementType? = switch workout.activityType {
+        case 37: .running
+        case 52, 24: .walking
+        default: nil
+        }
+        if let movement, let steps = workout.steps, steps > 0 {
+            items.append(LibraryItem(id: SuggestionBuilder.stableID("import|motion|\(id.uuidString)"),
+                                     asset: .motionActivity(MotionActivity(steps: Int64(steps), date: details.date, movementType: movement)),
+                                     startMs: workout.startMs, endMs: workout.endMs, source: "import", externalID: workout.format))
+        }
+        return items
+    }
+
+    /// The Location item a visit becomes. Without a name in the export (no reverse geocoding here)
+    /// a visit is named by its labels (Home, Work) or its rounded coordinates.
+    func item(for visit: ImportedVisit) -> LibraryItem {
+        let place = visit.placeName ?? visit.semantic.map { $0 == "home" ? "Home" : $0 == "work" ? "Work" : $0.capitalized }
+            ?? Self.coordinateName(visit.coordinate)
+        let location = Location(place: place, city: Self.city(from: visit.address) ?? "",
+                                location: GeoLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude),
+                                date: Timestamp(unixMs: visit.startMs), isWorkLocation: visit.semantic == "work" ? true : nil)
+        let key = visit.placeID ?? Self.coordinateName(visit.coordinate)
+        return LibraryItem(id: SuggestionBuilder.stableID("import|visit|\(visit.startMs / 300_000)|\(key)"), asset: .location(location),
+                           startMs: visit.startMs, endMs: max(visit.startMs, visit.endMs), source: "import", externalID: visit.placeID ?? "",
+                           coordinate: visit.coordinate)
+    }
+
+    /// "40.783° N, 73.965° W": a place with no name, to the nearest 100 m or so.
+    public static func coordinateName(_ c: Coordinate) -> String {
+        String(format: "%.3f° %@, %.3f° %@", abs(c.latitude), c.latitude >= 0 ? "N" : "S", abs(c.longitude), c.longitude >= 0 ? "E" : "W")
+    }
+
+    /// The city in an address as Google writes it: the part before the country, without its postal
+    /// code ("Rua da Junqueira, 1400-206 Lisboa, Portugal" → "Lisboa"); where that leaves a state's
+    /// two letters ("Riverside Dr, New York, NY 10024, USA"), the part before it.
+    static func city(from address: String?) -> String? {
+        guard let parts = address?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }), parts.count >= 2 else { return nil }
+        func words(_ part: String) -> String { part.split(separator: " ").filter { !$0.contains(where: \.isNumber) }.joined(separator: " ") }
+        var index = parts.count - 2
+        var city = words(parts[index])
+        if city.count <= 2 && city.allSatisfy(\.isUppercase) && index > 0 {
+            index -= 1
+            city = words(parts[index])
+        }
+        return city.isEmpty ? nil : city
+    }
+
+    static func workoutID(_ w: ImportedWorkout, minuteOffset: Int64) -> UUID {
+        SuggestionBuilder.stableID("import|workout|\(w.activityType)|\(w.startMs / 60_000 + minuteOffset)")
+    }
+
+    static func routeCount(_ item: LibraryItem) -> Int {
+        if case .workout(let w) = item.asset { return w.route.count }
+        return 0
+    }
+
+    static func isNamed(_ item: LibraryItem) -> Bool {
+        guard case .location(let l) = item.asset else { return false }
+        return !l.place.hasSuffix("° W") && !l.place.hasSuffix("° E")
+    }
+
+    static func sameVisit(_ start: Int64, _ end: Int64, _ coordinate: Coordinate, _ visit: ImportedVisit) -> Bool {
+        let overlap = min(end, visit.endMs) - max(start, visit.startMs)
+        let shorter = max(1, min(end - start, visit.endMs - visit.startMs))
+        return overlap * 2 >= shorter && coordinate.distance(to: visit.coordinate) <= 200
+    }
+
+    private func knownVisits(around visits: [ImportedVisit]) throws(StoreError) -> [LibraryItem] {
+        guard let first = visits.map(\.startMs).min(), let last = visits.map(\.endMs).max() else { return [] }
+        return try store.items(startingFrom: first - 86_400_000, to: last)
+            .filter { $0.kind == .location && $0.source == "import" && $0.coordinate != nil }
+    }
+}

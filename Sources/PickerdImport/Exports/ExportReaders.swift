@@ -1,0 +1,53 @@
+import Foundation
+
+/// Which reader reads which kind of export, and how: location history streamed from its path (a
+/// Records.json of a million points never sits in memory), workout files read whole (bounded by
+/// ``ExportImporter/maximumWholeFile``), a gzip-compressed file inflated (bounded) and told again.
+enum ExportReaders {
+    /// Reads one file of `kind`.
+    /// - Parameters:
+    ///   - kind: what its first bytes say it is.
+    ///   - path: the file.
+    ///   - name: its name, for errors.
+    ///   - points: told how many raw points were read so far (streamed formats).
+    /// - Returns: what it held, and how many raw points it had.
+    static func read(_ kind: ExportKind, path: String, name: String, points: (Int) -> Void) throws(ImportError) -> (data: ImportedData, points: Int) {
+        var counted = 0
+        switch kind {
+        case .records:
+            let data = try TakeoutRecords.read(path: path) { n in
+                counted = n
+                points(n)
+            }
+            return (data, counted)
+        case .semantic:
+            return (try SemanticLocationHistory.read(path: path), 0)
+        case .timeline:
+            return (try TakeoutTimeline.read(path: path), 0)
+        case .owntracks:
+            let data = try OwnTracksRecorder.read(path: path)
+            return (ImportedData(workouts: data.workouts, visits: data.visits), data.points.count)
+        case .gpx, .tcx, .fit, .gzip:
+            let bytes = try whole(path, name: name)
+            let inflated = kind == .gzip ? try WorkoutFiles.inflatedIfGzip(bytes, file: name) : bytes
+            let inner = kind == .gzip ? ExportKind.detect(Array(inflated.prefix(4_096)), name: String(name.dropLast(3))) : kind
+            switch inner {
+            case .gpx: return (try GPXReader.read(inflated, file: name), 0)
+            case .tcx: return (try TCXReader.read(inflated, file: name), 0)
+            case .fit: return (try FITReader.read(inflated, file: name), 0)
+            default: throw ImportError(file: name, "a compressed file that holds no GPX, TCX or FIT")
+            }
+        case .zip:
+            throw ImportError(file: name, "zip archives are not read yet: unpack it (unzip) and import the folder")
+        }
+    }
+
+    private static func whole(_ path: String, name: String) throws(ImportError) -> [UInt8] {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        guard size <= ExportImporter.maximumWholeFile else {
+            throw ImportError(file: name, "\(size >> 20) MB is larger than a workout file can be")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: name, "cannot be read") }
+        return [UInt8](data)
+    }
+}
