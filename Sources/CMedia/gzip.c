@@ -5,14 +5,13 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
-                           uint8_t **out, size_t *out_length, size_t *failed_at) {
+static pm_gunzip_status inflate_bounded(int window_bits, const uint8_t *src, size_t length, size_t max_output,
+                                        uint8_t **out, size_t *out_length, size_t *failed_at) {
     *out = NULL;
     *out_length = 0;
     *failed_at = 0;
     z_stream stream = {0};
-    // 15 + 32: a window of up to 32 KiB, and the gzip or zlib header detected automatically.
-    if (inflateInit2(&stream, 15 + 32) != Z_OK) return PM_GUNZIP_NO_MEMORY;
+    if (inflateInit2(&stream, window_bits) != Z_OK) return PM_GUNZIP_NO_MEMORY;
 
     uint8_t *buffer = NULL;
     size_t capacity = 0, used = 0, consumed = 0;
@@ -41,6 +40,7 @@ pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
         used += out_room - stream.avail_out;
         if (used > max_output) { status = PM_GUNZIP_TOO_LARGE; break; }
         if (rc == Z_STREAM_END) {
+            if (window_bits < 0) break;  // a raw deflate stream (a zip entry) is one stream
             // Another gzip member may follow (concatenated files); trailing zero padding ends it.
             size_t rest = consumed;
             while (rest < length && src[rest] == 0) rest++;
@@ -66,3 +66,15 @@ pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
 }
 
 void pm_gunzip_free(uint8_t *buffer) { free(buffer); }
+
+pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
+                           uint8_t **out, size_t *out_length, size_t *failed_at) {
+    // 15 + 32: a window of up to 32 KiB, and the gzip or zlib header detected automatically.
+    return inflate_bounded(15 + 32, src, length, max_output, out, out_length, failed_at);
+}
+
+pm_gunzip_status pm_inflate_raw(const uint8_t *src, size_t length, size_t max_output,
+                                uint8_t **out, size_t *out_length, size_t *failed_at) {
+    // -15: raw deflate, no header or trailer (the zip entry's own header carries its CRC and sizes).
+    return inflate_bounded(-15, src, length, max_output, out, out_length, failed_at);
+}

@@ -123,4 +123,50 @@ struct ImportTests {
         #expect(try pickerd.ctl(["status"]).stdout.contains("library: 1 items"))
         pickerd.stop()
     }
+
+    /// A Strava bulk export, zipped by Python's zipfile (as Strava's own is a plain deflated zip):
+    /// activities.csv, a gzip-compressed GPX and a FIT file from the fixtures.
+    static func makeStravaZip(_ path: String, gpx: String) throws {
+        let fit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PickerdImportTests/Fixtures/ride_hudson_greenway.fit").path
+        let script = """
+            import gzip, sys, zipfile
+            out, gpx, fit = sys.argv[1], sys.argv[2], sys.argv[3]
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("activities.csv", "Activity ID,Activity Date,Activity Name,Activity Type,Filename\\n1,\\"May 4, 2024, 11:05:00 AM\\",Morning Run,Run,activities/1.gpx.gz\\n")
+                z.writestr("activities/1.gpx.gz", gzip.compress(open(gpx, "rb").read()))
+                z.write(fit, "activities/2.fit")
+            """
+        let r = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, path, gpx, fit])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    @Test("a Strava export zip is unpacked and imported, its GPX.gz and FIT among the rest; a zip bomb is refused before it expands")
+    func stravaZip() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let gpx = pickerd.root + "/run.gpx"
+        try Self.gpxRun().write(toFile: gpx, atomically: true, encoding: .utf8)
+        let zip = pickerd.root + "/export_12345.zip"
+        try Self.makeStravaZip(zip, gpx: gpx)
+        let imported = try pickerd.ctl(["import", zip])
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
+        #expect(imported.stdout.contains("export_12345.zip/activities/1.gpx.gz (gzip): 1 workout"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("export_12345.zip/activities/2.fit (fit): 1 workout"), "\(imported.stdout)")
+        let store = try Store(dataDirectory: pickerd.data)
+        #expect(try store.items().filter { $0.kind == .workout }.count == 2)
+
+        let bomb = pickerd.root + "/bomb.zip"
+        let r = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("Records.json", b"\\0" * (100 << 20))
+            """, bomb])
+        #expect(r.status == 0, "\(r.stderr)")
+        let refused = try pickerd.ctl(["import", bomb])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("bomb.zip: not imported: bomb.zip, Records.json: an entry that would expand to 100 MiB was refused (a zip bomb?)"),
+                "\(refused.stdout)")
+        #expect(try pickerd.ctl(["status"]).status == 0, "pickerd serves on")
+        pickerd.stop()
+    }
 }

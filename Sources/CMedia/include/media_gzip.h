@@ -25,7 +25,12 @@ typedef enum pm_gunzip_status {
 pm_gunzip_status pm_gunzip(const uint8_t *src, size_t length, size_t max_output,
                            uint8_t **out, size_t *out_length, size_t *failed_at);
 
-/// Releases a buffer `pm_gunzip` returned.
+/// Inflates one raw deflate stream (a zip entry's data, method 8) as `pm_gunzip` does, bounded by
+/// `max_output` the same way.
+pm_gunzip_status pm_inflate_raw(const uint8_t *src, size_t length, size_t max_output,
+                                uint8_t **out, size_t *out_length, size_t *failed_at);
+
+/// Releases a buffer `pm_gunzip` or `pm_inflate_raw` returned.
 void pm_gunzip_free(uint8_t *buffer);
 
 #endif

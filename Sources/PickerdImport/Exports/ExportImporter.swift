@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import PickerdStore
 
 /// `pickerctl import`: walks the paths given (files, folders), tells each file's kind from its first
@@ -45,7 +46,7 @@ public struct ExportImporter: Sendable {
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
-            results.append(importFile(file) { points in progress(file, index, files.count, points) })
+            results += importFile(file) { points in progress(file, index, files.count, points) }
         }
         return results
     }
@@ -66,16 +67,17 @@ public struct ExportImporter: Sendable {
         return found.sorted()
     }
 
-    private func importFile(_ file: String, points: (Int) -> Void) -> FileResult {
+    private func importFile(_ file: String, points: (Int) -> Void) -> [FileResult] {
         let name = (file as NSString).lastPathComponent
         var result = FileResult(file: file, kind: "")
         guard let handle = FileHandle(forReadingAtPath: file) else {
             result.error = "\(name): cannot be read"
-            return result
+            return [result]
         }
         let prefix = [UInt8]((try? handle.read(upToCount: 4_096)) ?? Data())
         try? handle.close()
-        guard let kind = ExportKind.detect(prefix, name: name) else { return result }
+        guard let kind = ExportKind.detect(prefix, name: name) else { return [result] }
+        if kind == .zip { return importArchive(file, name: name, points: points) }
         result.kind = kind.rawValue
         do {
             let (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
@@ -91,6 +93,27 @@ public struct ExportImporter: Sendable {
         } catch {
             result.error = "\(name): \(error)"
         }
-        return result
+        return [result]
+    }
+
+    /// A zip archive (a Strava or Garmin bulk export): unpacked, bounded, into a private folder, its
+    /// files imported as a folder's, the folder removed.
+    private func importArchive(_ file: String, name: String, points: (Int) -> Void) -> [FileResult] {
+        var template = Array((NSTemporaryDirectory() + "/pickerd-import.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { return [FileResult(file: file, kind: "zip", error: "\(name): no room to unpack it")] }
+        let folder = String(cString: made)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        do {
+            let entries = try ZipArchive.extract(path: file, name: name, into: folder)
+            return entries.sorted().flatMap { entry in
+                importFile(folder + "/" + entry, points: points).map { inner in
+                    var inner = inner
+                    inner.file = file + "/" + entry
+                    return inner
+                }
+            }
+        } catch {
+            return [FileResult(file: file, kind: "zip", error: error.description)]
+        }
     }
 }

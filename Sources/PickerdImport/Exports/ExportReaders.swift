@@ -38,7 +38,7 @@ enum ExportReaders {
             default: throw ImportError(file: name, "a compressed file that holds no GPX, TCX or FIT")
             }
         case .zip:
-            throw ImportError(file: name, "zip archives are not read yet: unpack it (unzip) and import the folder")
+            throw ImportError(file: name, "an archive inside an archive is not unpacked: unpack it and import the folder")
         }
     }
 
