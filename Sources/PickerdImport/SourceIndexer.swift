@@ -221,7 +221,17 @@ public struct SourceIndexer: Sendable {
                 probed.append(Probed(file: file, media: media, itemID: id))
             } catch {
                 if let id = previous?.itemID { changes.removedItems.append(id) }
-                let reason = error.kind == .unsupported ? "not a photo or video pickerd reads" : error.message
+                // A workout file in a watched folder (a watch's sync folder of FIT files, GPX from an
+                // app) is indexed too: one Workout item per file, following the file as a photo does.
+                if error.kind == .unsupported, let item = Self.workout(in: file) {
+                    if let previous = previous?.itemID, previous != item.id { changes.removedItems.append(previous) }
+                    changes.removedItems.removeAll { $0 == item.id }
+                    changes.items.append(item)
+                    changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
+                                                    device: file.device, inode: file.inode, itemID: item.id, role: "workout"))
+                    continue
+                }
+                let reason = error.kind == .unsupported ? "not a photo, video or workout file pickerd reads" : error.message
                 report.skipped.append(.init(path: file.path, reason: reason))
                 changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
                                                 device: file.device, inode: file.inode, problem: reason))
@@ -331,6 +341,18 @@ public struct SourceIndexer: Sendable {
         let written = Set(changes.items.map(\.id))
         changes.removedItems.removeAll { written.contains($0) }
         report.touched += try store.apply(changes)
+    }
+
+    /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:
+    /// the first, when a file holds several (a watch writes one per file).
+    private static func workout(in file: WalkedFile) -> LibraryItem? {
+        guard file.size <= ExportImporter.maximumWholeFile, let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        let bytes = [UInt8](data), name = (file.path as NSString).lastPathComponent
+        guard let kind = ExportKind.detect(Array(bytes.prefix(4_096)), name: name), [.gpx, .tcx, .fit, .gzip].contains(kind),
+              let read = try? ExportReaders.read(kind, path: file.path, name: name, points: { _ in }),
+              let workout = read.data.workouts.first,
+              let item = ExportItems.items(for: workout).first else { return nil }
+        return item
     }
 
     /// When a file happened: its taking date, else its digitizing date, else its mtime.

@@ -53,7 +53,7 @@ struct SourceIndexerTests {
         let report = try SourceIndexer(store: store, timeZone: TimeZone(identifier: "America/Los_Angeles")!).scan(source)
 
         let skipped = Dictionary(uniqueKeysWithValues: report.skipped.map { ($0.path.replacingOccurrences(of: root + "/", with: ""), $0.reason) })
-        #expect(skipped["junk/notes.txt"] == "not a photo or video pickerd reads")
+        #expect(skipped["junk/notes.txt"] == "not a photo, video or workout file pickerd reads")
         #expect(skipped["junk/empty.jpg"]?.contains("empty") == true, "\(skipped)")
         #expect(skipped["junk/corrupt.jpg"] != nil, "\(skipped)")
         #expect(skipped["junk/loop"] == "a symbolic link loop")
@@ -194,6 +194,27 @@ struct SourceIndexerTests {
         #expect(live.media.map(\.filename) == ["still-from-phone.heic", "motion-part.mov"])
         let burst = items.filter { $0.media.first?.filename.hasPrefix("burst-") == true }.sorted { $0.startMs < $1.startMs }
         #expect(burst.map(\.notAMemory) == [nil, .burst, .burst])
+    }
+
+    @Test("a workout file in a watched folder (a watch's FIT, a GPX) is a Workout item that follows the file")
+    func workoutFiles() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let root = temporary.directory + "/Sync"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        try FileManager.default.copyItem(atPath: fixtures + "/run_riverside_park.fit", toPath: root + "/2024-05-04.fit")
+        try FileManager.default.copyItem(atPath: fixtures + "/ride_hudson_greenway.fit.gz", toPath: root + "/ride.fit.gz")
+        let source = try store.addSource(path: root, timeMs: 0)
+        let indexer = SourceIndexer(store: store)
+        let report = try indexer.scan(source)
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        let workouts = try store.items().filter { $0.kind == .workout }
+        #expect(workouts.count == 2)
+        #expect(Set(try store.sourceFiles(of: source.id).values.map(\.role)) == ["workout"])
+        try FileManager.default.removeItem(atPath: root + "/ride.fit.gz")
+        _ = try indexer.scan(source)
+        #expect(try store.items().filter { $0.kind == .workout }.count == 1)
     }
 
     @Test("a file is released only while it is the one indexed")

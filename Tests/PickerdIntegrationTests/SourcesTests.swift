@@ -34,7 +34,7 @@ struct SourcesTests {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("\(pictures): 6 files"), "\(added.stdout)")
         #expect(added.stdout.contains("1 Live Photos"))
-        #expect(added.stdout.contains("skipped \(pictures)/notes.txt: not a photo or video pickerd reads"))
+        #expect(added.stdout.contains("skipped \(pictures)/notes.txt: not a photo, video or workout file pickerd reads"))
         #expect(added.stderr.contains("reading"), "progress is shown: \(added.stderr)")
         let list = try pickerd.ctl(["sources", "list"])
         #expect(list.stdout.contains("4 photos and videos indexed") || list.stdout.contains("5 photos and videos indexed"), "\(list.stdout)")

@@ -47,7 +47,7 @@ public struct ExportItems: Sendable {
                 written.duplicates += 1
                 changes.removedItems.append(existing.id)
             }
-            changes.items += items(for: workout)
+            changes.items += Self.items(for: workout)
         }
         let known = try knownVisits(around: data.visits)
         var taken: [(start: Int64, end: Int64, coordinate: Coordinate, named: Bool)] = known.map { ($0.startMs, $0.endMs, $0.coordinate!, Self.isNamed($0)) }
@@ -72,7 +72,7 @@ public struct ExportItems: Sendable {
 
     /// The library items one workout becomes: the Workout with its route, and for runs, walks and
     /// hikes with a step count, their MotionActivity.
-    func items(for workout: ImportedWorkout) -> [LibraryItem] {
+    static func items(for workout: ImportedWorkout) -> [LibraryItem] {
         let stride = max(1, (workout.route.count + Self.maximumRoutePoints - 1) / Self.maximumRoutePoints)
         let route = Swift.stride(from: 0, to: workout.route.count, by: stride).map { workout.route[$0] }.map { p in
             GeoLocation(latitude: p.latitude, longitude: p.longitude, altitudeM: p.elevation,
