@@ -169,4 +169,33 @@ struct ImportTests {
         #expect(try pickerd.ctl(["status"]).status == 0, "pickerd serves on")
         pickerd.stop()
     }
+
+    @Test("a Garmin export: FIT files in a zip inside the zip are imported; archives nested deeper are refused")
+    func garminNested() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let fit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PickerdImportTests/Fixtures/hike_bear_mountain.fit").path
+        let export = pickerd.root + "/garmin.zip", deep = pickerd.root + "/deep.zip"
+        let r = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+            import io, sys, zipfile
+            def zipped(name, data):
+                buffer = io.BytesIO()
+                with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z: z.writestr(name, data)
+                return buffer.getvalue()
+            fit = open(sys.argv[1], "rb").read()
+            inner = zipped("12345678_ACTIVITY.fit", fit)
+            with open(sys.argv[2], "wb") as f:
+                f.write(zipped("DI_CONNECT/DI-Connect-Uploaded-Files/UploadedFiles_0-_Part1.zip", inner))
+            with open(sys.argv[3], "wb") as f:
+                f.write(zipped("a.zip", zipped("b.zip", inner)))
+            """, fit, export, deep])
+        #expect(r.status == 0, "\(r.stderr)")
+        let imported = try pickerd.ctl(["import", export])
+        #expect(imported.status == 0, "\(imported.stdout)")
+        #expect(imported.stdout.contains("UploadedFiles_0-_Part1.zip/12345678_ACTIVITY.fit (fit): 1 workout"), "\(imported.stdout)")
+        let refused = try pickerd.ctl(["import", deep])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("archives nested deeper than 2 are not unpacked"), "\(refused.stdout)")
+        pickerd.stop()
+    }
 }

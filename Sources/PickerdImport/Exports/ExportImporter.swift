@@ -67,7 +67,10 @@ public struct ExportImporter: Sendable {
         return found.sorted()
     }
 
-    private func importFile(_ file: String, points: (Int) -> Void) -> [FileResult] {
+    /// How deep archives may nest (Garmin's export holds zips of FIT files; a zip quine must end).
+    static let maximumArchiveDepth = 2
+
+    private func importFile(_ file: String, depth: Int = 0, points: (Int) -> Void) -> [FileResult] {
         let name = (file as NSString).lastPathComponent
         var result = FileResult(file: file, kind: "")
         guard let handle = FileHandle(forReadingAtPath: file) else {
@@ -77,7 +80,12 @@ public struct ExportImporter: Sendable {
         let prefix = [UInt8]((try? handle.read(upToCount: 4_096)) ?? Data())
         try? handle.close()
         guard let kind = ExportKind.detect(prefix, name: name) else { return [result] }
-        if kind == .zip { return importArchive(file, name: name, points: points) }
+        if kind == .zip {
+            guard depth < Self.maximumArchiveDepth else {
+                return [FileResult(file: file, kind: "zip", error: "\(name): archives nested deeper than \(Self.maximumArchiveDepth) are not unpacked")]
+            }
+            return importArchive(file, name: name, depth: depth, points: points)
+        }
         result.kind = kind.rawValue
         do {
             let (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
@@ -96,9 +104,10 @@ public struct ExportImporter: Sendable {
         return [result]
     }
 
-    /// A zip archive (a Strava or Garmin bulk export): unpacked, bounded, into a private folder, its
-    /// files imported as a folder's, the folder removed.
-    private func importArchive(_ file: String, name: String, points: (Int) -> Void) -> [FileResult] {
+    /// A zip archive (a Strava or Garmin bulk export, whose FIT files come in zips of their own):
+    /// unpacked, bounded, into a private folder, its files imported as a folder's (a zip in it too,
+    /// to ``maximumArchiveDepth``), the folder removed.
+    private func importArchive(_ file: String, name: String, depth: Int, points: (Int) -> Void) -> [FileResult] {
         var template = Array((NSTemporaryDirectory() + "/pickerd-import.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return [FileResult(file: file, kind: "zip", error: "\(name): no room to unpack it")] }
         let folder = String(cString: made)
@@ -106,9 +115,10 @@ public struct ExportImporter: Sendable {
         do {
             let entries = try ZipArchive.extract(path: file, name: name, into: folder)
             return entries.sorted().flatMap { entry in
-                importFile(folder + "/" + entry, points: points).map { inner in
+                importFile(folder + "/" + entry, depth: depth + 1, points: points).map { inner in
                     var inner = inner
-                    inner.file = file + "/" + entry
+                    // Named by where it is in the archive (an entry of a zip inside keeps its own path).
+                    inner.file = file + "/" + (inner.file.hasPrefix(folder + "/") ? String(inner.file.dropFirst(folder.count + 1)) : entry)
                     return inner
                 }
             }
