@@ -133,7 +133,7 @@ struct ImportTests {
             import gzip, sys, zipfile
             out, gpx, fit = sys.argv[1], sys.argv[2], sys.argv[3]
             with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-                z.writestr("activities.csv", "Activity ID,Activity Date,Activity Name,Activity Type,Filename\\n1,\\"May 4, 2024, 11:05:00 AM\\",Morning Run,Run,activities/1.gpx.gz\\n")
+                z.writestr("activities.csv", "Activity ID,Activity Date,Activity Name,Activity Type,Filename\\n1,\\"May 4, 2024, 11:05:00 AM\\",\\"Morning Run in the Rain\\",Run,activities/1.gpx.gz\\n")
                 z.writestr("activities/1.gpx.gz", gzip.compress(open(gpx, "rb").read()))
                 z.write(fit, "activities/2.fit")
             """
@@ -153,7 +153,10 @@ struct ImportTests {
         #expect(imported.stdout.contains("export_12345.zip/activities/1.gpx.gz (gzip): 1 workout"), "\(imported.stdout)")
         #expect(imported.stdout.contains("export_12345.zip/activities/2.fit (fit): 1 workout"), "\(imported.stdout)")
         let store = try Store(dataDirectory: pickerd.data)
-        #expect(try store.items().filter { $0.kind == .workout }.count == 2)
+        let workouts = try store.items().filter { $0.kind == .workout }
+        #expect(workouts.count == 2)
+        // activities.csv names the GPX's run "Morning Run in the Rain" (the GPX itself says "Morning Run").
+        #expect(workouts.contains { if case .workout(let w) = $0.asset { w.details?.localizedName == "Morning Run in the Rain" } else { false } })
 
         let bomb = pickerd.root + "/bomb.zip"
         let r = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """

@@ -43,10 +43,11 @@ public struct ExportImporter: Sendable {
     /// - Returns: one result per file looked at.
     public func run(_ paths: [String], progress: (String, Int, Int, Int) -> Void) -> [FileResult] {
         let files = paths.flatMap(Self.files(under:))
+        let names = Self.activityNames(in: files)
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
-            results += importFile(file) { points in progress(file, index, files.count, points) }
+            results += importFile(file, names: names) { points in progress(file, index, files.count, points) }
         }
         return results
     }
@@ -70,7 +71,7 @@ public struct ExportImporter: Sendable {
     /// How deep archives may nest (Garmin's export holds zips of FIT files; a zip quine must end).
     static let maximumArchiveDepth = 2
 
-    private func importFile(_ file: String, depth: Int = 0, points: (Int) -> Void) -> [FileResult] {
+    private func importFile(_ file: String, depth: Int = 0, names: [String: String] = [:], points: (Int) -> Void) -> [FileResult] {
         let name = (file as NSString).lastPathComponent
         var result = FileResult(file: file, kind: "")
         guard let handle = FileHandle(forReadingAtPath: file) else {
@@ -88,7 +89,11 @@ public struct ExportImporter: Sendable {
         }
         result.kind = kind.rawValue
         do {
-            let (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
+            var (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
+            // Strava's activities.csv names what its files do not (a FIT file carries no name).
+            if let given = names[file] {
+                for index in data.workouts.indices { data.workouts[index].name = given }
+            }
             result.workouts = data.workouts.count
             result.visits = data.visits.count
             result.points = pointCount
@@ -108,14 +113,15 @@ public struct ExportImporter: Sendable {
     /// unpacked, bounded, into a private folder, its files imported as a folder's (a zip in it too,
     /// to ``maximumArchiveDepth``), the folder removed.
     private func importArchive(_ file: String, name: String, depth: Int, points: (Int) -> Void) -> [FileResult] {
-        var template = Array((NSTemporaryDirectory() + "/pickerd-import.XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("pickerd-import.XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { return [FileResult(file: file, kind: "zip", error: "\(name): no room to unpack it")] }
         let folder = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {
             let entries = try ZipArchive.extract(path: file, name: name, into: folder)
+            let names = Self.activityNames(in: entries.map { folder + "/" + $0 })
             return entries.sorted().flatMap { entry in
-                importFile(folder + "/" + entry, depth: depth + 1, points: points).map { inner in
+                importFile(folder + "/" + entry, depth: depth + 1, names: names, points: points).map { inner in
                     var inner = inner
                     // Named by where it is in the archive (an entry of a zip inside keeps its own path).
                     inner.file = file + "/" + (inner.file.hasPrefix(folder + "/") ? String(inner.file.dropFirst(folder.count + 1)) : entry)
@@ -125,5 +131,63 @@ public struct ExportImporter: Sendable {
         } catch {
             return [FileResult(file: file, kind: "zip", error: error.description)]
         }
+    }
+
+    /// The activity names a Strava export's `activities.csv` gives its files, by the files' paths:
+    /// its "Activity Name" for its "Filename" (relative to the CSV's folder).
+    static func activityNames(in files: [String]) -> [String: String] {
+        var names: [String: String] = [:]
+        for csv in files where (csv as NSString).lastPathComponent == "activities.csv" {
+            guard let text = try? String(contentsOfFile: csv, encoding: .utf8) else { continue }
+            let rows = CSV.rows(text)
+            guard let header = rows.first, let nameColumn = header.firstIndex(of: "Activity Name"),
+                  let fileColumn = header.firstIndex(of: "Filename") else { continue }
+            let folder = String(csv.dropLast("/activities.csv".count))  // as the paths were given: no normalising
+            for row in rows.dropFirst() where row.count > max(nameColumn, fileColumn) {
+                let name = row[nameColumn].trimmingCharacters(in: .whitespaces), file = row[fileColumn]
+                if !name.isEmpty, !file.isEmpty { names[folder + "/" + file] = name }
+            }
+        }
+        return names
+    }
+}
+
+/// RFC 4180 CSV, as Strava writes it: quoted fields may hold commas, doubled quotes and line breaks.
+enum CSV {
+    /// The rows of `text`, each a list of fields.
+    static func rows(_ text: String) -> [[String]] {
+        var rows: [[String]] = [], row: [String] = [], field = ""
+        var quoted = false
+        var characters = text.makeIterator()
+        var pending: Character? = nil
+        while let c = pending ?? characters.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    if let next = characters.next() {
+                        if next == "\"" { field.append("\"") } else { quoted = false; pending = next }
+                    } else { quoted = false }
+                } else {
+                    field.append(c)
+                }
+            } else if c == "\"" {
+                quoted = true
+            } else if c == "," {
+                row.append(field)
+                field = ""
+            } else if c == "\n" || c == "\r\n" || c == "\r" {
+                row.append(field)
+                rows.append(row)
+                row = []
+                field = ""
+            } else {
+                field.append(c)
+            }
+        }
+        if !field.isEmpty || !row.isEmpty {
+            row.append(field)
+            rows.append(row)
+        }
+        return rows
     }
 }
