@@ -39,6 +39,8 @@ struct ImportTests {
             objects.append(placeVisit(place, 38.6916 + Double(day) * 0.01, -9.2160 + Double(day) * 0.05,
                                       "2024-05-1\(day)T10:00:00Z", "2024-05-1\(day)T16:00:00Z", address: "Rua, 1400-206 Lisboa, Portugal"))
         }
+        objects.append(placeVisit("Pastéis de Belém", 38.6975, -9.2032, "2024-05-10T16:30:00Z", "2024-05-10T17:15:00Z",
+                                  address: "R. de Belém 84, 1300-085 Lisboa, Portugal"))
         let data = try JSONSerialization.data(withJSONObject: ["timelineObjects": objects])
         try data.write(to: URL(fileURLWithPath: history + "/2024_MAY.json"))
     }
@@ -75,7 +77,7 @@ struct ImportTests {
 
         let imported = try pickerd.ctl(["import", pickerd.root + "/Takeout", runs])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
-        #expect(imported.stdout.contains("2024_MAY.json (semantic): 10 visits"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("2024_MAY.json (semantic): 11 visits"), "\(imported.stdout)")
         #expect(imported.stdout.contains("2024-05-04-run.gpx (gpx): 1 workout"))
         #expect(imported.stdout.contains("copy-from-another-export.xml (gpx): 1 workout, 1 already imported"), "the kind comes from the content")
         #expect(imported.stdout.contains("1 file not recognised as an export"))
@@ -83,7 +85,11 @@ struct ImportTests {
         let store = try Store(dataDirectory: pickerd.data)
         let items = try store.items()
         #expect(items.filter { $0.kind == .workout }.count == 1)
-        #expect(items.filter { $0.kind == .location }.count == 10)
+        #expect(items.filter { $0.kind == .location }.count == 11)
+        // The day in Lisbon with two places has them as a group, which the trip shows.
+        let groups = items.filter { $0.kind == .locationGroup }
+        #expect(groups.count == 1)
+        if case .locationGroup(let g) = groups.first?.asset { #expect(g.locations.map(\.place) == ["Belém Tower", "Pastéis de Belém"]) }
         let run = try #require(items.first { $0.kind == .workout })
         if case .workout(let w) = run.asset {
             #expect(w.details?.activityType == 37)
@@ -93,6 +99,8 @@ struct ImportTests {
         let titles = try store.suggestions().map(\.title)
         #expect(titles.contains { $0.contains("run in Riverside Park") }, "\(titles)")
         #expect(titles.contains { $0.hasPrefix("3 days in Lisboa") }, "three days away are a trip: \(titles)")
+        let trip = try #require(try store.suggestions().first { $0.title.hasPrefix("3 days in Lisboa") })
+        #expect(trip.itemIDs.contains(try #require(groups.first?.id)))
 
         // Importing the same folders again adds nothing.
         let again = try pickerd.ctl(["import", pickerd.root + "/Takeout", runs])

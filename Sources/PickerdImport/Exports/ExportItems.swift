@@ -65,9 +65,38 @@ public struct ExportItems: Sendable {
             }
             changes.items.append(item(for: visit))
         }
+        // Day groups already there (the same days imported before) are left as they are.
+        let groups = Self.dayGroups(data.visits)
+        let existing = Set(try store.items(groups.map(\.id)).map(\.id))
+        changes.items += groups.filter { !existing.contains($0.id) }
         written.added = changes.items.count
         written.touched = try store.apply(changes)
         return written
+    }
+
+    /// A LocationGroup for each day with two or more named places away from home and work ("the
+    /// day's places", as a trip shows them), in the person's time zone. Its id comes from the day
+    /// and its places, so importing the same days again replaces it.
+    static func dayGroups(_ visits: [ImportedVisit], timeZone: TimeZone = .current) -> [LibraryItem] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let outings = visits.filter { $0.placeName != nil && $0.semantic == nil }
+        let byDay = Dictionary(grouping: outings) { calendar.startOfDay(for: Date(timeIntervalSince1970: Double($0.startMs) / 1000)) }
+        return byDay.keys.sorted().compactMap { day -> LibraryItem? in
+            let visits = byDay[day]!.sorted { $0.startMs < $1.startMs }
+            var seen = Set<String>()
+            let distinct = visits.filter { seen.insert($0.placeID ?? $0.placeName!).inserted }
+            guard distinct.count >= 2 else { return nil }
+            let locations = distinct.map { visit in
+                Location(place: visit.placeName!, city: city(from: visit.address) ?? "",
+                         location: GeoLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude),
+                         date: Timestamp(unixMs: visit.startMs))
+            }
+            let key = distinct.map { $0.placeID ?? $0.placeName! }.joined(separator: "|")
+            return LibraryItem(id: SuggestionBuilder.stableID("import|group|\(Int64(day.timeIntervalSince1970))|\(key)"),
+                               asset: .locationGroup(LocationGroup(locations: locations)), startMs: visits[0].startMs,
+                               endMs: visits.map(\.endMs).max()!, source: "import", coordinate: distinct[0].coordinate)
+        }
     }
 
     /// The library items one workout becomes: the Workout with its route, and for runs, walks and
