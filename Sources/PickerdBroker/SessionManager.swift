@@ -243,7 +243,7 @@ final class SessionManager: Sendable {
         guard decision.allow else {
             logger.notice("the person did not allow an app", metadata: ["session": "\(session.handle)", "app": "\(app.bundleId)"])
             let refusal = ErrorInfo(code: .notEntitled, message: "the person did not allow \(app.displayName) to show journaling suggestions")
-            let sends = state.withLock { end(&$0, session.handle, outcome: .error(refusal), dismiss: .unspecified) }
+            let sends = state.withLock { end(&$0, session.handle, outcome: .error(refusal), dismiss: .appNotAllowed) }
             perform(sends)
             return
         }

@@ -1,9 +1,11 @@
+import Glibc
 public import Foundation
 public import PickerdStore
 
 /// Small PNG previews of the person's own photos and videos for the pickers, made on first use and
 /// kept in the store's data directory (`thumbnails/`, mode 0700), never where an app can read them.
-/// A preview is named by its item, slot and the file's mtime: a changed file gets a new one.
+/// A preview is named by its item and slot, and carries its file's mtime as its own: a changed file
+/// gets its preview made again in place, so none is left behind for a file's older versions.
 public struct ThumbnailCache: Sendable {
     /// Where previews are kept.
     public let directory: String
@@ -16,7 +18,7 @@ public struct ThumbnailCache: Sendable {
         directory = dataDirectory + "/thumbnails"
     }
 
-    /// A preview's path, made now if it is not there yet.
+    /// A preview's path, made now if it is not there yet or its file changed since.
     /// - Parameters:
     ///   - media: a person's file, as indexed.
     ///   - itemID: its item.
@@ -24,8 +26,13 @@ public struct ThumbnailCache: Sendable {
     /// - Returns: the PNG's path and its bytes' count.
     /// - Throws: ``ProbeError`` when the file cannot be decoded or the preview cannot be written.
     public func preview(of media: StoredMedia, itemID: UUID, slot: Int) throws(ProbeError) -> (path: String, byteCount: UInt64) {
-        let path = "\(directory)/\(itemID.uuidString)-\(slot)-\(media.modifiedNs ?? 0).png"
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? UInt64, size > 0 { return (path, size) }
+        let path = "\(directory)/\(itemID.uuidString)-\(slot).png"
+        let stamp = media.modifiedNs ?? 0
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > 0,
+           Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) == stamp {
+            return (path, UInt64(info.st_size))
+        }
         // The orientation is read again (metadata only): the index keeps what suggestions need.
         let orientation = (try? MediaProbe.probe(path: media.relativePath))?.orientation ?? 1
         let png = try Thumbnailer.png(path: media.relativePath, contentType: media.contentType, maxSide: Self.maxSide, orientation: orientation)
@@ -35,6 +42,10 @@ public struct ThumbnailCache: Sendable {
         } catch {
             throw ProbeError(.unreadable, "cannot keep a preview in \(directory): \(error.localizedDescription)")
         }
+        // The preview's mtime is its file's: what the next look compares.
+        var times = [timespec(tv_sec: time_t(stamp / 1_000_000_000), tv_nsec: Int(stamp % 1_000_000_000)),
+                     timespec(tv_sec: time_t(stamp / 1_000_000_000), tv_nsec: Int(stamp % 1_000_000_000))]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
         return (path, UInt64(png.count))
     }
 }

@@ -217,6 +217,31 @@ struct SourceIndexerTests {
         #expect(try store.items().filter { $0.kind == .workout }.count == 1)
     }
 
+    @Test("a preview is made once, made again in place when its file changes, and kept only in the data directory")
+    func previews() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let root = temporary.directory + "/Pictures"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try MediaFixtures.jpeg(at: root + "/a.jpg", width: 640, height: 480, exif: Self.lisbon("10:00"))
+        let indexer = SourceIndexer(store: store)
+        let source = try store.addSource(path: root, timeMs: 0)
+        _ = try indexer.scan(source)
+        let cache = ThumbnailCache(dataDirectory: store.dataDirectory)
+        let item = try #require(try store.items().first)
+        let first = try cache.preview(of: item.media[0], itemID: item.id, slot: 0)
+        #expect(first.path.hasPrefix(store.dataDirectory + "/thumbnails/"))
+        #expect(try cache.preview(of: item.media[0], itemID: item.id, slot: 0) == first, "made once")
+        try MediaFixtures.jpeg(at: root + "/a.jpg", width: 320, height: 320, seed: 5, exif: Self.lisbon("10:00"))
+        _ = try indexer.scan(source)
+        let changed = try #require(try store.items().first)
+        let second = try cache.preview(of: changed.media[0], itemID: changed.id, slot: 0)
+        #expect(second.path == first.path && second.byteCount != first.byteCount, "made again in place")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1, "no preview of an older version is left")
+        let mode = (try FileManager.default.attributesOfItem(atPath: cache.directory)[.posixPermissions] as? Int) ?? 0
+        #expect(mode & 0o077 == 0, "the previews' folder is the person's only: \(String(mode, radix: 8))")
+    }
+
     @Test("a file is released only while it is the one indexed")
     func releaseCheck() throws {
         let temporary = try TemporaryStore()

@@ -96,7 +96,8 @@ struct AppIdentityTests {
         #expect(try present(as: "org.example.Journal").last?["result"] as? String == "approved", "\(pickerd.logText.suffix(1500))")
         let unknown = try present(as: "org.example.Unknown")
         #expect(unknown.last?["code"] as? String == "notEntitled")
-        #expect((unknown.last?["message"] as? String ?? "").contains("the Flatpak app org.example.Unknown is not known to pickerd"))
+        let unknownMessage = unknown.last?["message"] as? String ?? ""
+        #expect(unknownMessage.contains("the Flatpak app org.example.Unknown is not known to pickerd"), "\(unknownMessage)")
         // Registered by the person: pending until allowed (this script does not allow).
         let entitlements = root + "/other.entitlements"
         try Entitlements.allowed.write(toFile: entitlements, atomically: true, encoding: .utf8)
@@ -104,7 +105,8 @@ struct AppIdentityTests {
         #expect(registered.status == 0, "\(registered.stderr)")
         #expect(registered.stdout.contains("waits for your Allow"))
         let pending = try present(as: "org.example.Other")
-        #expect(pending.last?["code"] as? String == "notEntitled" && (pending.last?["message"] as? String ?? "").contains("did not allow"), "\(pending)")
+        let pendingMessage = pending.last?["message"] as? String ?? ""
+        #expect(pending.last?["code"] as? String == "notEntitled" && pendingMessage.contains("did not allow"), "\(pending)")
         // The host's test client is not the Flatpak: a host process never matches an app id.
         let host = Self.lines(try runCommand(URL(fileURLWithPath: client), [pickerd.runtime, "present"]))
         #expect(host.last?["code"] as? String == "notEntitled")

@@ -24,9 +24,11 @@ public struct DismissReason: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let clientGone = DismissReason(rawValue: 4)
     /// the person did not turn suggestions on
     public static let consentDeclined = DismissReason(rawValue: 5)
+    /// the person did not allow the app to present (sent to the agent only; the app hears NOT_ENTITLED)
+    public static let appNotAllowed = DismissReason(rawValue: 6)
 
     /// Every value this build knows, in schema order.
-    public static let allKnown: [DismissReason] = [.unspecified, .clientClosed, .agentGone, .shutdown, .clientGone, .consentDeclined]
+    public static let allKnown: [DismissReason] = [.unspecified, .clientClosed, .agentGone, .shutdown, .clientGone, .consentDeclined, .appNotAllowed]
 
     /// The value's name in the schema, or its number when unknown.
     public var description: String {
@@ -37,6 +39,7 @@ public struct DismissReason: RawRepresentable, Hashable, Sendable, CustomStringC
         case 3: return "shutdown"
         case 4: return "clientGone"
         case 5: return "consentDeclined"
+        case 6: return "appNotAllowed"
         default: return "DismissReason(\(rawValue))"
         }
     }

@@ -300,7 +300,7 @@ extension Cancelled {
 extension Dismissed {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Dismissed] {
-        [Dismissed(reason: DismissReason(rawValue: 5))]
+        [Dismissed(reason: DismissReason(rawValue: 6))]
     }
 }
 
@@ -448,7 +448,7 @@ extension ReviewDecision {
 extension Dismiss {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Dismiss] {
-        [Dismiss(sessionHandle: "Dismiss.session_handle #0 ✓ ünïcode", reason: DismissReason(rawValue: 5))]
+        [Dismiss(sessionHandle: "Dismiss.session_handle #0 ✓ ünïcode", reason: DismissReason(rawValue: 6))]
     }
 }
 

@@ -954,7 +954,7 @@ const ProtobufCMessageDescriptor pickerd__v1__donation_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__donation_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue pickerd__v1__dismiss_reason__enum_values_by_number[6] =
+static const ProtobufCEnumValue pickerd__v1__dismiss_reason__enum_values_by_number[7] =
 {
   { "DISMISS_REASON_UNSPECIFIED", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_UNSPECIFIED", 0 },
   { "DISMISS_REASON_CLIENT_CLOSED", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_CLIENT_CLOSED", 1 },
@@ -962,13 +962,15 @@ static const ProtobufCEnumValue pickerd__v1__dismiss_reason__enum_values_by_numb
   { "DISMISS_REASON_SHUTDOWN", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_SHUTDOWN", 3 },
   { "DISMISS_REASON_CLIENT_GONE", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_CLIENT_GONE", 4 },
   { "DISMISS_REASON_CONSENT_DECLINED", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_CONSENT_DECLINED", 5 },
+  { "DISMISS_REASON_APP_NOT_ALLOWED", "PICKERD__V1__DISMISS_REASON__DISMISS_REASON_APP_NOT_ALLOWED", 6 },
 };
 static const ProtobufCIntRange pickerd__v1__dismiss_reason__value_ranges[] = {
-{0, 0},{0, 6}
+{0, 0},{0, 7}
 };
-static const ProtobufCEnumValueIndex pickerd__v1__dismiss_reason__enum_values_by_name[6] =
+static const ProtobufCEnumValueIndex pickerd__v1__dismiss_reason__enum_values_by_name[7] =
 {
   { "DISMISS_REASON_AGENT_GONE", 2 },
+  { "DISMISS_REASON_APP_NOT_ALLOWED", 6 },
   { "DISMISS_REASON_CLIENT_CLOSED", 1 },
   { "DISMISS_REASON_CLIENT_GONE", 4 },
   { "DISMISS_REASON_CONSENT_DECLINED", 5 },
@@ -982,9 +984,9 @@ const ProtobufCEnumDescriptor pickerd__v1__dismiss_reason__descriptor =
   "DismissReason",
   "Pickerd__V1__DismissReason",
   "pickerd.v1",
-  6,
+  7,
   pickerd__v1__dismiss_reason__enum_values_by_number,
-  6,
+  7,
   pickerd__v1__dismiss_reason__enum_values_by_name,
   1,
   pickerd__v1__dismiss_reason__value_ranges,

@@ -52,7 +52,11 @@ typedef enum _Pickerd__V1__DismissReason {
   /*
    * the person did not turn suggestions on
    */
-  PICKERD__V1__DISMISS_REASON__DISMISS_REASON_CONSENT_DECLINED = 5
+  PICKERD__V1__DISMISS_REASON__DISMISS_REASON_CONSENT_DECLINED = 5,
+  /*
+   * the person did not allow the app to present (sent to the agent only; the app hears NOT_ENTITLED)
+   */
+  PICKERD__V1__DISMISS_REASON__DISMISS_REASON_APP_NOT_ALLOWED = 6
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__DISMISS_REASON)
 } Pickerd__V1__DismissReason;
 typedef enum _Pickerd__V1__NotificationSchedule {
