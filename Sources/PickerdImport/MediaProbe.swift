@@ -1,6 +1,7 @@
 import CMedia
 public import Foundation
 import Glibc
+import PickerdLibrary
 import PickerdStore
 
 /// Reads one photo or video file's metadata: what it is (from its content, never its name), when
@@ -433,15 +434,7 @@ enum MediaDates {
 
     /// Seconds since 1970 of a date and time read as if in UTC.
     private static func localSeconds(_ f: [Int]) -> Int64 {
-        // Days from civil (Howard Hinnant's algorithm).
-        let y = f[1] <= 2 ? f[0] - 1 : f[0]
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (f[1] + 9) % 12
-        let doy = (153 * mp + 2) / 5 + f[2] - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = Int64(era * 146_097 + doe - 719_468)
-        return days * 86_400 + Int64(f[3] * 3600 + f[4] * 60 + f[5])
+        Int64(Civil.days(year: f[0], month: f[1], day: f[2])) * 86_400 + Int64(f[3] * 3600 + f[4] * 60 + f[5])
     }
 
     /// Milliseconds from a second's fraction digits ("5" → 500, "123456" → 123).

@@ -1,8 +1,12 @@
 /// Proleptic Gregorian dates as days since 1970-01-01, without Foundation's calendars (too slow
-/// for a hundred thousand photos).
-enum Civil {
+/// for a hundred thousand photos). The importers read files' dates with it too.
+public enum Civil {
     /// Days since 1970-01-01 of a date (Howard Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int {
+    /// - Parameters:
+    ///   - year: the year (proleptic Gregorian).
+    ///   - month: 1…12.
+    ///   - day: 1…31.
+    public static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

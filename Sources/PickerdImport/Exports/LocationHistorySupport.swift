@@ -1,4 +1,5 @@
 import Foundation
+import PickerdLibrary
 import PickerdStore
 
 /// What the location-history readers share: times as Google and OwnTracks write them, E7
@@ -53,23 +54,13 @@ enum LocationHistory {
             return nil
         }
         guard i == n else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Civil.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offsetMinutes * 60)
         return seconds * 1_000 + Int64(millis)
     }
 
     /// ``milliseconds(iso:)`` of a string.
     static func milliseconds(iso string: String) -> Int64? { milliseconds(iso: Array(string.utf8)) }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 
     /// Degrees of an E7 value (degrees × 10⁷) as Google writes them. Some Records.json files hold
     /// values written as unsigned 32-bit numbers (a known Takeout bug: 4 294 967 296 too many);

@@ -1,23 +1,19 @@
 internal import CMedia
 import Glibc
+import PickerdLibrary
+import PickerdStore
 
 /// What the workout readers share: distances on the sphere, ISO 8601 times, coordinate checks, and
 /// gzip (Strava's bulk export stores `activities/*.fit.gz`, `*.gpx.gz`, `*.tcx.gz`).
 public enum WorkoutFiles {
-    /// The mean Earth radius (IUGG), metres.
-    static let earthRadius = 6_371_008.8
-
     /// The largest output ``gunzip(_:file:limit:)`` accepts by default: 64 MiB, far above any real
     /// activity file, far below what a gzip bomb would need to hurt.
     public static let maximumInflatedSize = 64 << 20
 
-    /// The great-circle distance between two points in metres (haversine).
+    /// The great-circle distance between two points in metres (haversine): the store's
+    /// ``Coordinate/distance(to:)``, which every other distance in pickerd is.
     public static func haversine(_ a: LocationPoint, _ b: LocationPoint) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.latitude - a.latitude) * radians
-        let dLon = (b.longitude - a.longitude) * radians
-        let h = sin2(dLat / 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * sin2(dLon / 2)
-        return 2 * earthRadius * asin(min(1, h.squareRoot()))
+        Coordinate(latitude: a.latitude, longitude: a.longitude).distance(to: Coordinate(latitude: b.latitude, longitude: b.longitude))
     }
 
     /// The length of a route in metres: the sum of the haversine distances between its points.
@@ -33,23 +29,11 @@ public enum WorkoutFiles {
     /// Inflates gzip (every member, CRC-checked) or zlib data through zlib, refusing output over
     /// `limit` bytes: a file that expands further is an error naming it, and nothing is kept.
     public static func gunzip(_ bytes: [UInt8], file: String, limit: Int = maximumInflatedSize) throws(ImportError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?
-        var outputLength = 0
-        var failedAt = 0
-        let status = bytes.withUnsafeBufferPointer { input in
-            pm_gunzip(input.baseAddress, input.count, limit, &output, &outputLength, &failedAt)
-        }
-        switch status {
-        case PM_GUNZIP_OK:
-            defer { pm_gunzip_free(output) }
-            guard let output else { return [] }
-            return Array(UnsafeBufferPointer(start: output, count: outputLength))
-        case PM_GUNZIP_TOO_LARGE:
-            throw ImportError(file: file, "gzip data expanding past \(limit >> 20) MiB was refused (a gzip bomb?)")
-        case PM_GUNZIP_NO_MEMORY:
-            throw ImportError(file: file, "out of memory while inflating gzip data")
-        default:
-            throw ImportError(file: file, location: "byte \(failedAt)", "corrupt or truncated gzip data")
+        switch BoundedInflate.run(bytes, raw: false, limit: limit) {
+        case .inflated(let output): return output
+        case .tooLarge: throw ImportError(file: file, "gzip data expanding past \(limit >> 20) MiB was refused (a gzip bomb?)")
+        case .noMemory: throw ImportError(file: file, "out of memory while inflating gzip data")
+        case .corrupt(let at): throw ImportError(file: file, location: "byte \(at)", "corrupt or truncated gzip data")
         }
     }
 
@@ -120,19 +104,9 @@ public enum WorkoutFiles {
             }
             guard i == s.count else { return nil }
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = Civil.days(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
         return seconds * 1000 + Int64(milliseconds)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The mean of the values, `nil` when there are none.
@@ -140,5 +114,37 @@ public enum WorkoutFiles {
         values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 
-    private static func sin2(_ x: Double) -> Double { let s = sin(x); return s * s }
+}
+
+/// zlib's inflate with its output bounded (CMedia's `pm_gunzip` and `pm_inflate_raw`), for gzip
+/// files and zip entries alike: the bytes, or why not. Callers say what it means for their file.
+enum BoundedInflate {
+    /// The inflated bytes.
+    case inflated([UInt8])
+    /// The output would pass the limit: nothing was kept.
+    case tooLarge
+    /// Memory ran out, at this input offset.
+    case noMemory(at: Int)
+    /// Not deflate data, a bad checksum, or data that ends early, at this input offset.
+    case corrupt(at: Int)
+
+    /// Inflates `bytes`: gzip or zlib data, or with `raw` one raw deflate stream (a zip entry's).
+    static func run(_ bytes: [UInt8], raw: Bool, limit: Int) -> BoundedInflate {
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputLength = 0
+        var failedAt = 0
+        let status = bytes.withUnsafeBufferPointer { input in
+            raw ? pm_inflate_raw(input.baseAddress, input.count, limit, &output, &outputLength, &failedAt)
+                : pm_gunzip(input.baseAddress, input.count, limit, &output, &outputLength, &failedAt)
+        }
+        switch status {
+        case PM_GUNZIP_OK:
+            defer { pm_gunzip_free(output) }
+            guard let output else { return .inflated([]) }
+            return .inflated(Array(UnsafeBufferPointer(start: output, count: outputLength)))
+        case PM_GUNZIP_TOO_LARGE: return .tooLarge
+        case PM_GUNZIP_NO_MEMORY: return .noMemory(at: failedAt)
+        default: return .corrupt(at: failedAt)
+        }
+    }
 }

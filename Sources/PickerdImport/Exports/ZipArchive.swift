@@ -1,4 +1,3 @@
-import CMedia
 import Foundation
 import Glibc
 import PickerdLibrary
@@ -86,18 +85,10 @@ enum ZipArchive {
     }
 
     private static func inflate(_ data: [UInt8], limit: Int, name: String, entry: String) throws(ImportError) -> [UInt8] {
-        var output: UnsafeMutablePointer<UInt8>?
-        var outputLength = 0, failedAt = 0
-        let status = data.withUnsafeBufferPointer { pm_inflate_raw($0.baseAddress, $0.count, limit, &output, &outputLength, &failedAt) }
-        switch status {
-        case PM_GUNZIP_OK:
-            defer { pm_gunzip_free(output) }
-            guard let output else { return [] }
-            return Array(UnsafeBufferPointer(start: output, count: outputLength))
-        case PM_GUNZIP_TOO_LARGE:
-            throw ImportError(file: name, location: entry, "expands past what its header says (a zip bomb?)")
-        default:
-            throw ImportError(file: name, location: entry, "corrupt deflated data at byte \(failedAt)")
+        switch BoundedInflate.run(data, raw: true, limit: limit) {
+        case .inflated(let bytes): return bytes
+        case .tooLarge: throw ImportError(file: name, location: entry, "expands past what its header says (a zip bomb?)")
+        case .noMemory(let at), .corrupt(let at): throw ImportError(file: name, location: entry, "corrupt deflated data at byte \(at)")
         }
     }
 
