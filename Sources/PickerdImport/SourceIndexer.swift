@@ -346,9 +346,10 @@ public struct SourceIndexer: Sendable {
     /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:
     /// the first, when a file holds several (a watch writes one per file).
     private static func workout(in file: WalkedFile) -> LibraryItem? {
-        guard file.size <= ExportImporter.maximumWholeFile, let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        let bytes = [UInt8](data), name = (file.path as NSString).lastPathComponent
-        guard let kind = ExportKind.detect(Array(bytes.prefix(4_096)), name: name), [.gpx, .tcx, .fit, .gzip].contains(kind),
+        // Its first bytes say whether it is one; only then is it read whole (by the reader).
+        let name = (file.path as NSString).lastPathComponent
+        guard file.size <= ExportImporter.maximumWholeFile, let prefix = ExportKind.prefix(ofFile: file.path),
+              let kind = ExportKind.detect(prefix, name: name), [.gpx, .tcx, .fit, .gzip].contains(kind),
               let read = try? ExportReaders.read(kind, path: file.path, name: name, points: { _ in }),
               let workout = read.data.workouts.first,
               let item = ExportItems.items(for: workout).first else { return nil }

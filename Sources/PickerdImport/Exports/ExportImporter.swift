@@ -52,20 +52,13 @@ public struct ExportImporter: Sendable {
         return results
     }
 
-    /// Regular files at or below `path`, in path order (hidden files and folders left out).
+    /// Regular files at or below `path`, in path order, as a source's walk finds them (hidden files
+    /// and folders left out; FIFOs, devices and links to folders too).
     static func files(under path: String) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else { return [path] }
-        var found: [String] = []
-        let walker = FileManager.default.enumerator(atPath: path)
-        while let entry = walker?.nextObject() as? String {
-            if entry.split(separator: "/").contains(where: { $0.hasPrefix(".") }) { continue }
-            let full = path + "/" + entry
-            var folder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: full, isDirectory: &folder), !folder.boolValue { found.append(full) }
-        }
-        return found.sorted()
+        return FolderWalk([ScanFolder(path: path, recursive: true)]).files.map(\.path).sorted()
     }
 
     /// How deep archives may nest (Garmin's export holds zips of FIT files; a zip quine must end).
@@ -74,12 +67,10 @@ public struct ExportImporter: Sendable {
     private func importFile(_ file: String, depth: Int = 0, names: [String: String] = [:], points: (Int) -> Void) -> [FileResult] {
         let name = (file as NSString).lastPathComponent
         var result = FileResult(file: file, kind: "")
-        guard let handle = FileHandle(forReadingAtPath: file) else {
+        guard let prefix = ExportKind.prefix(ofFile: file) else {
             result.error = "\(name): cannot be read"
             return [result]
         }
-        let prefix = [UInt8]((try? handle.read(upToCount: 4_096)) ?? Data())
-        try? handle.close()
         guard let kind = ExportKind.detect(prefix, name: name) else { return [result] }
         if kind == .zip {
             guard depth < Self.maximumArchiveDepth else {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What kind of export a file is, told from its first bytes (never its name alone): a Records.json
 /// named `foo.txt` is still Records.
 public enum ExportKind: String, Sendable, Hashable, CaseIterable {
@@ -19,6 +21,21 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case gzip
     /// A zip archive (`PK\3\4`): the caller lists it and detects each member.
     case zip
+
+    /// The first 4 KiB of the regular file at `path`: what ``detect(_:name:)`` reads, and no more
+    /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
+    /// or is not a regular file: a FIFO is opened without blocking and never read.
+    static func prefix(ofFile path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 4_096)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { return nil }
+        return Array(bytes.prefix(count))
+    }
 
     /// The kind of a file from its first bytes.
     ///
