@@ -561,13 +561,7 @@ final class SessionManager: Sendable {
                     request.preloaded = preloaded.wire
                 }
             }
-            var descriptors: [FileDescriptor] = []
-            if let terminal = session.terminal?.descriptor, agentDrawsOnTerminal {
-                request.hasTerminal = true
-                request.terminalFdIndex = 0
-                request.terminalType = session.terminalType
-                descriptors = [terminal]
-            }
+            let descriptors = handOverTerminal(of: session, to: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
             try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
             // What the person sees first was shown once more: rotation lowers it a little, so the
             // same moments are not recommended for ever.
@@ -582,6 +576,17 @@ final class SessionManager: Sendable {
         } catch {
             fail(handle, error)
         }
+    }
+
+    /// Attaches the app's terminal to a review request for an agent that draws on it (the terminal
+    /// picker), for the approval question and the review alike.
+    /// - Returns: the descriptors the frame carries.
+    private func handOverTerminal(of session: Session, to request: inout ReviewRequest, agentDrawsOnTerminal: Bool) -> [FileDescriptor] {
+        guard let terminal = session.terminal?.descriptor, agentDrawsOnTerminal else { return [] }
+        request.hasTerminal = true
+        request.terminalFdIndex = 0
+        request.terminalType = session.terminalType
+        return [terminal]
     }
 
     /// When the session's app is not yet allowed, asks the agent to ask the person, before anything
@@ -602,13 +607,7 @@ final class SessionManager: Sendable {
         var request = ReviewRequest(sessionHandle: handle, appDisplayName: session.app.displayName, appBundleId: session.app.bundleId,
                                     buttonTitle: session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle,
                                     appApprovalNeeded: true, appOrigin: approval.origin, appKind: approval.kind)
-        var descriptors: [FileDescriptor] = []
-        if let terminal = session.terminal?.descriptor, agentDrawsOnTerminal {
-            request.hasTerminal = true
-            request.terminalFdIndex = 0
-            request.terminalType = session.terminalType
-            descriptors = [terminal]
-        }
+        let descriptors = handOverTerminal(of: session, to: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
         do {
             try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
         } catch {

@@ -219,7 +219,7 @@ func printSources(_ reply: SourcesListReply) {
     if reply.sources.isEmpty { print("no sources yet") }
     for source in reply.sources {
         let scanned = source.lastScanMs > 0
-            ? "last scanned \(Date(timeIntervalSince1970: Double(source.lastScanMs) / 1000).formatted(date: .abbreviated, time: .shortened))"
+            ? "last scanned \(date(source.lastScanMs))"
             : "not scanned yet"
         print("\(source.path)")
         print("  \(source.indexed) photos and videos indexed (\(source.notMemories) screenshots, scans or bursts kept out of suggestions), \(source.skipped) files skipped")
@@ -388,8 +388,6 @@ struct Apps: ParsableCommand {
         }
 
         func run() throws {
-            let cwd = FileManager.default.currentDirectoryPath
-            func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : cwd + "/" + path }
             var hash = ""
             if pinHash, let executable {
                 guard let data = FileManager.default.contents(atPath: absolute(executable)) else {

@@ -20,7 +20,7 @@ extension ControlHandler {
         }
         let paths = sources.map(\.path)
         let offered = UserDirs.mediaFolders().filter { folder in
-            let real = Self.resolved(folder) ?? folder
+            let real = AppRegistry.resolved(folder) ?? folder
             return !paths.contains { real == $0 || real.hasPrefix($0 + "/") }
         }
         return .sourcesListReply(SourcesListReply(sources: infos, offered: offered,
@@ -35,14 +35,14 @@ extension ControlHandler {
         guard FileManager.default.fileExists(atPath: request.path, isDirectory: &isDirectory) else {
             return .error(ErrorInfo(code: .notFound, message: "\(request.path) does not exist"))
         }
-        guard isDirectory.boolValue, let path = Self.resolved(request.path) else {
+        guard isDirectory.boolValue, let path = AppRegistry.resolved(request.path) else {
             return .error(ErrorInfo(code: .invalidArgument, message: "\(request.path) is not a folder"))
         }
         guard let directory = opendir(path) else {
             return .error(ErrorInfo(code: .permissionDenied, message: "pickerd cannot read \(path): \(String(cString: strerror(errno)))"))
         }
         closedir(directory)
-        let data = Self.resolved(broker.store.dataDirectory) ?? broker.store.dataDirectory
+        let data = AppRegistry.resolved(broker.store.dataDirectory) ?? broker.store.dataDirectory
         if path == data || path.hasPrefix(data + "/") || data.hasPrefix(path + "/") {
             return .error(ErrorInfo(code: .invalidArgument, message: "\(path) holds pickerd's own store: choose the folder of your photos"))
         }
@@ -61,7 +61,7 @@ extension ControlHandler {
     }
 
     func sourcesRemove(_ request: SourcesRemoveRequest) throws -> Envelope.Body? {
-        let path = try broker.store.sources().contains { $0.path == request.path } ? request.path : (Self.resolved(request.path) ?? request.path)
+        let path = try broker.store.sources().contains { $0.path == request.path } ? request.path : (AppRegistry.resolved(request.path) ?? request.path)
         let range: ClosedRange<Int64>?
         do throws(StoreError) {
             range = try broker.store.removeSource(path: path)
@@ -79,7 +79,7 @@ extension ControlHandler {
         var path: String?
         if !request.path.isEmpty {
             let sources = try broker.store.sources().map(\.path)
-            path = sources.contains(request.path) ? request.path : Self.resolved(request.path)
+            path = sources.contains(request.path) ? request.path : AppRegistry.resolved(request.path)
             guard let found = path, sources.contains(found) else {
                 return .error(ErrorInfo(code: .notFound, message: "\(request.path) is not a source (pickerctl sources add \(request.path))"))
             }
@@ -103,12 +103,5 @@ extension ControlHandler {
     static func wire(_ p: IndexingProgress) -> ScanProgress {
         ScanProgress(source: p.source, stage: p.stage.rawValue, seen: UInt64(p.seen), toRead: UInt64(p.toRead), read: UInt64(p.read),
                      filesPerSecond: p.filesPerSecond, etaSeconds: p.etaSeconds ?? -1, startedMs: p.startedMs)
-    }
-
-    /// The path with links resolved, or `nil` when it does not exist.
-    static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
     }
 }

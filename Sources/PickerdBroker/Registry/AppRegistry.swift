@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 public import PickerdWire
 import Synchronization
 
@@ -236,6 +237,14 @@ public struct AppRegistry: Sendable {
         }
         guard let executable else { return nil }
         return apps.first { !$0.executablePath.isEmpty && FileIdentity(path: $0.executablePath) == executable }
+    }
+
+    /// The path with links resolved (`realpath`), or `nil` when it does not exist: for checks on
+    /// what a path is now (a source folder, a system app's files).
+    static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     static func canonical(_ path: String) -> String {

@@ -21,9 +21,7 @@ enum SystemTrust {
     /// Why a file (links resolved) or a folder above it could be changed by someone other than
     /// root, or `nil` when it cannot.
     static func problem(file path: String) -> String? {
-        guard let real = realpath(path, nil) else { return "\(path) cannot be found" }
-        let resolved = String(cString: real)
-        free(real)
+        guard let resolved = AppRegistry.resolved(path) else { return "\(path) cannot be found" }
         var st = stat()
         guard stat(resolved, &st) == 0 else { return "\(resolved) cannot be read" }
         if let problem = ownership(st) { return "\(resolved) \(problem)" }
