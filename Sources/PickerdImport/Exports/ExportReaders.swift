@@ -38,7 +38,8 @@ enum ExportReaders {
             default: throw ImportError(file: name, "a compressed file that holds no GPX, TCX or FIT")
             }
         case .zip:
-            throw ImportError(file: name, "an archive inside an archive is not unpacked: unpack it and import the folder")
+            // ExportImporter unpacks archives before reading what they hold; a zip never reaches here.
+            throw ImportError(file: name, "a zip archive is unpacked, not read as an export")
         }
     }
 
