@@ -43,7 +43,7 @@ struct PeerIdentity {
     /// sandbox can put any binary at any path in its own mount namespace (`/proc/<pid>/exe` then
     /// names the registered path), but not make it the registered file.
     func executableFile() -> FileIdentity? {
-        executableSignature().map { FileIdentity(device: $0.device, inode: $0.inode) }
+        executableSignature().map(FileIdentity.init)
     }
 
     /// The Flatpak app id of a sandboxed caller: `[Application] name=` of the `.flatpak-info` in its
@@ -107,14 +107,13 @@ struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file at `path` (following links), or `nil` when it cannot be seen.
     init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
+        guard let signature = FileSignature(path: path) else { return nil }
+        self.init(signature)
     }
 
-    init(device: UInt64, inode: UInt64) {
-        self.device = device
-        self.inode = inode
+    /// The identity part of a file's signature.
+    init(_ signature: FileSignature) {
+        device = signature.device
+        inode = signature.inode
     }
 }
