@@ -18,9 +18,11 @@ public struct AgentCapability: RawRepresentable, Hashable, Sendable, CustomStrin
     public static let terminal = AgentCapability(rawValue: 1)
     /// decides from a script (picker-agent --script)
     public static let scripted = AgentCapability(rawValue: 2)
+    /// a window on the person's display (picker-gtk): serves one presentation
+    public static let desktop = AgentCapability(rawValue: 3)
 
     /// Every value this build knows, in schema order.
-    public static let allKnown: [AgentCapability] = [.unspecified, .terminal, .scripted]
+    public static let allKnown: [AgentCapability] = [.unspecified, .terminal, .scripted, .desktop]
 
     /// The value's name in the schema, or its number when unknown.
     public var description: String {
@@ -28,6 +30,7 @@ public struct AgentCapability: RawRepresentable, Hashable, Sendable, CustomStrin
         case 0: return "unspecified"
         case 1: return "terminal"
         case 2: return "scripted"
+        case 3: return "desktop"
         default: return "AgentCapability(\(rawValue))"
         }
     }
@@ -253,6 +256,9 @@ public struct ReviewRequest: Hashable, Sendable {
     public var appOrigin: String
     /// `app_kind` (field 19).
     public var appKind: AppKind
+    /// The app's window, as the app named it in PresentRequest.parent_window: a desktop picker makes its
+    /// window transient for it (over the app, like a sheet). Empty when the app named none.
+    public var parentWindow: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -275,7 +281,8 @@ public struct ReviewRequest: Hashable, Sendable {
     ///   - appApprovalNeeded: the field's value.
     ///   - appOrigin: the field's value.
     ///   - appKind: the field's value.
-    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil, appApprovalNeeded: Bool = false, appOrigin: String = "", appKind: AppKind = AppKind(rawValue: 0)) {
+    ///   - parentWindow: the field's value.
+    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil, appApprovalNeeded: Bool = false, appOrigin: String = "", appKind: AppKind = AppKind(rawValue: 0), parentWindow: String = "") {
         self.sessionHandle = sessionHandle
         self.appDisplayName = appDisplayName
         self.appBundleId = appBundleId
@@ -295,6 +302,7 @@ public struct ReviewRequest: Hashable, Sendable {
         self.appApprovalNeeded = appApprovalNeeded
         self.appOrigin = appOrigin
         self.appKind = appKind
+        self.parentWindow = parentWindow
     }
 }
 
@@ -323,6 +331,7 @@ extension ReviewRequest: CMessageConvertible {
         self.appApprovalNeeded = c.app_approval_needed != 0
         self.appOrigin = swiftString(c.app_origin)
         self.appKind = AppKind(rawValue: Int32(truncatingIfNeeded: c.app_kind.rawValue))
+        self.parentWindow = swiftString(c.parent_window)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReviewRequest> {
@@ -350,6 +359,7 @@ extension ReviewRequest: CMessageConvertible {
         c.pointee.app_approval_needed = self.appApprovalNeeded ? 1 : 0
         c.pointee.app_origin = arena.string(self.appOrigin)
         c.pointee.app_kind = Pickerd__V1__AppKind(rawValue: .init(truncatingIfNeeded: self.appKind.rawValue))
+        c.pointee.parent_window = arena.string(self.parentWindow)
         return c
     }
 

@@ -129,6 +129,9 @@ public struct PresentRequest: Hashable, Sendable {
     public var terminalFdIndex: UInt32
     /// the terminal's $TERM, for the picker that draws on it
     public var terminalType: String
+    /// The app's window, in xdg-desktop-portal's form ("x11:<hex XID>" or "wayland:<xdg-foreign handle>"),
+    /// so a desktop picker can appear over it. Only a hint: it names a window, and grants nothing.
+    public var parentWindow: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -137,12 +140,14 @@ public struct PresentRequest: Hashable, Sendable {
     ///   - hasTerminal: the field's value.
     ///   - terminalFdIndex: the field's value.
     ///   - terminalType: the field's value.
-    public init(suggestionToken: String = "", buttonTitle: String = "", hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "") {
+    ///   - parentWindow: the field's value.
+    public init(suggestionToken: String = "", buttonTitle: String = "", hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", parentWindow: String = "") {
         self.suggestionToken = suggestionToken
         self.buttonTitle = buttonTitle
         self.hasTerminal = hasTerminal
         self.terminalFdIndex = terminalFdIndex
         self.terminalType = terminalType
+        self.parentWindow = parentWindow
     }
 }
 
@@ -157,6 +162,7 @@ extension PresentRequest: CMessageConvertible {
         self.hasTerminal = c.has_terminal != 0
         self.terminalFdIndex = c.terminal_fd_index
         self.terminalType = swiftString(c.terminal_type)
+        self.parentWindow = swiftString(c.parent_window)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PresentRequest> {
@@ -167,6 +173,7 @@ extension PresentRequest: CMessageConvertible {
         c.pointee.has_terminal = self.hasTerminal ? 1 : 0
         c.pointee.terminal_fd_index = self.terminalFdIndex
         c.pointee.terminal_type = arena.string(self.terminalType)
+        c.pointee.parent_window = arena.string(self.parentWindow)
         return c
     }
 

@@ -272,7 +272,7 @@ extension Suggestion {
 extension PresentRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [PresentRequest] {
-        [PresentRequest(suggestionToken: "PresentRequest.suggestion_token #0 ✓ ünïcode", buttonTitle: "PresentRequest.button_title #0 ✓ ünïcode", hasTerminal: true, terminalFdIndex: 400003, terminalType: "PresentRequest.terminal_type #0 ✓ ünïcode")]
+        [PresentRequest(suggestionToken: "PresentRequest.suggestion_token #0 ✓ ünïcode", buttonTitle: "PresentRequest.button_title #0 ✓ ünïcode", hasTerminal: true, terminalFdIndex: 400003, terminalType: "PresentRequest.terminal_type #0 ✓ ünïcode", parentWindow: "PresentRequest.parent_window #0 ✓ ünïcode")]
     }
 }
 
@@ -374,7 +374,7 @@ extension DonationReply {
 extension AgentRegister {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [AgentRegister] {
-        [AgentRegister(name: "AgentRegister.name #0 ✓ ünïcode", capabilities: [AgentCapability(rawValue: 1), AgentCapability(rawValue: 2)])]
+        [AgentRegister(name: "AgentRegister.name #0 ✓ ünïcode", capabilities: [AgentCapability(rawValue: 2), AgentCapability(rawValue: 1)])]
     }
 }
 
@@ -388,7 +388,7 @@ extension AgentRegistered {
 extension ReviewRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReviewRequest] {
-        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0], appApprovalNeeded: true, appOrigin: "ReviewRequest.app_origin #0 ✓ ünïcode", appKind: AppKind(rawValue: 3))]
+        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0], appApprovalNeeded: true, appOrigin: "ReviewRequest.app_origin #0 ✓ ünïcode", appKind: AppKind(rawValue: 3), parentWindow: "ReviewRequest.parent_window #0 ✓ ünïcode")]
     }
 }
 

@@ -726,7 +726,7 @@ const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor =
   (ProtobufCMessageInit) pickerd__v1__agent_registered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[19] =
+static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[20] =
 {
   {
     "session_handle",
@@ -956,6 +956,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "parent_window",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, parent_window),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   16,   /* field[16] = app_approval_needed */
@@ -967,6 +979,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   9,   /* field[9] = categories */
   4,   /* field[4] = consent_needed */
   10,   /* field[10] = has_terminal */
+  19,   /* field[19] = parent_window */
   15,   /* field[15] = preloaded */
   7,   /* field[7] = preloaded_suggestion_id */
   6,   /* field[6] = recent */
@@ -981,7 +994,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__review_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
 {
@@ -991,7 +1004,7 @@ const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
   "Pickerd__V1__ReviewRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReviewRequest),
-  19,
+  20,
   pickerd__v1__review_request__field_descriptors,
   pickerd__v1__review_request__field_indices_by_name,
   1,  pickerd__v1__review_request__number_ranges,
@@ -1702,17 +1715,19 @@ const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__cycle_prompt_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue pickerd__v1__agent_capability__enum_values_by_number[3] =
+static const ProtobufCEnumValue pickerd__v1__agent_capability__enum_values_by_number[4] =
 {
   { "AGENT_CAPABILITY_UNSPECIFIED", "PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_UNSPECIFIED", 0 },
   { "AGENT_CAPABILITY_TERMINAL", "PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_TERMINAL", 1 },
   { "AGENT_CAPABILITY_SCRIPTED", "PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_SCRIPTED", 2 },
+  { "AGENT_CAPABILITY_DESKTOP", "PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_DESKTOP", 3 },
 };
 static const ProtobufCIntRange pickerd__v1__agent_capability__value_ranges[] = {
-{0, 0},{0, 3}
+{0, 0},{0, 4}
 };
-static const ProtobufCEnumValueIndex pickerd__v1__agent_capability__enum_values_by_name[3] =
+static const ProtobufCEnumValueIndex pickerd__v1__agent_capability__enum_values_by_name[4] =
 {
+  { "AGENT_CAPABILITY_DESKTOP", 3 },
   { "AGENT_CAPABILITY_SCRIPTED", 2 },
   { "AGENT_CAPABILITY_TERMINAL", 1 },
   { "AGENT_CAPABILITY_UNSPECIFIED", 0 },
@@ -1724,9 +1739,9 @@ const ProtobufCEnumDescriptor pickerd__v1__agent_capability__descriptor =
   "AgentCapability",
   "Pickerd__V1__AgentCapability",
   "pickerd.v1",
-  3,
+  4,
   pickerd__v1__agent_capability__enum_values_by_number,
-  3,
+  4,
   pickerd__v1__agent_capability__enum_values_by_name,
   1,
   pickerd__v1__agent_capability__value_ranges,

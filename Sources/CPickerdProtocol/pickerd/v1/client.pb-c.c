@@ -457,7 +457,7 @@ void   pickerd__v1__donation_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__donation_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor pickerd__v1__present_request__field_descriptors[5] =
+static const ProtobufCFieldDescriptor pickerd__v1__present_request__field_descriptors[6] =
 {
   {
     "suggestion_token",
@@ -519,10 +519,23 @@ static const ProtobufCFieldDescriptor pickerd__v1__present_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "parent_window",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PresentRequest, parent_window),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__present_request__field_indices_by_name[] = {
   1,   /* field[1] = button_title */
   2,   /* field[2] = has_terminal */
+  5,   /* field[5] = parent_window */
   0,   /* field[0] = suggestion_token */
   3,   /* field[3] = terminal_fd_index */
   4,   /* field[4] = terminal_type */
@@ -530,7 +543,7 @@ static const unsigned pickerd__v1__present_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__present_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__present_request__descriptor =
 {
@@ -540,7 +553,7 @@ const ProtobufCMessageDescriptor pickerd__v1__present_request__descriptor =
   "Pickerd__V1__PresentRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__PresentRequest),
-  5,
+  6,
   pickerd__v1__present_request__field_descriptors,
   pickerd__v1__present_request__field_indices_by_name,
   1,  pickerd__v1__present_request__number_ranges,

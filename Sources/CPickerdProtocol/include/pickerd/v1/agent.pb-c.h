@@ -45,7 +45,11 @@ typedef enum _Pickerd__V1__AgentCapability {
   /*
    * decides from a script (picker-agent --script)
    */
-  PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_SCRIPTED = 2
+  PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_SCRIPTED = 2,
+  /*
+   * a window on the person's display (picker-gtk): serves one presentation
+   */
+  PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_DESKTOP = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__AGENT_CAPABILITY)
 } Pickerd__V1__AgentCapability;
 /*
@@ -161,10 +165,15 @@ struct  Pickerd__V1__ReviewRequest
    */
   char *app_origin;
   Pickerd__V1__AppKind app_kind;
+  /*
+   * The app's window, as the app named it in PresentRequest.parent_window: a desktop picker makes its
+   * window transient for it (over the app, like a sheet). Empty when the app named none.
+   */
+  char *parent_window;
 };
 #define PICKERD__V1__REVIEW_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__review_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL, 0, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL, 0, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string }
 
 
 /*

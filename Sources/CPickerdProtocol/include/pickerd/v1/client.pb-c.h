@@ -118,10 +118,15 @@ struct  Pickerd__V1__PresentRequest
    * the terminal's $TERM, for the picker that draws on it
    */
   char *terminal_type;
+  /*
+   * The app's window, in xdg-desktop-portal's form ("x11:<hex XID>" or "wayland:<xdg-foreign handle>"),
+   * so a desktop picker can appear over it. Only a hint: it names a window, and grants nothing.
+   */
+  char *parent_window;
 };
 #define PICKERD__V1__PRESENT_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__present_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
