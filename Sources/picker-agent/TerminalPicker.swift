@@ -1,6 +1,7 @@
 import CTerminal
 import Foundation
 import Glibc
+import PickerKit
 import PickerdTransport
 import PickerdWire
 import Synchronization
@@ -32,38 +33,15 @@ enum TerminalPicker {
     }
 }
 
-/// What pickerd sent, collected by a thread of its own so the screen never waits on the socket.
-final class Inbox: Sendable {
-    private let frames = Mutex<[ReceivedFrame]>([])
-    private let closed = Atomic<Bool>(false)
-
-    init(_ connection: FrameConnection) {
-        let thread = Thread { [self] in
-            while let frame = try? connection.receive() {
-                frames.withLock { $0.append(frame) }
-            }
-            closed.store(true, ordering: .releasing)
-        }
-        thread.name = "picker-agent-inbox"
-        thread.start()
-    }
-
-    /// Everything received since the last call.
-    func take() -> [ReceivedFrame] { frames.withLock { frames in defer { frames = [] }; return frames } }
-
-    /// Whether pickerd closed the connection.
-    var isClosed: Bool { closed.load(ordering: .acquiring) }
-}
-
 /// The picker's screens and the person's keys. Runs on one thread.
 final class PickerScreen {
     enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle }
 
     private let client: ProtocolClient
     private let inbox: Inbox
+    private let session: ReviewSession
     private var terminal: OwnedFileDescriptor?
-    private var review = ReviewRequest()
-    private var reviewID: UInt64 = 0
+    private var review: ReviewRequest { session.review }
     private var screen = Screen.waiting
     private var exitCode: Int32?
 
@@ -75,30 +53,21 @@ final class PickerScreen {
     private var categoryIndex = 0
     private var tab = 0
     private var selection = [0, 0]
-    private var bannerDismissed = false
 
-    private var suggestion = Suggestion()
-    private var kept: [Bool] = []
-    private var title = ""
-    private var titleEdited = false
+    private var suggestion: Suggestion { session.suggestion }
+    private var kept: [Bool] { session.kept }
+    private var title: String { session.title }
+    private var unavailable: [String: String] { session.unavailable }
+    private var totals: [Int] { session.totals }
     private var itemIndex = 0
     private var editBuffer = ""
     private var previews: [String: PixelImage?] = [:]
-    private var pendingMedia: [UInt64: String] = [:]
-    /// Why an item cannot be added, by item id, as pickerd answered its media ("IMG_0004.HEIC is no
-    /// longer there": one of the person's own files changed or went since it was indexed). Such an
-    /// item is left out, says why, and cannot be checked again.
-    private var unavailable: [String: String] = [:]
-    /// Each tab's suggestions loaded so far, how many there are, and the page request in flight.
-    private var loaded: [[Suggestion]] = [[], []]
-    private var totals = [0, 0]
-    private var pendingPage: [UInt64: Int] = [:]
-    private var nextRequestID: UInt64 = 1 << 32
     private var message = ""
 
     init(client: ProtocolClient, inbox: Inbox) {
         self.client = client
         self.inbox = inbox
+        session = ReviewSession(connection: client.connection)
     }
 
     func run() -> Int32 {
@@ -137,72 +106,52 @@ final class PickerScreen {
                 }
                 terminal = frame.descriptors[Int(request.terminalFdIndex)]
             }
-            review = request
-            reviewID = frame.envelope.requestId
-            if request.appApprovalNeeded {
+            switch session.begin(request, id: frame.envelope.requestId) {
+            case .approval:
                 approvalButton = 1
                 screen = .approval
                 // Keys typed before the question was on screen do not answer it.
                 if let fd = terminal?.descriptor { tcflush(fd.rawValue, TCIFLUSH) }
-            } else if request.consentNeeded {
+            case .consent:
                 categories = request.categories
                 screen = .consent
-            } else {
+            case .lists:
                 screen = .list
-                loaded = [request.recommended, request.recent]
-                totals = [max(Int(request.recommendedTotal), request.recommended.count), max(Int(request.recentTotal), request.recent.count)]
-                pendingPage = [:]
-                if let preloaded = request.preloaded, !request.preloadedSuggestionId.isEmpty, preloaded.id == request.preloadedSuggestionId {
-                    open(preloaded)
-                }
+                if let preloaded = session.preloaded { open(preloaded) }
             }
         case .dismiss?:
             finish(0)
-        case .suggestionsPageReply(let page)?:
-            // Appended only where it continues the list (a late reply to an older review is dropped).
-            if let tab = pendingPage.removeValue(forKey: frame.envelope.requestId), Int(page.offset) == loaded[tab].count {
-                loaded[tab] += page.suggestions
-                totals[tab] = max(Int(page.total), loaded[tab].count)
-            }
-        case .fetchMediaReply(let reply)?:
-            pendingMedia[frame.envelope.requestId] = nil
-            if !reply.unavailable.isEmpty {
-                // pickerd would leave it out of the release anyway: the person sees it unchecked, and why.
-                unavailable[reply.itemId] = reply.unavailable
-                previews[reply.itemId] = .some(nil)
-                for index in suggestion.items.indices where suggestion.items[index].id == reply.itemId && kept.indices.contains(index) {
-                    kept[index] = false
-                }
-                return
-            }
-            var image: PixelImage?
-            // A still if there is one (a Live Photo's image), else a clip's first frame.
-            let stillsFirst = reply.media.filter { $0.contentType == "image/png" } + reply.media.filter { $0.contentType != "image/png" }
-            for media in stillsFirst where media.hasFd && image == nil {
-                guard frame.descriptors.indices.contains(Int(media.fdIndex)), let fd = frame.descriptors[Int(media.fdIndex)].descriptor else { continue }
-                switch media.contentType {
-                case "image/png": image = PixelImage(png: Self.readAll(fd))
-                case "video/x-yuv4mpeg2", "video/yuv4mpeg": image = PixelImage(y4m: Self.readAll(fd))
-                default: break
-                }
-            }
-            previews[reply.itemId] = .some(image)
-        case .cyclePromptReply(let reply)?:
-            if let item = reply.item, suggestion.items.indices.contains(itemIndex) {
-                suggestion.items[itemIndex] = item
-                suggestion.title = reply.title
-                if !titleEdited { title = reply.title }
-                message = "Another prompt"
-            }
-        case .error(let error)?:
-            if let itemID = pendingMedia.removeValue(forKey: frame.envelope.requestId) {
-                previews[itemID] = .some(nil)
-                // Media are fetched ahead: only the item on screen speaks up.
-                guard suggestion.items.indices.contains(itemIndex), suggestion.items[itemIndex].id == itemID else { return }
-            }
-            message = error.message
         default:
-            break
+            switch session.answer(frame) {
+            case .media(let itemID, let files, let reason):
+                if reason != nil {
+                    previews[itemID] = .some(nil)
+                    return
+                }
+                var image: PixelImage?
+                // A still if there is one (a Live Photo's image), else a clip's first frame.
+                let stillsFirst = files.filter { $0.contentType == "image/png" } + files.filter { $0.contentType != "image/png" }
+                for media in stillsFirst where image == nil {
+                    guard let fd = media.fd.descriptor else { continue }
+                    switch media.contentType {
+                    case "image/png": image = PixelImage(png: PickerWords.readAll(fd))
+                    case "video/x-yuv4mpeg2", "video/yuv4mpeg": image = PixelImage(y4m: PickerWords.readAll(fd))
+                    default: break
+                    }
+                }
+                previews[itemID] = .some(image)
+            case .prompt:
+                message = "Another prompt"
+            case .refused(let reason, let itemID):
+                if let itemID {
+                    previews[itemID] = .some(nil)
+                    // Media are fetched ahead: only the item on screen speaks up.
+                    guard suggestion.items.indices.contains(itemIndex), suggestion.items[itemIndex].id == itemID else { return }
+                }
+                message = reason
+            case .page, .none:
+                break
+            }
         }
     }
 
@@ -237,7 +186,7 @@ final class PickerScreen {
     /// presentation ends, and the terminal goes back to the app before it hears so.
     private func answerApproval(allow: Bool) {
         if !allow { term_close() }
-        send(.appApproval(AppApprovalDecision(sessionHandle: review.sessionHandle, allow: allow)), id: reviewID)
+        session.answerApproval(allow: allow)
         if allow { screen = .waiting } else { finish(0) }
     }
 
@@ -257,7 +206,7 @@ final class PickerScreen {
     private func activateConsent(_ button: Int) {
         switch button {
         case 0:
-            send(.consentDecision(ConsentDecision(sessionHandle: review.sessionHandle, answer: .accept)), id: reviewID)
+            session.answerConsent(.accept)
             screen = .waiting
         case 1:
             categoryIndex = 0
@@ -266,7 +215,7 @@ final class PickerScreen {
             screen = .about
         default:
             term_close()
-            send(.consentDecision(ConsentDecision(sessionHandle: review.sessionHandle, answer: .decline)), id: reviewID)
+            session.answerConsent(.decline)
             finish(0)
         }
     }
@@ -277,22 +226,19 @@ final class PickerScreen {
         case TERM_KEY_DOWN: categoryIndex = min(categories.count - 1, categoryIndex + 1)
         case Self.code(" "): if categories.indices.contains(categoryIndex) { categories[categoryIndex].enabled.toggle() }
         case TERM_KEY_ENTER:
-            send(.consentDecision(ConsentDecision(sessionHandle: review.sessionHandle, answer: .customize, categories: categories)), id: reviewID)
+            session.answerConsent(.customize, categories: categories)
             screen = .waiting
         case 27, TERM_KEY_BACKSPACE: screen = .consent
         default: break
         }
     }
 
-    private var list: [Suggestion] { loaded[tab] }
+    private var list: [Suggestion] { session.loaded[tab] }
 
     /// Asks for the tab's next page when the selection comes within ten of the end of what is loaded.
     private func loadMoreIfNeeded() {
-        guard loaded[tab].count < totals[tab], selection[tab] >= loaded[tab].count - 10, !pendingPage.values.contains(tab) else { return }
-        let id = takeRequestID()
-        pendingPage[id] = tab
-        send(.suggestionsPage(SuggestionsPageRequest(sessionHandle: review.sessionHandle, list: tab == 0 ? .recommended : .recent,
-                                                     offset: UInt32(loaded[tab].count), limit: 50)), id: id)
+        guard selection[tab] >= list.count - 10 else { return }
+        session.loadMore(tab == 0 ? .recommended : .recent)
     }
 
     private func listKey(_ key: Int) {
@@ -303,7 +249,7 @@ final class PickerScreen {
         case TERM_KEY_PAGE_DOWN: selection[tab] = min(max(0, list.count - 1), selection[tab] + 5)
         case 9, TERM_KEY_BACKTAB, TERM_KEY_LEFT, TERM_KEY_RIGHT: tab = 1 - tab
         case TERM_KEY_ENTER: if list.indices.contains(selection[tab]) { open(list[selection[tab]]) }
-        case Self.code("x"): if review.showPrivacyBanner { bannerDismissed = true }
+        case Self.code("x"): if review.showPrivacyBanner { session.bannerDismissed = true }
         case Self.code("?"): screen = .learnMore
         case 27, Self.code("q"), 3: cancel()
         default: break
@@ -314,11 +260,7 @@ final class PickerScreen {
     private func open(_ chosen: Suggestion) {
         // What could not be added before is asked again: the folder may be back.
         for id in unavailable.keys { previews[id] = nil }
-        unavailable = [:]
-        suggestion = chosen
-        kept = Array(repeating: true, count: chosen.items.count)
-        title = chosen.title
-        titleEdited = false
+        session.open(chosen)
         itemIndex = 0
         screen = .review
     }
@@ -332,21 +274,12 @@ final class PickerScreen {
         case TERM_KEY_END: itemIndex = count - 1
         case Self.code(" "):
             guard kept.indices.contains(itemIndex) else { return }
-            if let reason = unavailable[suggestion.items[itemIndex].id] {
-                message = "Cannot be added: \(reason)"
-            } else {
-                kept[itemIndex].toggle()
-            }
+            if let reason = session.setKept(itemIndex, !kept[itemIndex]) { message = "Cannot be added: \(reason)" }
         case Self.code("e"):
             editBuffer = title
             screen = .editTitle
         case Self.code("p"):
-            guard suggestion.items.indices.contains(itemIndex), case .reflection? = suggestion.items[itemIndex].asset else {
-                message = "Only a reflection prompt can be changed"
-                return
-            }
-            send(.cyclePrompt(CyclePromptRequest(sessionHandle: review.sessionHandle, suggestionId: suggestion.id,
-                                                 itemId: suggestion.items[itemIndex].id)), id: takeRequestID())
+            if !session.cyclePrompt(itemIndex) { message = "Only a reflection prompt can be changed" }
         case TERM_KEY_ENTER, Self.code("a"):
             guard kept.contains(true) else {
                 message = suggestion.items.allSatisfy({ unavailable[$0.id] != nil })
@@ -363,11 +296,7 @@ final class PickerScreen {
     private func editKey(_ key: Int) {
         switch key {
         case TERM_KEY_ENTER:
-            let trimmed = editBuffer.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty && trimmed != title {
-                title = trimmed
-                titleEdited = trimmed != suggestion.title
-            }
+            session.setTitle(editBuffer)
             screen = .review
         case 27: screen = .review
         case TERM_KEY_BACKSPACE: if !editBuffer.isEmpty { editBuffer.removeLast() }
@@ -382,23 +311,15 @@ final class PickerScreen {
     // MARK: Decisions
 
     private func approve() {
-        let keptIDs = suggestion.items.indices.filter { kept[$0] }.map { suggestion.items[$0].id }
-        var approval = Approval(suggestionId: suggestion.id, keptItemIds: keptIDs)
-        if titleEdited {
-            approval.titleEdited = true
-            approval.title = title
-        }
         // The terminal goes back to the app before the app hears the outcome.
         term_close()
-        send(.reviewDecision(ReviewDecision(sessionHandle: review.sessionHandle, privacyBannerDismissed: bannerDismissed,
-                                            decision: .approve(approval))), id: reviewID)
+        session.approve()
         finish(0)
     }
 
     private func cancel() {
         term_close()
-        send(.reviewDecision(ReviewDecision(sessionHandle: review.sessionHandle, privacyBannerDismissed: bannerDismissed,
-                                            decision: .cancel(Cancelled()))), id: reviewID)
+        session.cancel()
         finish(0)
     }
 
@@ -411,11 +332,6 @@ final class PickerScreen {
 
     private func send(_ body: Envelope.Body, id: UInt64) {
         try? client.connection.send(Envelope(requestId: id, body: body))
-    }
-
-    private func takeRequestID() -> UInt64 {
-        nextRequestID += 1
-        return nextRequestID
     }
 
     // MARK: Drawing
@@ -431,8 +347,8 @@ final class PickerScreen {
         case .approval: drawApproval()
         case .consent: drawConsent()
         case .customize: drawCustomize()
-        case .about: drawPage("About Journaling Suggestions", Self.aboutText, help: "any key: back")
-        case .learnMore: drawPage("Your privacy", Self.privacyText(app: review.appDisplayName), help: "any key: back")
+        case .about: drawPage("About Journaling Suggestions", PickerWords.aboutText, help: "any key: back")
+        case .learnMore: drawPage("Your privacy", PickerWords.privacyText(app: review.appDisplayName), help: "any key: back")
         case .list: drawList()
         case .review, .editTitle: drawReview()
         }
@@ -466,15 +382,15 @@ final class PickerScreen {
         let lastButtonRow = rows - 2
         var row: Int32 = 3
         let origin = review.appOrigin.isEmpty ? "" : " — \(review.appOrigin) —"
-        for line in Self.wrapBreakingWords("\(app)\(origin) wants to show you journaling suggestions.", width) where row < lastButtonRow - 1 {
+        for line in PickerWords.wrapBreakingWords("\(app)\(origin) wants to show you journaling suggestions.", width) where row < lastButtonRow - 1 {
             text(row, 2, line, bold: true)
             row += 1
         }
-        var explanation = [Self.approvalText(app: app, kind: review.appKind),
+        var explanation = [PickerWords.approvalText(app: app, kind: review.appKind),
                            "If you allow it, \(app) may open this picker from now on, until you revoke it (pickerctl apps revoke). It still receives only what you choose to add."]
         if !review.appBundleId.isEmpty { explanation.append("App id: \(review.appBundleId)") }
         for (index, paragraph) in explanation.enumerated() {
-            let lines = Self.wrapBreakingWords(paragraph, width)
+            let lines = PickerWords.wrapBreakingWords(paragraph, width)
             // A blank line, the paragraph, a blank line, the buttons.
             guard row + Int32(lines.count) + 2 <= lastButtonRow else { break }
             row += 1
@@ -493,29 +409,15 @@ final class PickerScreen {
         help("←/→ choose  Enter select  a allow  d don't allow")
     }
 
-    /// Why the person is asked, by how pickerd knows the app.
-    static func approvalText(app: String, kind: AppKind) -> String {
-        switch kind {
-        case .developer:
-            "A program registered \(app) with pickerd (pickerctl apps register). Allow it only if you built it yourself or know where it came from."
-        case .flatpak:
-            "\(app) is a Flatpak app that the system has not allowed to show journaling suggestions."
-        case .system:
-            "\(app) was installed by the system, and you took back its permission to show journaling suggestions."
-        default:
-            "\(app) is not one the system allowed to show journaling suggestions."
-        }
-    }
-
     private func drawConsent() {
         header("Journaling Suggestions")
         var row: Int32 = 3
-        for line in Self.wrap("\(review.appDisplayName) would like to show you suggestions for your journal, made on this device from your photos, workouts, places, music, contacts and moods.", Int(columns) - 4) {
+        for line in PickerWords.wrap("\(review.appDisplayName) would like to show you suggestions for your journal, made on this device from your photos, workouts, places, music, contacts and moods.", Int(columns) - 4) {
             text(row, 2, line)
             row += 1
         }
         row += 1
-        for line in Self.wrap("Suggestions stay on this device. An app receives only what you choose to add, and only when you add it.", Int(columns) - 4) {
+        for line in PickerWords.wrap("Suggestions stay on this device. An app receives only what you choose to add, and only when you add it.", Int(columns) - 4) {
             text(row, 2, line, color: 6)
             row += 1
         }
@@ -534,7 +436,7 @@ final class PickerScreen {
         text(3, 2, "Choose what suggestions may be made from:")
         for (index, setting) in categories.enumerated() {
             let mark = setting.enabled ? "[x]" : "[ ]"
-            text(5 + Int32(index), 4, "\(mark) \(Self.categoryLabel(setting.category))", reverse: index == categoryIndex,
+            text(5 + Int32(index), 4, "\(mark) \(PickerWords.categoryLabel(setting.category))", reverse: index == categoryIndex,
                  color: index == categoryIndex ? 3 : setting.enabled ? 4 : 0)
         }
         help("↑/↓ move  Space turn on/off  Enter turn on with these  Esc back")
@@ -544,7 +446,7 @@ final class PickerScreen {
         header(heading)
         var row: Int32 = 3
         for paragraph in body.split(separator: "\n", omittingEmptySubsequences: false) {
-            for wrapped in Self.wrap(String(paragraph), Int(columns) - 4) where row < rows - 2 {
+            for wrapped in PickerWords.wrap(String(paragraph), Int(columns) - 4) where row < rows - 2 {
                 text(row, 2, wrapped)
                 row += 1
             }
@@ -555,7 +457,7 @@ final class PickerScreen {
     private func drawList() {
         header("Journaling Suggestions · \(review.appDisplayName)")
         var row: Int32 = 2
-        if review.showPrivacyBanner && !bannerDismissed {
+        if session.showsBanner {
             let banner = " \(review.appDisplayName) gets only what you choose to add.  ? learn more  x dismiss "
             text(row, 0, String(repeating: " ", count: Int(columns)), color: 2)
             text(row, 1, banner, bold: true, color: 2)
@@ -583,10 +485,10 @@ final class PickerScreen {
             let selected = index == selection[tab]
             let marker = selected ? "›" : " "
             text(row, 1, "\(marker) \(entry.title)", bold: selected, reverse: selected, color: selected ? 3 : 0)
-            text(row + 1, 3, "\(Self.range(entry.date))   \(Self.contents(entry.items))", color: 6)
+            text(row + 1, 3, "\(PickerWords.range(entry.date))   \(PickerWords.contents(entry.items))", color: 6)
             row += perEntry
         }
-        help("↑/↓ choose  Enter review  Tab Recommended/Recent  ? privacy  \(review.showPrivacyBanner && !bannerDismissed ? "x dismiss banner  " : "")Esc cancel")
+        help("↑/↓ choose  Enter review  Tab Recommended/Recent  ? privacy  \(session.showsBanner ? "x dismiss banner  " : "")Esc cancel")
     }
 
     private func drawReview() {
@@ -603,7 +505,7 @@ final class PickerScreen {
         } else {
             text(2, 1, title, bold: true)
         }
-        text(3, 1, "\(Self.range(suggestion.date))   keeping \(keptCount) of \(items.count)"
+        text(3, 1, "\(PickerWords.range(suggestion.date))   keeping \(keptCount) of \(items.count)"
              + (unavailableCount > 0 ? "   \(unavailableCount) cannot be added" : ""), color: 6)
         // The terminal's landscape: side by side when wide, stacked otherwise.
         let wide = columns >= 120 && rows >= 30
@@ -623,7 +525,7 @@ final class PickerScreen {
             let item = items[index]
             let selected = index == itemIndex
             let mark = kept[index] ? "[x]" : "[ ]"
-            var line = "\(mark) \(Self.glyph(item)) \(item.asset?.summary ?? "")"
+            var line = "\(mark) \(PickerWords.glyph(item)) \(item.asset?.summary ?? "")"
             if let reason = unavailable[item.id] {
                 // Why, when it fits; the carousel says it in full.
                 let why = "  ✗ left out: \(reason)"
@@ -631,7 +533,7 @@ final class PickerScreen {
             }
             text(start + Int32(index - first), listColumn + 1, line, reverse: selected, color: selected ? 3 : kept[index] ? 4 : 5)
         }
-        let button = "[ \(review.buttonTitle.isEmpty ? "Add to \(review.appDisplayName)" : review.buttonTitle) ]"
+        let button = "[ \(session.addTitle) ]"
         text(rows - 2, 1, button, bold: true, color: keptCount > 0 ? 1 : 6)
         if !message.isEmpty { text(rows - 2, Int32(button.count) + 3, message, color: 5) }
         if screen == .editTitle {
@@ -644,7 +546,7 @@ final class PickerScreen {
 
     private func drawCarousel(row: Int32, column: Int32, width: Int32, height: Int32) {
         let item = suggestion.items[itemIndex]
-        let hasImage = Self.imageMedia(item) != nil
+        let hasImage = PickerWords.imageMedia(item) != nil
         let pictureWidth: Int32 = hasImage ? min(width / 2, height * 2 + 4) : 0
         let reason = unavailable[item.id]
         if hasImage {
@@ -660,10 +562,10 @@ final class PickerScreen {
             }
         }
         let left = column + pictureWidth + 2
-        text(row, left, "\(itemIndex + 1) of \(suggestion.items.count)  \(Self.glyph(item)) \(Self.kindLabel(item))", bold: true, color: 1)
+        text(row, left, "\(itemIndex + 1) of \(suggestion.items.count)  \(PickerWords.glyph(item)) \(PickerWords.kindLabel(item))", bold: true, color: 1)
         var line = row + 2
-        for detail in Self.details(item) {
-            for wrapped in Self.wrap(detail, Int(width - left - 1)) where line < row + height {
+        for detail in PickerWords.details(item) {
+            for wrapped in PickerWords.wrap(detail, Int(width - left - 1)) where line < row + height {
                 text(line, left, wrapped)
                 line += 1
             }
@@ -671,7 +573,7 @@ final class PickerScreen {
         if line < row + height {
             let status = kept[itemIndex] ? "✓ will be added" : reason.map { "✗ left out: \($0), so it cannot be added" } ?? "✗ left out"
             line = line + 1 < row + height ? line + 1 : line
-            for wrapped in Self.wrap(status, Int(width - left - 1)) where line < row + height {
+            for wrapped in PickerWords.wrap(status, Int(width - left - 1)) where line < row + height {
                 text(line, left, wrapped, color: kept[itemIndex] ? 4 : 5)
                 line += 1
             }
@@ -681,184 +583,12 @@ final class PickerScreen {
     /// Asks pickerd for one item's media at a time, the one shown first and then the rest in order,
     /// so each line says whether its item can still be added and previews are ready when reached.
     private func fetchNextMedia() {
-        guard pendingMedia.isEmpty else { return }
+        guard !session.fetchingMedia else { return }
         let items = suggestion.items
         let order = items.indices.contains(itemIndex) ? [itemIndex] + items.indices.filter { $0 != itemIndex } : Array(items.indices)
-        guard let next = order.first(where: { Self.imageMedia(items[$0]) != nil && previews[items[$0].id] == nil }) else { return }
-        let id = takeRequestID()
-        pendingMedia[id] = items[next].id
-        send(.fetchMedia(FetchMediaRequest(sessionHandle: review.sessionHandle, itemId: items[next].id)), id: id)
+        guard let next = order.first(where: { PickerWords.imageMedia(items[$0]) != nil && previews[items[$0].id] == nil }) else { return }
+        session.fetchMedia(items[next].id)
     }
-
-    // MARK: Words and glyphs
 
     static func code(_ character: Character) -> Int { Int(character.unicodeScalars.first!.value) }
-
-    /// How the picker marks and names each kind of item: a glyph, the carousel's label, and the noun
-    /// it is counted in ("2 photos").
-    private static let kinds: [AssetKind: (glyph: String, label: String, noun: String)] = [
-        .photo: ("▣", "Photo", "photo"), .livePhoto: ("◎", "Live Photo", "live photo"), .video: ("▶", "Video", "video"),
-        .workout: ("⚑", "Workout", "workout"), .workoutGroup: ("⚑", "Workouts", "workout group"),
-        .contact: ("☺", "Contact", "contact"), .location: ("⌖", "Place", "place"), .locationGroup: ("⌖", "Places", "place group"),
-        .song: ("♪", "Song", "song"), .podcast: ("☊", "Podcast", "podcast"), .motionActivity: ("↟", "Steps", "step count"),
-        .genericMedia: ("♫", "Media", "media item"), .reflection: ("✎", "Reflection prompt", "prompt"),
-        .stateOfMind: ("☼", "State of mind", "mood"),
-    ]
-
-    static func kind(_ item: Item) -> AssetKind? { item.asset.map(AssetKind.init) }
-
-    static func kindLabel(_ item: Item) -> String { kind(item).flatMap { kinds[$0]?.label } ?? "Item" }
-
-    static func glyph(_ item: Item) -> String { kind(item).flatMap { kinds[$0]?.glyph } ?? "•" }
-
-    /// "▣ 2 photos  ♪ 1 song": what a suggestion holds.
-    static func contents(_ items: [Item]) -> String {
-        var order: [AssetKind?] = []
-        var counts: [AssetKind?: Int] = [:]
-        for item in items {
-            let kind = kind(item)
-            if counts[kind] == nil { order.append(kind) }
-            counts[kind, default: 0] += 1
-        }
-        return order.map { kind in
-            let count = counts[kind]!
-            let marks = kind.flatMap { kinds[$0] } ?? (glyph: "•", label: "Item", noun: "item")
-            return "\(marks.glyph) \(count) \(marks.noun)\(count == 1 ? "" : "s")"
-        }.joined(separator: "  ")
-    }
-
-    static func imageMedia(_ item: Item) -> Media? {
-        switch item.asset {
-        case .photo(let p)?: return p.photo
-        case .livePhoto(let p)?: return p.image
-        case .contact(let c)?: return c.photo
-        case .song(let s)?: return s.artwork
-        case .podcast(let p)?: return p.artwork
-        case .video(let v)?: return v.url
-        default: return nil
-        }
-    }
-
-    /// What the carousel says about an item.
-    static func details(_ item: Item) -> [String] {
-        var lines = [item.asset?.summary ?? ""]
-        switch item.asset {
-        case .photo(let p)?: lines.append(date(p.date))
-        case .livePhoto(let p)?: lines.append(date(p.date))
-        case .video(let v)?: lines.append(date(v.date))
-        case .workout(let w)?:
-            if let d = w.details {
-                lines.append(range(d.date))
-                if let e = d.activeEnergyBurned { lines.append(String(format: "%.0f %@ active", e.value, e.unit)) }
-                if let h = d.averageHeartRate { lines.append(String(format: "average heart rate %.0f %@", h.value, h.unit)) }
-            }
-        case .location(let l)?: lines.append(date(l.date))
-        case .song(let s)?:
-            lines.append("album \(s.album)")
-            lines.append(date(s.date))
-        case .podcast(let p)?: lines.append(date(p.date))
-        case .motionActivity(let m)?: lines.append(range(m.date))
-        case .genericMedia(let g)?: lines.append(date(g.date))
-        case .stateOfMind(let s)?:
-            if let state = s.state {
-                lines.append("feeling: " + state.labels.map { "\($0)" }.joined(separator: ", "))
-                lines.append(date(state.date))
-            }
-        default: break
-        }
-        return lines.filter { !$0.isEmpty }
-    }
-
-    static func categoryLabel(_ category: PickerdWire.Category) -> String {
-        switch category {
-        case .activity: "Activity (workouts, steps)"
-        case .media: "Media (music, podcasts)"
-        case .contacts: "Contacts"
-        case .photos: "Photos and videos"
-        case .significantLocations: "Significant locations"
-        case .reflectionPrompts: "Reflection prompts"
-        case .stateOfMind: "State of mind"
-        default: "\(category)"
-        }
-    }
-
-    private static let dayFormat: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "EEE d MMM, HH:mm"
-        return f
-    }()
-
-    static func date(_ timestamp: Timestamp?) -> String {
-        guard let timestamp, timestamp.unixMs != 0 else { return "" }
-        return dayFormat.string(from: Date(unixMs: timestamp.unixMs))
-    }
-
-    static func range(_ interval: PickerdWire.DateInterval?) -> String {
-        guard let interval else { return "" }
-        let start = date(Timestamp(unixMs: interval.startUnixMs)), end = date(Timestamp(unixMs: interval.endUnixMs))
-        guard start != end else { return start }
-        return start.prefix(10) == end.prefix(10) ? "\(start)–\(end.suffix(5))" : "\(start) – \(end)"
-    }
-
-    static func wrap(_ text: String, _ width: Int) -> [String] {
-        guard width > 4 else { return [text] }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty || lines.isEmpty { lines.append(line) }
-        return lines
-    }
-
-    /// As ``wrap(_:_:)``, with a word longer than a line (a path) broken across lines rather than cut off.
-    static func wrapBreakingWords(_ text: String, _ width: Int) -> [String] {
-        guard width > 4 else { return [text] }
-        let words = text.split(separator: " ").flatMap { word -> [Substring] in
-            var rest = word
-            var parts: [Substring] = []
-            while rest.count > width {
-                parts.append(rest.prefix(width))
-                rest = rest.dropFirst(width)
-            }
-            return parts + [rest]
-        }
-        return wrap(words.joined(separator: " "), width)
-    }
-
-    static func readAll(_ fd: FileDescriptor) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        var offset = 0
-        while bytes.count < 64 << 20 {
-            let n = buffer.withUnsafeMutableBytes { pread(fd.rawValue, $0.baseAddress, $0.count, offset) }
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
-            offset += n
-        }
-        return bytes
-    }
-
-    static let aboutText = """
-        Journaling Suggestions groups what happened in your days (photos, workouts, places you went, music, the people you were with, and how you felt) into moments you might want to write about.
-
-        Suggestions are made on this device by pickerd, which keeps your data to itself. When an app asks, this picker, not the app, shows you the suggestions. The app receives only the items you add, after you review them.
-
-        You can turn categories off at any time with pickerctl settings.
-        """
-
-    static func privacyText(app: String) -> String {
-        """
-        \(app) cannot see your suggestions. This picker runs in a separate process started by pickerd, and draws on your terminal itself: \(app) only waits for the answer.
-
-        When you choose a suggestion, you review each item and can leave any out or change the title. \(app) receives only what you keep, when you press Add. If you cancel, \(app) receives nothing.
-
-        Photos are sent without their location unless you keep the place too. pickerctl history lists everything you have added to any app.
-        """
-    }
 }
