@@ -1,6 +1,26 @@
 // swift-tools-version: 6.1
 // pickerd: Journaling Suggestions for Linux. See README.md and Protocol/README.md.
+import Foundation
 import PackageDescription
+
+/// pkg-config's answer for `arguments` ("--cflags-only-I gtk4"), split into flags; empty when
+/// pkg-config or the library is missing (the build then fails on the missing header, and
+/// Tools/setup installs both). GTK's own flags are read here, not through a system-library target,
+/// because its pkg-config file carries compiler flags (-pthread, -mfpmath=sse) SwiftPM refuses with
+/// a warning on every build; only the include paths and libraries are wanted.
+func pkgConfig(_ arguments: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/pkg-config")
+    process.arguments = arguments.split(separator: " ").map(String.init)
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return [] }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return [] }
+    return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+}
 
 let package = Package(
     name: "pickerd",
@@ -17,6 +37,7 @@ let package = Package(
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
         .executable(name: "picker-agent", targets: ["picker-agent"]),
+        .executable(name: "picker-gtk", targets: ["picker-gtk"]),
         .executable(name: "journal-demo", targets: ["journal-demo"]),
     ],
     dependencies: [
@@ -72,6 +93,16 @@ let package = Package(
                 .linkedLibrary("exif"), .linkedLibrary("heif"), .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil"),
             ]
+        ),
+        // The desktop picker's window: a small C API over GTK 4 (widgets as opaque pointers, the
+        // person's actions as events) that picker-gtk builds its screens with. GTK 4 through
+        // pkg-config (Debian: libgtk-4-dev); X11 (libX11, which libgtk-4-dev brings) for making the
+        // window transient for the app's. Swift never includes GTK's headers.
+        .target(
+            name: "CPickerWindow",
+            cSettings: [.unsafeFlags(pkgConfig("--cflags-only-I gtk4"))],
+            linkerSettings: pkgConfig("--libs-only-l gtk4").map { .linkedLibrary(String($0.dropFirst(2))) }
+                + [.linkedLibrary("X11"), .linkedLibrary("m")]
         ),
         // The wire protocol: Swift value types for every message, conversion to and from the
         // protoc-c structs, and framing. No I/O.
@@ -137,10 +168,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What every picker front end shares: one presentation's state and answers (ReviewSession),
+        // the words and dates they show, the frames' inbox, preview pixels.
+        .target(
+            name: "PickerKit",
+            dependencies: ["PickerdTransport", "PickerdWire", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "picker-agent",
             dependencies: [
-                "PickerdTransport", "PickerdWire", "CTerminal",
+                "PickerKit", "PickerdTransport", "PickerdWire", "CTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The desktop picker: a GTK 4 window on the person's display, for apps without a terminal.
+        .executableTarget(
+            name: "picker-gtk",
+            dependencies: [
+                "PickerKit", "PickerdTransport", "PickerdWire", "CPickerWindow",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
