@@ -76,6 +76,7 @@ public final class JournalingSuggestionsPicker: Sendable {
     public let cacheDirectory: URL
     private let runtimeDirectory: String?
     private let usesTerminal: Bool
+    private let parentWindow: String
     private let current = Mutex<(ProtocolClient, String)?>(nil)
 
     /// Creates a picker.
@@ -89,9 +90,14 @@ public final class JournalingSuggestionsPicker: Sendable {
     ///     pickerd's own picker process draws it, and only on a terminal whose other end the app does
     ///     not hold (otherwise ``present(token:)`` throws with pickerd's reason).
     ///     `PICKERD_NO_TERMINAL=1` turns this off too.
-    public init(buttonTitle: String = "", cacheDirectory: URL? = nil, runtimeDirectory: String? = nil, usesTerminal: Bool = true) {
+    ///   - parentWindow: the app's window, as xdg-desktop-portal names one ("x11:<hex XID>", or
+    ///     "wayland:<handle>" from xdg-foreign's export): the desktop picker then appears over it,
+    ///     like a sheet. It only names a window; the app still never sees the picker's content.
+    public init(buttonTitle: String = "", cacheDirectory: URL? = nil, runtimeDirectory: String? = nil, usesTerminal: Bool = true,
+                parentWindow: String? = nil) {
         self.buttonTitle = buttonTitle
         self.usesTerminal = usesTerminal
+        self.parentWindow = parentWindow ?? ""
         let environment = ProcessInfo.processInfo.environment
         let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
         self.cacheDirectory = cacheDirectory
@@ -159,7 +165,8 @@ public final class JournalingSuggestionsPicker: Sendable {
             current.withLock { $0 = nil }
             client.close()
         }
-        var request = PresentRequest(suggestionToken: token?.suggestionIdentifier?.uuidString ?? "", buttonTitle: buttonTitle)
+        var request = PresentRequest(suggestionToken: token?.suggestionIdentifier?.uuidString ?? "", buttonTitle: buttonTitle,
+                                     parentWindow: parentWindow)
         let terminal = usesTerminal ? TerminalHandover.open() : nil
         if terminal != nil {
             request.hasTerminal = true

@@ -34,6 +34,14 @@ public final class Broker: Sendable {
         /// Developers' builds and registered Flatpaks present without the person's allowance, as
         /// Apple's development profiles allow (`--developer-mode`).
         public var developerMode: Bool
+        /// What to start for a presentation that brings no terminal when the person's session has a
+        /// display (argv; the desktop picker registers and shows that presentation in a window);
+        /// empty for none.
+        public var desktopAgentCommand: [String]
+        /// The person's display, as pickerd's environment names it (`$WAYLAND_DISPLAY`, else
+        /// `$DISPLAY`, as systemd's user manager passes them on after `systemctl --user
+        /// import-environment`); `nil` when there is none.
+        public var display: String?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -47,19 +55,35 @@ public final class Broker: Sendable {
         ///   - terminalAgentCommand: what to start for a presentation with a terminal; by default
         ///     `picker-agent --tui` beside pickerd.
         ///   - developerMode: allow developers' builds without asking the person.
+        ///   - desktopAgentCommand: what to start for a presentation without a terminal when there is
+        ///     a display; by default `picker-gtk` beside pickerd.
+        ///   - display: the person's display; by default from pickerd's environment.
         public init(paths: PickerdPaths, limits: ConnectionLimits = ConnectionLimits(), agentExecutables: [String]? = nil,
                     agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock(),
-                    terminalAgentCommand: [String]? = nil, developerMode: Bool = false) {
+                    terminalAgentCommand: [String]? = nil, developerMode: Bool = false, desktopAgentCommand: [String]? = nil,
+                    display: String?? = nil) {
             self.developerMode = developerMode
             self.paths = paths
             self.limits = limits
             let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-            let sibling = URL(fileURLWithPath: own).deletingLastPathComponent().appendingPathComponent("picker-agent").path
-            self.agentExecutables = (agentExecutables ?? [sibling]).map(AppRegistry.canonical)
+            let directory = URL(fileURLWithPath: own).deletingLastPathComponent()
+            let sibling = directory.appendingPathComponent("picker-agent").path
+            let desktop = directory.appendingPathComponent("picker-gtk").path
+            self.agentExecutables = (agentExecutables ?? [sibling, desktop]).map(AppRegistry.canonical)
             self.agentCommand = agentCommand
             self.agentStartTimeout = agentStartTimeout
             self.clock = clock
             self.terminalAgentCommand = terminalAgentCommand ?? [sibling, "--tui"]
+            self.desktopAgentCommand = desktopAgentCommand ?? (FileManager.default.isExecutableFile(atPath: desktop) ? [desktop] : [])
+            self.display = display ?? Self.display(in: ProcessInfo.processInfo.environment)
+        }
+
+        /// The display `environment` names: `$WAYLAND_DISPLAY`, else `$DISPLAY`; `nil` for neither.
+        public static func display(in environment: [String: String]) -> String? {
+            for name in ["WAYLAND_DISPLAY", "DISPLAY"] {
+                if let value = environment[name], !value.isEmpty { return value }
+            }
+            return nil
         }
     }
 
@@ -144,7 +168,9 @@ public final class Broker: Sendable {
 
     /// Serves until ``shutdown()``.
     public func run() {
-        logger.info("pickerd serving", metadata: ["runtime": "\(configuration.paths.runtimeDirectory)", "data": "\(store.dataDirectory)"])
+        logger.info("pickerd serving", metadata: ["runtime": "\(configuration.paths.runtimeDirectory)", "data": "\(store.dataDirectory)",
+                                                  "display": "\(configuration.display ?? "none")",
+                                                  "desktop picker": "\(configuration.desktopAgentCommand.joined(separator: " "))"])
         Thread.detachNewThread { [self] in
             // Damaged pages stop pickerd, as at start: nothing is released from a store that fails.
             if let problem = store.integrityProblem() {
@@ -230,6 +256,11 @@ public final class Broker: Sendable {
                 }
                 terminal = descriptors[Int(request.terminalFdIndex)]
             }
+            if !request.parentWindow.isEmpty && !Self.isWindowHandle(request.parentWindow) {
+                reply(connection, id, .error(ErrorInfo(code: .invalidArgument,
+                                                       message: "parent_window is \"x11:<hex window id>\" or \"wayland:<exported handle>\"")))
+                return
+            }
             sessions.present(client: connection, requestID: id, app: app, request: request, terminal: terminal, approval: approval)
         case .close(let request):
             sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
@@ -247,6 +278,20 @@ public final class Broker: Sendable {
         default:
             reply(connection, id, .error(ErrorInfo(code: .wrongRole, message: "\(ControlHandler.name(body)) is not a client request")))
         }
+    }
+
+    /// Whether `handle` is a window handle in xdg-desktop-portal's form: "x11:" and a hexadecimal
+    /// window id, or "wayland:" and an exported handle (printable, at most 256 bytes).
+    static func isWindowHandle(_ handle: String) -> Bool {
+        if handle.hasPrefix("x11:") {
+            let id = handle.dropFirst(4)
+            return !id.isEmpty && id.count <= 16 && id.allSatisfy(\.isHexDigit) && UInt64(id, radix: 16) != 0
+        }
+        if handle.hasPrefix("wayland:") {
+            let exported = handle.utf8.dropFirst(8)
+            return !exported.isEmpty && exported.count <= 256 && exported.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        }
+        return false
     }
 
     /// The agent role, once registered: the app's approval, consent, decisions, media for previews.

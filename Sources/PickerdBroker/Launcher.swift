@@ -13,11 +13,15 @@ enum Launcher {
     ///   - runtimeDirectory: pickerd's runtime directory, passed as `PICKERD_RUNTIME_DIR`.
     ///   - what: what the program is, for the log.
     ///   - logger: where to log.
+    ///   - exited: called with the exit status (or 128 + the signal) when the program ends, or with
+    ///     127 at once when it could not be started.
     /// - Returns: the process id, or `nil` when the program could not be started (logged).
     @discardableResult
-    static func launch(_ argv: [String], runtimeDirectory: String, what: String, logger: Logger) -> Int32? {
+    static func launch(_ argv: [String], runtimeDirectory: String, what: String, logger: Logger,
+                       exited: (@Sendable (Int32) -> Void)? = nil) -> Int32? {
         guard let program = argv.first, !program.isEmpty else {
             logger.error("nothing to start", metadata: ["what": "\(what)"])
+            exited?(127)
             return nil
         }
         var environment = ProcessInfo.processInfo.environment
@@ -33,6 +37,7 @@ enum Launcher {
         guard error == 0 else {
             logger.error("cannot start \(what)", metadata: ["command": "\(argv.joined(separator: " "))",
                                                             "error": "\(String(cString: strerror(error)))"])
+            exited?(127)
             return nil
         }
         logger.info("started \(what)", metadata: ["command": "\(argv.joined(separator: " "))", "pid": "\(pid)"])
@@ -40,6 +45,10 @@ enum Launcher {
         let reaper = Thread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Glibc's Swift import does not bring.
+            let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            if code != 0 { logger.notice("\(what) ended", metadata: ["pid": "\(child)", "status": "\(code)"]) }
+            exited?(code)
         }
         reaper.name = "pickerd-reaper"
         reaper.start()

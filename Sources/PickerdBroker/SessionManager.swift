@@ -43,15 +43,35 @@ final class SessionManager: Sendable {
         /// The app's terminal, for a terminal picker to draw on (only a terminal agent gets it).
         var terminal: OwnedFileDescriptor?
         var terminalType = ""
+        /// For a desktop picker of its own: no terminal, and the person's session has a display.
+        var desktop = false
+        /// The app's window, for the desktop picker to appear over.
+        var parentWindow = ""
+        /// The kind of picker this session waits for or has.
+        var pickerKind: AgentKind { terminal != nil ? .terminal : desktop ? .desktop : .general }
         /// Order of arrival, so agents take waiting sessions first come, first served.
         var sequence = 0
     }
 
+    /// What kind of picker an agent is, by the capability it registered with.
+    enum AgentKind: Sendable {
+        /// Serves any number of presentations that bring no terminal (the scripted agent; a long-running picker).
+        case general
+        /// Serves one presentation, on the terminal that presentation brought (`picker-agent --tui`).
+        case terminal
+        /// Serves one presentation, in a window on the person's display (`picker-gtk`).
+        case desktop
+
+        /// Whether an agent of this kind serves one presentation only.
+        var servesOne: Bool { self != .general }
+    }
+
     private struct Agent {
         let connection: FrameConnection
-        /// A terminal picker: it serves one session, on that session's terminal.
-        let terminal: Bool
+        let kind: AgentKind
         var sessions: Set<String> = []
+        /// A terminal picker: it draws on its session's terminal.
+        var terminal: Bool { kind == .terminal }
     }
 
     private struct State {
@@ -90,8 +110,10 @@ final class SessionManager: Sendable {
     /// A present request from an entitled app. Answers `PresentAccepted` (or an error) at once.
     ///
     /// A presentation that brings its terminal goes to a terminal picker of its own (started with
-    /// the terminal agent command), which draws on that terminal; any other goes to the least busy
-    /// agent without a terminal, or one started with the agent command.
+    /// the terminal agent command), which draws on that terminal. Any other goes to the least busy
+    /// registered general agent (automation); when there is none and the person's session has a
+    /// display, to a desktop picker of its own (started with the desktop agent command), which shows
+    /// it in a window; otherwise to an agent started with the agent command.
     /// - Parameters:
     ///   - client: the app's connection, which hears the outcome.
     ///   - requestID: the present request's id; the outcome answers it.
@@ -106,6 +128,7 @@ final class SessionManager: Sendable {
         let configuration = broker.configuration
         // Without a terminal picker to start, a handed-over terminal is simply not used.
         let terminal = configuration.terminalAgentCommand.isEmpty ? nil : terminal
+        let desktopPossible = terminal == nil && configuration.display != nil && !configuration.desktopAgentCommand.isEmpty
         enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: [String]?) }
         let decision = state.withLock { state -> Decision in
             if state.shuttingDown { return .shuttingDown }
@@ -114,12 +137,18 @@ final class SessionManager: Sendable {
             state.sequence += 1
             var session = Session(handle: handle, client: client, requestID: requestID, app: app, buttonTitle: request.buttonTitle,
                                   token: request.suggestionToken, approval: approval, terminal: terminal,
-                                  terminalType: request.terminalType, sequence: state.sequence)
-            let candidates = state.agents.filter { terminal != nil ? $0.value.terminal && $0.value.sessions.isEmpty : !$0.value.terminal }
+                                  terminalType: request.terminalType, parentWindow: request.parentWindow, sequence: state.sequence)
+            // A one-presentation picker (terminal, desktop) is always started for its presentation.
+            let candidates = state.agents.filter { terminal != nil ? false : $0.value.kind == .general }
             guard let agentID = candidates.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
                 if terminal != nil {
                     state.sessions[handle] = session
                     return .waitForAgent(spawn: configuration.terminalAgentCommand)
+                }
+                if desktopPossible {
+                    session.desktop = true
+                    state.sessions[handle] = session
+                    return .waitForAgent(spawn: configuration.desktopAgentCommand)
                 }
                 guard !configuration.agentCommand.isEmpty else { return .noPicker }
                 state.sessions[handle] = session
@@ -147,25 +176,40 @@ final class SessionManager: Sendable {
             startReview(handle, on: agent)
         case .waitForAgent(let spawn):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
+            let kind = terminal != nil ? AgentKind.terminal : desktopPossible && spawn == configuration.desktopAgentCommand ? .desktop : .general
+            let what = switch kind {
+            case .terminal: "a terminal picker"
+            case .desktop: "the desktop picker"
+            case .general: "a picker agent"
+            }
             logger.info("presentation waits for a picker agent", metadata: ["session": "\(handle)", "app": "\(app.bundleId)",
-                                                                            "terminal": "\(terminal != nil)",
-                                                                            "approval": "\(approval == nil ? "not needed" : "asked")"])
+                                                                            "picker": "\(what)", "approval": "\(approval == nil ? "not needed" : "asked")"])
             if let spawn {
-                Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory,
-                                what: terminal != nil ? "a terminal picker" : "a picker agent", logger: logger)
+                // A picker that ends before it takes its presentation (a desktop picker that cannot
+                // open the display) fails that presentation at once, with the reason.
+                Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory, what: what, logger: logger) { [self] status in
+                    strand(handle, kind.servesOne ? "\(what) ended before it showed (exit status \(status))" : nil)
+                }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + configuration.agentStartTimeout) { [self] in
-                let stranded = state.withLock { state -> Session? in
-                    guard let s = state.sessions[handle], s.agent == nil else { return nil }
-                    state.sessions[handle] = nil
-                    if s.terminal == nil { state.spawning = false }
-                    return s
-                }
-                if let stranded {
-                    perform([.outcome(stranded.client, stranded.requestID, handle, .error(ErrorInfo(
-                        code: .noPickerAvailable, message: "the picker agent did not start")))])
-                }
+                strand(handle, "\(what) did not start")
             }
+        }
+    }
+
+    /// Fails presentation `handle` with `message` if it still has no agent (for a general agent that
+    /// ended, `nil`: another may yet register, and the start timeout decides).
+    private func strand(_ handle: String, _ message: String?) {
+        guard let message else { return }
+        let stranded = state.withLock { state -> Session? in
+            guard let s = state.sessions[handle], s.agent == nil else { return nil }
+            state.sessions[handle] = nil
+            if s.pickerKind == .general { state.spawning = false }
+            return s
+        }
+        if let stranded {
+            logger.notice("presentation failed: no picker", metadata: ["session": "\(handle)", "reason": "\(message)"])
+            perform([.outcome(stranded.client, stranded.requestID, handle, .error(ErrorInfo(code: .noPickerAvailable, message: message)))])
         }
     }
 
@@ -194,16 +238,16 @@ final class SessionManager: Sendable {
 
     // MARK: Agent side
 
-    /// A picker agent registered: it takes the presentations waiting for its kind (a terminal picker
-    /// the oldest one that brought a terminal; any other agent all that did not).
-    func registerAgent(_ connection: FrameConnection, terminal: Bool) {
+    /// A picker agent registered: it takes the presentations waiting for its kind (a terminal or
+    /// desktop picker the oldest one of its kind; a general agent all that wait for one).
+    func registerAgent(_ connection: FrameConnection, kind: AgentKind) {
         let waiting = state.withLock { state -> [String] in
             let id = ObjectIdentifier(connection)
-            state.agents[id] = Agent(connection: connection, terminal: terminal)
-            let unassigned = state.sessions.values.filter { $0.agent == nil && ($0.terminal != nil) == terminal }
+            state.agents[id] = Agent(connection: connection, kind: kind)
+            let unassigned = state.sessions.values.filter { $0.agent == nil && $0.pickerKind == kind }
                 .sorted { $0.sequence < $1.sequence }.map(\.handle)
-            let taken = terminal ? Array(unassigned.prefix(1)) : unassigned
-            if !terminal { state.spawning = false }
+            let taken = kind.servesOne ? Array(unassigned.prefix(1)) : unassigned
+            if kind == .general { state.spawning = false }
             for handle in taken {
                 state.sessions[handle]?.agent = id
                 state.agents[id]?.sessions.insert(handle)
@@ -561,7 +605,7 @@ final class SessionManager: Sendable {
                     request.preloaded = preloaded.wire
                 }
             }
-            let descriptors = handOverTerminal(of: session, to: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
+            let descriptors = placePicker(of: session, in: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
             try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
             // What the person sees first was shown once more: rotation lowers it a little, so the
             // same moments are not recommended for ever.
@@ -578,10 +622,12 @@ final class SessionManager: Sendable {
         }
     }
 
-    /// Attaches the app's terminal to a review request for an agent that draws on it (the terminal
-    /// picker), for the approval question and the review alike.
+    /// Says where the picker appears, for the approval question and the review alike: over the app's
+    /// window (for a desktop picker), or on the app's terminal, attached for an agent that draws on it
+    /// (the terminal picker).
     /// - Returns: the descriptors the frame carries.
-    private func handOverTerminal(of session: Session, to request: inout ReviewRequest, agentDrawsOnTerminal: Bool) -> [FileDescriptor] {
+    private func placePicker(of session: Session, in request: inout ReviewRequest, agentDrawsOnTerminal: Bool) -> [FileDescriptor] {
+        request.parentWindow = session.parentWindow
         guard let terminal = session.terminal?.descriptor, agentDrawsOnTerminal else { return [] }
         request.hasTerminal = true
         request.terminalFdIndex = 0
@@ -607,7 +653,7 @@ final class SessionManager: Sendable {
         var request = ReviewRequest(sessionHandle: handle, appDisplayName: session.app.displayName, appBundleId: session.app.bundleId,
                                     buttonTitle: session.buttonTitle.isEmpty ? "Add to \(session.app.displayName)" : session.buttonTitle,
                                     appApprovalNeeded: true, appOrigin: approval.origin, appKind: approval.kind)
-        let descriptors = handOverTerminal(of: session, to: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
+        let descriptors = placePicker(of: session, in: &request, agentDrawsOnTerminal: agentDrawsOnTerminal)
         do {
             try agent.send(Envelope(requestId: session.requestID, body: .review(request)), descriptors: descriptors)
         } catch {

@@ -26,7 +26,8 @@ public final class RunningPickerd: @unchecked Sendable {
     ///   - seed: pass `--seed-demo`.
     ///   - root: reuse this root (to restart on the same store); a new one by default.
     ///   - extra: more arguments, such as `--agent-command`.
-    ///   - environment: variables to add to pickerd's environment, such as `TZ`.
+    ///   - environment: variables to add to pickerd's environment, such as `TZ`. pickerd gets no
+    ///     `DISPLAY` or `WAYLAND_DISPLAY` but from here (no desktop picker otherwise).
     ///   - developerMode: pass `--developer-mode`, so registered test apps present without the
     ///     person's allowance (tests of that allowance pass `false`).
     /// - Throws: when pickerd does not come up; the error holds its log.
@@ -54,7 +55,11 @@ public final class RunningPickerd: @unchecked Sendable {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // The display is the test's to give: a test run on a desktop starts no window there.
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["DISPLAY"] = nil
+        inherited["WAYLAND_DISPLAY"] = nil
+        process.environment = inherited.merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)!
         process.standardError = handle

@@ -25,6 +25,8 @@ struct NewEntry: AsyncParsableCommand {
     @Option(help: "Open the picker on this suggestion (a notification's suggestion id).") var token: String?
     @Option(help: "Open the picker on the suggestion a notification URL names (path or query form).") var url: String?
     @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
+    @Option(help: "The window to show the desktop picker over (\"x11:0x3a00007\", or a Wayland exported handle \"wayland:…\").")
+    var parentWindow: String?
 
     func run() async throws {
         var presentation: JournalingSuggestionPresentationToken?
@@ -42,7 +44,7 @@ struct NewEntry: AsyncParsableCommand {
         }
         let picker = JournalingSuggestionsPicker(buttonTitle: "Add to Journal Demo",
                                                  cacheDirectory: URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("journal-demo-\(getpid())"),
-                                                 runtimeDirectory: runtimeDir)
+                                                 runtimeDirectory: runtimeDir, parentWindow: parentWindow)
         defer { try? picker.removeCachedMedia() }
         let outcome: JournalingSuggestionsPicker.Outcome
         do {

@@ -33,6 +33,9 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: "What to start when an app hands over its terminal (default: picker-agent --tui beside pickerd; \"\" for none).")
     var terminalAgentCommand: String?
 
+    @Option(help: "What to start for a presentation without a terminal when the session has a display ($WAYLAND_DISPLAY or $DISPLAY) (default: picker-gtk beside pickerd; \"\" for none).")
+    var desktopAgentCommand: String?
+
     @Flag(help: "Developers' builds and registered Flatpaks present without asking the person first, as Apple's development profiles allow (also: the file <config-dir>/developer-mode).")
     var developerMode = false
 
@@ -87,7 +90,8 @@ struct PickerdCommand: ParsableCommand {
             broker = try Broker(configuration: .init(paths: paths, limits: limits, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
                                                      agentCommand: command, clock: clock,
                                                      terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) },
-                                                     developerMode: developerMode),
+                                                     developerMode: developerMode,
+                                                     desktopAgentCommand: desktopAgentCommand.map { $0.split(separator: " ").map(String.init) }),
                                 logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))

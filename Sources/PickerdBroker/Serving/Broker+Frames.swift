@@ -31,9 +31,10 @@ extension Broker: FrameHandler {
             }
             served.phase = .registeredAgent
             reply(connection, id, .agentRegistered(AgentRegistered(agentId: "\(served.identity.pid)")))
-            let terminal = registration.capabilities.contains(.terminal)
-            log.info("picker agent registered", metadata: ["name": "\(registration.name)", "terminal": "\(terminal)"])
-            sessions.registerAgent(connection, terminal: terminal)
+            let kind: SessionManager.AgentKind = registration.capabilities.contains(.terminal) ? .terminal
+                : registration.capabilities.contains(.desktop) ? .desktop : .general
+            log.info("picker agent registered", metadata: ["name": "\(registration.name)", "kind": "\(kind)"])
+            sessions.registerAgent(connection, kind: kind)
             return .keepOpen
         case .serving, .registeredAgent:
             if let refusal = refusal(of: frame) {
