@@ -26,6 +26,9 @@ static void emit(int32_t id, int32_t kind, int32_t value, const char *text) {
 
 int pw_init(pw_event_handler event_handler) {
     handler = event_handler;
+    // How the desktop and screen readers name this program (GTK 4 takes no argv to read it from).
+    g_set_prgname("picker-gtk");
+    g_set_application_name("Journaling Suggestions");
     if (!gtk_init_check()) return -1;
     loop = g_main_loop_new(NULL, FALSE);
     return 0;
@@ -201,7 +204,9 @@ void pw_focus(pw_widget *widget) { grab_focus_soon(W(widget)); }
 void pw_focusable(pw_widget *widget, int focusable) { gtk_widget_set_focusable(W(widget), focusable); }
 
 void pw_accessible(pw_widget *widget, const char *label, const char *description) {
-    if (description)
+    if (!label) {
+        if (description) gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+    } else if (description)
         gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
     else
@@ -266,6 +271,9 @@ static void on_clicked(GtkButton *button, gpointer data) {
 
 pw_widget *pw_button(const char *label, int style, int32_t id) {
     GtkWidget *button = gtk_button_new_with_mnemonic(label);
+    // Its name for screen readers comes from its label widget alone: GTK 4.8 also sets the label
+    // property to the mnemonic text, and a screen reader would say "_Turn On Turn On".
+    gtk_accessible_reset_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL);
     static const char *classes[] = {NULL, "suggested-action", "destructive-action", "flat"};
     if (style > 0 && style < 4) gtk_widget_add_css_class(button, classes[style]);
     g_signal_connect(button, "clicked", G_CALLBACK(on_clicked), GINT_TO_POINTER(id));

@@ -488,7 +488,7 @@ final class DesktopPicker {
             pw_append(banner, text)
             pw_append(banner, pw_button("_Learn More", 3, Control.learnMore.rawValue))
             let dismiss = pw_button("Dismiss", 3, Control.dismissBanner.rawValue)!
-            pw_accessible(dismiss, "Dismiss the privacy banner", nil)
+            pw_accessible(dismiss, nil, "Hides this banner from now on")
             pw_append(banner, dismiss)
             pw_append(root, banner)
         }
@@ -639,7 +639,7 @@ final class DesktopPicker {
             pw_expand(title, 1, 0)
             pw_append(row, title)
             let edit = pw_button("_Edit Title", 3, Control.editTitle.rawValue)!
-            pw_accessible(edit, "Edit the title", nil)
+            pw_accessible(edit, nil, "Change the title the entry gets")
             pw_append(row, edit)
         }
     }

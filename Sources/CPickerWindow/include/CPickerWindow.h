@@ -71,7 +71,8 @@ void pw_visible(pw_widget *widget, int visible);
 void pw_focus(pw_widget *widget);
 /// Whether the widget takes the keyboard focus itself (a check inside a list row leaves it to the row).
 void pw_focusable(pw_widget *widget, int focusable);
-/// The accessible name (and description, when not NULL) screen readers give the widget.
+/// The accessible name (unless NULL: a button is named by its label) and description (unless NULL)
+/// screen readers give the widget.
 void pw_accessible(pw_widget *widget, const char *label, const char *description);
 void pw_tooltip(pw_widget *widget, const char *text);
 /// A scrolled area around `child`.
