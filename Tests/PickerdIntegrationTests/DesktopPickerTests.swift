@@ -93,6 +93,28 @@ final class XDisplay {
     }
 
     deinit {
+        // What the bus started for the picker (the accessibility bus and registry) outlives the
+        // bus: every process whose environment names this bus goes with it, with what they start in turn (the accessibility bus's own dbus-daemon, the registry).
+        let own = "DBUS_SESSION_BUS_ADDRESS=" + busAddress
+        var parents: [Int32: Int32] = [:]
+        var doomed: Set<Int32> = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), pid != getpid() else { continue }
+            if let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+               let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2, let parent = Int32(fields[1]) {
+                parents[pid] = parent
+            }
+            // Read to its end: /proc's files say they are empty.
+            if let handle = FileHandle(forReadingAtPath: "/proc/\(entry)/environ"), let environ = try? handle.readToEnd(),
+               environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == own }) { doomed.insert(pid) }
+        }
+        var grew = true
+        while grew {
+            let children = parents.filter { doomed.contains($0.value) && !doomed.contains($0.key) }.map(\.key)
+            grew = !children.isEmpty
+            doomed.formUnion(children)
+        }
+        for pid in doomed { kill(pid, SIGTERM) }
         for process in [bus, server] where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
