@@ -9,36 +9,23 @@ import Testing
 final class XDisplay {
     let directory: String
     let name: String
-    let busAddress: String
-    private let server = Process()
-    private let bus = Process()
+    private let server: Process
+    private let bus: SessionBus
+    var busAddress: String { bus.address }
 
     init() throws {
         let directory = try TemporaryDirectory.forThisRun(prefix: "pkd-x")
         self.directory = directory
-        // Xvfb chooses a free display and writes its number to standard output (-displayfd).
-        _ = FileManager.default.createFile(atPath: directory + "/display", contents: nil)
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-        server.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
-        server.standardOutput = FileHandle(forWritingAtPath: directory + "/display")
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        var number = ""
-        _ = eventually(timeout: 30) { number = (try? String(contentsOfFile: directory + "/display", encoding: .utf8)) ?? ""; return number.hasSuffix("\n") }
-        guard let display = Int(number.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "Xvfb did not start"])
+        bus = try SessionBus(directory: directory)
+        // Xvfb chooses a free display and prints its number (-displayfd).
+        let (server, number) = try startDaemon("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                                               printingTo: directory + "/display")
+        self.server = server
+        guard let display = Int(number) else {
+            kill(server.processIdentifier, SIGKILL)
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "Xvfb printed no display number"])
         }
         name = ":\(display)"
-        _ = FileManager.default.createFile(atPath: directory + "/bus", contents: nil)
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--session", "--nofork", "--print-address=1"]
-        bus.standardOutput = FileHandle(forWritingAtPath: directory + "/bus")
-        bus.standardError = FileHandle.nullDevice
-        try bus.run()
-        var written = ""
-        _ = eventually { written = (try? String(contentsOfFile: directory + "/bus", encoding: .utf8)) ?? ""; return written.hasSuffix("\n") }
-        guard written.hasPrefix("unix:") else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"]) }
-        busAddress = written.trimmingCharacters(in: .whitespacesAndNewlines)
         // The accessibility registry runs before the picker starts, so the picker's window joins it.
         _ = try run("Tools/TestSupport/a11y-tree".absolutePath, [])
     }
@@ -93,32 +80,10 @@ final class XDisplay {
     }
 
     deinit {
-        // What the bus started for the picker (the accessibility bus and registry) outlives the
-        // bus: every process whose environment names this bus goes with it, with what they start in turn (the accessibility bus's own dbus-daemon, the registry).
-        let own = "DBUS_SESSION_BUS_ADDRESS=" + busAddress
-        var parents: [Int32: Int32] = [:]
-        var doomed: Set<Int32> = []
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), pid != getpid() else { continue }
-            if let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-               let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2, let parent = Int32(fields[1]) {
-                parents[pid] = parent
-            }
-            // Read to its end: /proc's files say they are empty.
-            if let handle = FileHandle(forReadingAtPath: "/proc/\(entry)/environ"), let environ = try? handle.readToEnd(),
-               environ.split(separator: 0).contains(where: { String(decoding: $0, as: UTF8.self) == own }) { doomed.insert(pid) }
-        }
-        var grew = true
-        while grew {
-            let children = parents.filter { doomed.contains($0.value) && !doomed.contains($0.key) }.map(\.key)
-            grew = !children.isEmpty
-            doomed.formUnion(children)
-        }
-        for pid in doomed { kill(pid, SIGTERM) }
-        for process in [bus, server] where process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // SIGKILL: the test runner's threads block SIGTERM, and children inherit the mask. The bus,
+        // and what it started, go when its value does.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
@@ -151,7 +116,10 @@ final class LaunchedApp {
 
     var said: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit {
+        // SIGKILL: the test runner's threads block SIGTERM, and children inherit the mask.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
 }
 
 /// The desktop picker (`picker-gtk`), started by pickerd for journal-demo run without a terminal,
@@ -288,7 +256,7 @@ struct DesktopPickerTests {
         parent.arguments = ["-title", "My Journal", "the app's own window"]
         parent.environment = display.environment
         try parent.run()
-        defer { parent.terminate() }
+        defer { kill(parent.processIdentifier, SIGKILL) }  // SIGTERM is blocked in what the test runner starts
         let parentID = try #require(eventually(timeout: 30) { display.window("My Journal") != nil } ? display.window("My Journal") : nil)
         let handle = "x11:" + String(UInt64(parentID)!, radix: 16)
         let app = try LaunchedApp(pickerd, display: display, extra: ["--parent-window", handle])

@@ -198,27 +198,14 @@ struct ReminderTests {
 /// A private D-Bus session bus with the stand-in notification service on it (a person who clicks
 /// "Open" on each notification), for as long as the value lives.
 final class DesktopSession {
-    let address: String
     let log: String
-    private let bus: Process
+    private let bus: SessionBus
     private let server: Process
+    var address: String { bus.address }
 
     init(directory: String) throws {
         log = directory + "/notifications.jsonl"
-        // In the foreground, writing its address into a file (a pipe would never reach its end).
-        _ = FileManager.default.createFile(atPath: directory + "/bus", contents: nil)
-        bus = Process()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--session", "--nofork", "--print-address=1"]
-        bus.standardOutput = FileHandle(forWritingAtPath: directory + "/bus")
-        bus.standardError = FileHandle.nullDevice
-        try bus.run()
-        var written = ""
-        _ = eventually { written = (try? String(contentsOfFile: directory + "/bus", encoding: .utf8)) ?? ""; return written.hasSuffix("\n") }
-        guard written.hasPrefix("unix:") else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start"])
-        }
-        address = written.trimmingCharacters(in: .whitespacesAndNewlines)
+        bus = try SessionBus(directory: directory)
         server = Process()
         server.executableURL = URL(fileURLWithPath: "Tools/TestSupport/fake-notification-server".absolutePath)
         server.arguments = [log]
@@ -237,11 +224,10 @@ final class DesktopSession {
     }
 
     deinit {
-        // SIGKILL: the test runner's threads block SIGTERM, and children inherit the mask.
-        for process in [server, bus] {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // SIGKILL: the test runner's threads block SIGTERM, and children inherit the mask. The bus
+        // goes when its value does.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
     }
 }
 
