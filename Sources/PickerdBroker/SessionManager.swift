@@ -129,7 +129,7 @@ final class SessionManager: Sendable {
         // Without a terminal picker to start, a handed-over terminal is simply not used.
         let terminal = configuration.terminalAgentCommand.isEmpty ? nil : terminal
         let desktopPossible = terminal == nil && configuration.display != nil && !configuration.desktopAgentCommand.isEmpty
-        enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: [String]?) }
+        enum Decision { case busy, noPicker, shuttingDown, assigned(FrameConnection), waitForAgent(spawn: [String]?, kind: AgentKind) }
         let decision = state.withLock { state -> Decision in
             if state.shuttingDown { return .shuttingDown }
             // One picker per app at a time, as on Apple's systems: whichever connection asks.
@@ -139,22 +139,22 @@ final class SessionManager: Sendable {
                                   token: request.suggestionToken, approval: approval, terminal: terminal,
                                   terminalType: request.terminalType, parentWindow: request.parentWindow, sequence: state.sequence)
             // A one-presentation picker (terminal, desktop) is always started for its presentation.
-            let candidates = state.agents.filter { terminal != nil ? false : $0.value.kind == .general }
+            let candidates = state.agents.filter { terminal == nil && $0.value.kind == .general }
             guard let agentID = candidates.min(by: { $0.value.sessions.count < $1.value.sessions.count })?.key else {
                 if terminal != nil {
                     state.sessions[handle] = session
-                    return .waitForAgent(spawn: configuration.terminalAgentCommand)
+                    return .waitForAgent(spawn: configuration.terminalAgentCommand, kind: .terminal)
                 }
                 if desktopPossible {
                     session.desktop = true
                     state.sessions[handle] = session
-                    return .waitForAgent(spawn: configuration.desktopAgentCommand)
+                    return .waitForAgent(spawn: configuration.desktopAgentCommand, kind: .desktop)
                 }
                 guard !configuration.agentCommand.isEmpty else { return .noPicker }
                 state.sessions[handle] = session
                 let spawn = !state.spawning
                 state.spawning = true
-                return .waitForAgent(spawn: spawn ? configuration.agentCommand : nil)
+                return .waitForAgent(spawn: spawn ? configuration.agentCommand : nil, kind: .general)
             }
             session.agent = agentID
             state.sessions[handle] = session
@@ -174,9 +174,8 @@ final class SessionManager: Sendable {
             logger.info("presentation", metadata: ["session": "\(handle)", "app": "\(app.bundleId)", "terminal": "\(terminal != nil)",
                                                    "approval": "\(approval == nil ? "not needed" : "asked")"])
             startReview(handle, on: agent)
-        case .waitForAgent(let spawn):
+        case .waitForAgent(let spawn, let kind):
             broker.reply(client, requestID, .presentAccepted(PresentAccepted(sessionHandle: handle)))
-            let kind = terminal != nil ? AgentKind.terminal : desktopPossible && spawn == configuration.desktopAgentCommand ? .desktop : .general
             let what = switch kind {
             case .terminal: "a terminal picker"
             case .desktop: "the desktop picker"
@@ -187,9 +186,12 @@ final class SessionManager: Sendable {
             if let spawn {
                 // A picker that ends before it takes its presentation (a desktop picker that cannot
                 // open the display) fails that presentation at once, with the reason.
-                Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory, what: what, logger: logger) { [self] status in
-                    strand(handle, kind.servesOne ? "\(what) ended before it showed (exit status \(status))" : nil)
+                // (A general agent that ends is not waited for: another may yet register.)
+                var exited: (@Sendable (Int32) -> Void)?
+                if kind.servesOne {
+                    exited = { [self] status in strand(handle, "\(what) ended before it showed (exit status \(status))") }
                 }
+                Launcher.launch(spawn, runtimeDirectory: configuration.paths.runtimeDirectory, what: what, logger: logger, exited: exited)
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + configuration.agentStartTimeout) { [self] in
                 strand(handle, "\(what) did not start")
@@ -197,10 +199,8 @@ final class SessionManager: Sendable {
         }
     }
 
-    /// Fails presentation `handle` with `message` if it still has no agent (for a general agent that
-    /// ended, `nil`: another may yet register, and the start timeout decides).
-    private func strand(_ handle: String, _ message: String?) {
-        guard let message else { return }
+    /// Fails presentation `handle` with `message` if it still has no agent.
+    private func strand(_ handle: String, _ message: String) {
         let stranded = state.withLock { state -> Session? in
             guard let s = state.sessions[handle], s.agent == nil else { return nil }
             state.sessions[handle] = nil
