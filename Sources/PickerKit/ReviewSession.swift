@@ -155,8 +155,8 @@ public final class ReviewSession {
     public enum Answer {
         /// More of a list arrived.
         case page(List)
-        /// An item's media: its pictures (descriptors, with their content types), or why it cannot
-        /// be added (it was left out).
+        /// An item's media: its pictures (descriptors, with their content types, stills before
+        /// clips), or why it cannot be added (it was left out).
         case media(itemID: String, [(contentType: String, fd: OwnedFileDescriptor)], unavailable: String?)
         /// A reflection prompt was replaced at this item position (the title may have changed).
         case prompt(Int)
@@ -188,7 +188,9 @@ public final class ReviewSession {
                 guard media.hasFd, frame.descriptors.indices.contains(Int(media.fdIndex)) else { return nil }
                 return (media.contentType, frame.descriptors[Int(media.fdIndex)])
             }
-            return .media(itemID: reply.itemId, files, unavailable: nil)
+            // A still first (a Live Photo's image), then a clip: what a preview shows.
+            let stillsFirst = files.filter { $0.0.hasPrefix("image/") } + files.filter { !$0.0.hasPrefix("image/") }
+            return .media(itemID: reply.itemId, stillsFirst, unavailable: nil)
         case .cyclePromptReply(let reply)?:
             guard let index = pendingPrompt.removeValue(forKey: id), let item = reply.item, suggestion.items.indices.contains(index) else { return .none }
             suggestion.items[index] = item

@@ -130,8 +130,7 @@ final class PickerScreen {
                 }
                 var image: PixelImage?
                 // A still if there is one (a Live Photo's image), else a clip's first frame.
-                let stillsFirst = files.filter { $0.contentType == "image/png" } + files.filter { $0.contentType != "image/png" }
-                for media in stillsFirst where image == nil {
+                for media in files where image == nil {
                     guard let fd = media.fd.descriptor else { continue }
                     switch media.contentType {
                     case "image/png": image = PixelImage(png: PickerWords.readAll(fd))

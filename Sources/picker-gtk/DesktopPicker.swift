@@ -227,10 +227,9 @@ final class DesktopPicker {
         }
     }
 
-    /// A still if there is one (a Live Photo's image), else a clip's first frame.
+    /// A still if there is one (a Live Photo's image), else a clip's first frame (`files` come stills first).
     private static func preview(from files: [(contentType: String, fd: OwnedFileDescriptor)]) -> Preview {
-        let ordered = files.filter { $0.contentType.hasPrefix("image/") } + files.filter { !$0.contentType.hasPrefix("image/") }
-        for file in ordered {
+        for file in files {
             guard let fd = file.fd.descriptor else { continue }
             switch file.contentType {
             case "image/png", "image/jpeg", "image/tiff": return .encoded(PickerWords.readAll(fd))
@@ -616,8 +615,7 @@ final class DesktopPicker {
         let add = pw_button("_\(session.addTitle)", 1, Control.add.rawValue)!
         widgets.add = add
         pw_append(root, buttonRow([cancel, add], leading: [back]))
-        refreshItems()
-        fillCarousel()
+        refreshItems()  // and the carousel
         if !suggestion.items.isEmpty { pw_list_select(items, Int32(itemIndex), 1) }
         // Every item's preview, the one on screen first, so each line says whether it can still be added.
         for item in suggestion.items where PickerWords.imageMedia(item) != nil { want(item.id) }
