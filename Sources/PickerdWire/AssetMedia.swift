@@ -26,7 +26,10 @@ extension Item.Asset {
         case .song(var s): s.artwork = s.artwork.map(transform); return .song(s)
         case .podcast(var p): p.artwork = p.artwork.map(transform); return .podcast(p)
         case .motionActivity(var m): m.icon = m.icon.map(transform); return .motionActivity(m)
-        case .genericMedia(var g): g.appIcon = g.appIcon.map(transform); return .genericMedia(g)
+        case .genericMedia(var g):
+            g.appIcon = g.appIcon.map(transform)
+            g.artwork = g.artwork.map(transform)
+            return .genericMedia(g)
         case .stateOfMind(var s): s.icon = s.icon.map(transform); return .stateOfMind(s)
         case .location, .locationGroup, .reflection: return self
         }

@@ -259,6 +259,10 @@ public struct ReviewRequest: Hashable, Sendable {
     /// The app's window, as the app named it in PresentRequest.parent_window: a desktop picker makes its
     /// window transient for it (over the app, like a sheet). Empty when the app named none.
     public var parentWindow: String
+    /// Set with the lists when pickerd holds no suggestions at all (nothing indexed or imported yet:
+    /// the picker says how to add some), as opposed to lists left empty by the categories the person
+    /// turned off.
+    public var libraryEmpty: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -282,7 +286,8 @@ public struct ReviewRequest: Hashable, Sendable {
     ///   - appOrigin: the field's value.
     ///   - appKind: the field's value.
     ///   - parentWindow: the field's value.
-    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil, appApprovalNeeded: Bool = false, appOrigin: String = "", appKind: AppKind = AppKind(rawValue: 0), parentWindow: String = "") {
+    ///   - libraryEmpty: the field's value.
+    public init(sessionHandle: String = "", appDisplayName: String = "", appBundleId: String = "", buttonTitle: String = "", consentNeeded: Bool = false, recommended: [Suggestion] = [], recent: [Suggestion] = [], preloadedSuggestionId: String = "", showPrivacyBanner: Bool = false, categories: [CategorySetting] = [], hasTerminal: Bool = false, terminalFdIndex: UInt32 = 0, terminalType: String = "", recommendedTotal: UInt32 = 0, recentTotal: UInt32 = 0, preloaded: Suggestion? = nil, appApprovalNeeded: Bool = false, appOrigin: String = "", appKind: AppKind = AppKind(rawValue: 0), parentWindow: String = "", libraryEmpty: Bool = false) {
         self.sessionHandle = sessionHandle
         self.appDisplayName = appDisplayName
         self.appBundleId = appBundleId
@@ -303,6 +308,7 @@ public struct ReviewRequest: Hashable, Sendable {
         self.appOrigin = appOrigin
         self.appKind = appKind
         self.parentWindow = parentWindow
+        self.libraryEmpty = libraryEmpty
     }
 }
 
@@ -332,6 +338,7 @@ extension ReviewRequest: CMessageConvertible {
         self.appOrigin = swiftString(c.app_origin)
         self.appKind = AppKind(rawValue: Int32(truncatingIfNeeded: c.app_kind.rawValue))
         self.parentWindow = swiftString(c.parent_window)
+        self.libraryEmpty = c.library_empty != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReviewRequest> {
@@ -360,6 +367,7 @@ extension ReviewRequest: CMessageConvertible {
         c.pointee.app_origin = arena.string(self.appOrigin)
         c.pointee.app_kind = Pickerd__V1__AppKind(rawValue: .init(truncatingIfNeeded: self.appKind.rawValue))
         c.pointee.parent_window = arena.string(self.parentWindow)
+        c.pointee.library_empty = self.libraryEmpty ? 1 : 0
         return c
     }
 

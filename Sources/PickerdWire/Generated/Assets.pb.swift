@@ -1612,6 +1612,8 @@ public struct GenericMedia: Hashable, Sendable {
     public var date: Timestamp?
     /// `app_icon` (field 5).
     public var appIcon: Media?
+    /// the media's own picture (a cover), when the app donated one
+    public var artwork: Media?
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -1620,12 +1622,14 @@ public struct GenericMedia: Hashable, Sendable {
     ///   - album: the field's value.
     ///   - date: the field's value.
     ///   - appIcon: the field's value.
-    public init(title: String = "", artist: String = "", album: String = "", date: Timestamp? = nil, appIcon: Media? = nil) {
+    ///   - artwork: the field's value.
+    public init(title: String = "", artist: String = "", album: String = "", date: Timestamp? = nil, appIcon: Media? = nil, artwork: Media? = nil) {
         self.title = title
         self.artist = artist
         self.album = album
         self.date = date
         self.appIcon = appIcon
+        self.artwork = artwork
     }
 }
 
@@ -1640,6 +1644,7 @@ extension GenericMedia: CMessageConvertible {
         self.album = swiftString(c.album)
         self.date = c.date.map { Timestamp(c: $0) }
         self.appIcon = c.app_icon.map { Media(c: $0) }
+        self.artwork = c.artwork.map { Media(c: $0) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__GenericMedia> {
@@ -1650,6 +1655,7 @@ extension GenericMedia: CMessageConvertible {
         c.pointee.album = arena.string(self.album)
         c.pointee.date = self.date.map { $0.toC(arena) }
         c.pointee.app_icon = self.appIcon.map { $0.toC(arena) }
+        c.pointee.artwork = self.artwork.map { $0.toC(arena) }
         return c
     }
 

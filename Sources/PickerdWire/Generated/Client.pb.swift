@@ -593,10 +593,14 @@ extension ConfigurationReply: ProtobufMessage {
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
 
-/// A donation from an app: third-party media or a State of Mind sample. `exclude_from_suggestions`
-/// keeps the item in the store but out of every suggestion. Media (an app icon) travel as descriptors.
+/// A donation from an app: third-party media or a State of Mind sample, gated by the app's
+/// `org.pickerd.journal.donations` entitlement. `exclude_from_suggestions` keeps the item in the store
+/// but out of every suggestion (Apple's per-item opt-out). Media (GenericMedia's app_icon and artwork,
+/// StateOfMind's icon) travel as descriptors attached to the frame, named by their fd_index; pickerd
+/// copies them (images only: PNG or JPEG, at most 8 MiB each) and keeps no reference to the app's file.
+/// The app gets back an acknowledgement and nothing else: never an item id, never a suggestion.
 public struct DonationRequest: Hashable, Sendable {
-    /// the app's own identifier; a second donation replaces the first
+    /// the app's own identifier (1…256 bytes); a second donation with it replaces the first
     public var externalId: String
     /// `exclude_from_suggestions` (field 2).
     public var excludeFromSuggestions: Bool
@@ -721,6 +725,117 @@ extension DonationReply: CMessageConvertible {
 extension DonationReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.DonationReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// An app withdraws its own donations: those with these identifiers, or all of them. They leave the
+/// store, their files, every suggestion, and every release from then on. Another app's donations are
+/// never touched, whatever identifiers are named.
+public struct WithdrawDonationsRequest: Hashable, Sendable {
+    /// `external_ids` (field 1).
+    public var externalIds: [String]
+    /// `all` (field 2).
+    public var all: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - externalIds: the field's value.
+    ///   - all: the field's value.
+    public init(externalIds: [String] = [], all: Bool = false) {
+        self.externalIds = externalIds
+        self.all = all
+    }
+}
+
+extension WithdrawDonationsRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__WithdrawDonationsRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__WithdrawDonationsRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.externalIds = cArray(c.external_ids, c.n_external_ids).map { swiftString($0) }
+        self.all = c.all != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsRequest> {
+        let c = arena.allocate(Pickerd__V1__WithdrawDonationsRequest.self)
+        pickerd__v1__withdraw_donations_request__init(c)
+        c.pointee.n_external_ids = self.externalIds.count
+        c.pointee.external_ids = arena.array(self.externalIds.map { Optional(arena.string($0)) })
+        c.pointee.all = self.all ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__WithdrawDonationsRequest>) -> Int { pickerd__v1__withdraw_donations_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__WithdrawDonationsRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__withdraw_donations_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsRequest>? {
+        pickerd__v1__withdraw_donations_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsRequest>) { pickerd__v1__withdraw_donations_request__free_unpacked(c, nil) }
+}
+
+extension WithdrawDonationsRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.WithdrawDonationsRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.WithdrawDonationsReply` message.
+public struct WithdrawDonationsReply: Hashable, Sendable {
+    /// how many of this app's donations were removed
+    public var withdrawn: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - withdrawn: the field's value.
+    public init(withdrawn: UInt64 = 0) {
+        self.withdrawn = withdrawn
+    }
+}
+
+extension WithdrawDonationsReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__WithdrawDonationsReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__WithdrawDonationsReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.withdrawn = c.withdrawn
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsReply> {
+        let c = arena.allocate(Pickerd__V1__WithdrawDonationsReply.self)
+        pickerd__v1__withdraw_donations_reply__init(c)
+        c.pointee.withdrawn = self.withdrawn
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__WithdrawDonationsReply>) -> Int { pickerd__v1__withdraw_donations_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__WithdrawDonationsReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__withdraw_donations_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsReply>? {
+        pickerd__v1__withdraw_donations_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__WithdrawDonationsReply>) { pickerd__v1__withdraw_donations_reply__free_unpacked(c, nil) }
+}
+
+extension WithdrawDonationsReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.WithdrawDonationsReply" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

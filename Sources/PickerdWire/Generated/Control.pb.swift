@@ -71,9 +71,15 @@ public struct NotificationMode: RawRepresentable, Hashable, Sendable, CustomStri
 
 /// The `pickerd.v1.StatusRequest` message.
 public struct StatusRequest: Hashable, Sendable {
+    /// Also run SQLite's whole-file integrity check on the store and measure its size on disk (both
+    /// read every page or file: slower; for `pickerctl doctor`).
+    public var checkStore: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
-    public init() {
+    /// - Parameters:
+    ///   - checkStore: the field's value.
+    public init(checkStore: Bool = false) {
+        self.checkStore = checkStore
     }
 }
 
@@ -81,12 +87,15 @@ extension StatusRequest: CMessageConvertible {
     typealias CMessage = Pickerd__V1__StatusRequest
 
     init(c pointer: UnsafePointer<Pickerd__V1__StatusRequest>) {
+        let c = pointer.pointee
         self.init()
+        self.checkStore = c.check_store != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__StatusRequest> {
         let c = arena.allocate(Pickerd__V1__StatusRequest.self)
         pickerd__v1__status_request__init(c)
+        c.pointee.check_store = self.checkStore ? 1 : 0
         return c
     }
 
@@ -138,6 +147,31 @@ public struct StatusReply: Hashable, Sendable {
     public var sourceCount: UInt32
     /// sources being indexed now
     public var scanning: [ScanProgress]
+    /// What `pickerctl doctor` checks:
+    /// the sockets pickerd serves, and where each came from
+    public var sockets: [ServedSocket]
+    /// the display the desktop picker opens on; empty: none known
+    public var display: String
+    /// argv; empty: no desktop picker
+    public var desktopAgentCommand: [String]
+    /// argv; empty: handed-over terminals are not used
+    public var terminalAgentCommand: [String]
+    /// argv; empty: none
+    public var agentCommand: [String]
+    /// the programs accepted as picker agents
+    public var agentExecutables: [String]
+    /// check_store was asked: the next two are set
+    public var storeChecked: Bool
+    /// the store's database and media files, in bytes
+    public var storeBytes: UInt64
+    /// what SQLite's integrity check found; empty when sound
+    public var storeProblem: String
+    /// free space on the data directory's filesystem (statvfs)
+    public var dataFreeBytes: UInt64
+    /// `runtime_dir` (field 23).
+    public var runtimeDir: String
+    /// `developer_mode` (field 24).
+    public var developerMode: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -153,7 +187,19 @@ public struct StatusReply: Hashable, Sendable {
     ///   - suggestionCount: the field's value.
     ///   - sourceCount: the field's value.
     ///   - scanning: the field's value.
-    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0, sourceCount: UInt32 = 0, scanning: [ScanProgress] = []) {
+    ///   - sockets: the field's value.
+    ///   - display: the field's value.
+    ///   - desktopAgentCommand: the field's value.
+    ///   - terminalAgentCommand: the field's value.
+    ///   - agentCommand: the field's value.
+    ///   - agentExecutables: the field's value.
+    ///   - storeChecked: the field's value.
+    ///   - storeBytes: the field's value.
+    ///   - storeProblem: the field's value.
+    ///   - dataFreeBytes: the field's value.
+    ///   - runtimeDir: the field's value.
+    ///   - developerMode: the field's value.
+    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0, sourceCount: UInt32 = 0, scanning: [ScanProgress] = [], sockets: [ServedSocket] = [], display: String = "", desktopAgentCommand: [String] = [], terminalAgentCommand: [String] = [], agentCommand: [String] = [], agentExecutables: [String] = [], storeChecked: Bool = false, storeBytes: UInt64 = 0, storeProblem: String = "", dataFreeBytes: UInt64 = 0, runtimeDir: String = "", developerMode: Bool = false) {
         self.protocolVersion = protocolVersion
         self.softwareVersion = softwareVersion
         self.pid = pid
@@ -166,6 +212,18 @@ public struct StatusReply: Hashable, Sendable {
         self.suggestionCount = suggestionCount
         self.sourceCount = sourceCount
         self.scanning = scanning
+        self.sockets = sockets
+        self.display = display
+        self.desktopAgentCommand = desktopAgentCommand
+        self.terminalAgentCommand = terminalAgentCommand
+        self.agentCommand = agentCommand
+        self.agentExecutables = agentExecutables
+        self.storeChecked = storeChecked
+        self.storeBytes = storeBytes
+        self.storeProblem = storeProblem
+        self.dataFreeBytes = dataFreeBytes
+        self.runtimeDir = runtimeDir
+        self.developerMode = developerMode
     }
 }
 
@@ -187,6 +245,18 @@ extension StatusReply: CMessageConvertible {
         self.suggestionCount = c.suggestion_count
         self.sourceCount = c.source_count
         self.scanning = cArray(c.scanning, c.n_scanning).map { ScanProgress(c: $0!) }
+        self.sockets = cArray(c.sockets, c.n_sockets).map { ServedSocket(c: $0!) }
+        self.display = swiftString(c.display)
+        self.desktopAgentCommand = cArray(c.desktop_agent_command, c.n_desktop_agent_command).map { swiftString($0) }
+        self.terminalAgentCommand = cArray(c.terminal_agent_command, c.n_terminal_agent_command).map { swiftString($0) }
+        self.agentCommand = cArray(c.agent_command, c.n_agent_command).map { swiftString($0) }
+        self.agentExecutables = cArray(c.agent_executables, c.n_agent_executables).map { swiftString($0) }
+        self.storeChecked = c.store_checked != 0
+        self.storeBytes = c.store_bytes
+        self.storeProblem = swiftString(c.store_problem)
+        self.dataFreeBytes = c.data_free_bytes
+        self.runtimeDir = swiftString(c.runtime_dir)
+        self.developerMode = c.developer_mode != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__StatusReply> {
@@ -205,6 +275,23 @@ extension StatusReply: CMessageConvertible {
         c.pointee.source_count = self.sourceCount
         c.pointee.n_scanning = self.scanning.count
         c.pointee.scanning = arena.array(self.scanning.map { Optional($0.toC(arena)) })
+        c.pointee.n_sockets = self.sockets.count
+        c.pointee.sockets = arena.array(self.sockets.map { Optional($0.toC(arena)) })
+        c.pointee.display = arena.string(self.display)
+        c.pointee.n_desktop_agent_command = self.desktopAgentCommand.count
+        c.pointee.desktop_agent_command = arena.array(self.desktopAgentCommand.map { Optional(arena.string($0)) })
+        c.pointee.n_terminal_agent_command = self.terminalAgentCommand.count
+        c.pointee.terminal_agent_command = arena.array(self.terminalAgentCommand.map { Optional(arena.string($0)) })
+        c.pointee.n_agent_command = self.agentCommand.count
+        c.pointee.agent_command = arena.array(self.agentCommand.map { Optional(arena.string($0)) })
+        c.pointee.n_agent_executables = self.agentExecutables.count
+        c.pointee.agent_executables = arena.array(self.agentExecutables.map { Optional(arena.string($0)) })
+        c.pointee.store_checked = self.storeChecked ? 1 : 0
+        c.pointee.store_bytes = self.storeBytes
+        c.pointee.store_problem = arena.string(self.storeProblem)
+        c.pointee.data_free_bytes = self.dataFreeBytes
+        c.pointee.runtime_dir = arena.string(self.runtimeDir)
+        c.pointee.developer_mode = self.developerMode ? 1 : 0
         return c
     }
 
@@ -219,6 +306,69 @@ extension StatusReply: CMessageConvertible {
 extension StatusReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.StatusReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// A socket pickerd serves.
+public struct ServedSocket: Hashable, Sendable {
+    /// `role` (field 1).
+    public var role: Role
+    /// `path` (field 2).
+    public var path: String
+    /// handed over by systemd (socket activation); else bound by pickerd itself
+    public var fromSystemd: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - role: the field's value.
+    ///   - path: the field's value.
+    ///   - fromSystemd: the field's value.
+    public init(role: Role = Role(rawValue: 0), path: String = "", fromSystemd: Bool = false) {
+        self.role = role
+        self.path = path
+        self.fromSystemd = fromSystemd
+    }
+}
+
+extension ServedSocket: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ServedSocket
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ServedSocket>) {
+        let c = pointer.pointee
+        self.init()
+        self.role = Role(rawValue: Int32(truncatingIfNeeded: c.role.rawValue))
+        self.path = swiftString(c.path)
+        self.fromSystemd = c.from_systemd != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ServedSocket> {
+        let c = arena.allocate(Pickerd__V1__ServedSocket.self)
+        pickerd__v1__served_socket__init(c)
+        c.pointee.role = Pickerd__V1__Role(rawValue: .init(truncatingIfNeeded: self.role.rawValue))
+        c.pointee.path = arena.string(self.path)
+        c.pointee.from_systemd = self.fromSystemd ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ServedSocket>) -> Int { pickerd__v1__served_socket__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ServedSocket>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__served_socket__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ServedSocket>? {
+        pickerd__v1__served_socket__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ServedSocket>) { pickerd__v1__served_socket__free_unpacked(c, nil) }
+}
+
+extension ServedSocket: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ServedSocket" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.
@@ -2858,7 +3008,7 @@ extension ImportProgress: ProtobufMessage {
 public struct ImportFileResult: Hashable, Sendable {
     /// `file` (field 1).
     public var file: String
-    /// records, semantic, timeline, owntracks, gpx, tcx, fit; empty when not recognised
+    /// records, semantic, timeline, owntracks, gpx, tcx, fit, listenbrainz, lastfm, daylio, vcard, ics; empty when not recognised
     public var kind: String
     /// `workouts` (field 3).
     public var workouts: UInt64
@@ -2870,6 +3020,8 @@ public struct ImportFileResult: Hashable, Sendable {
     public var duplicates: UInt64
     /// why nothing of this file was imported (names the line or record)
     public var error: String
+    /// what else it held ("songs", "contacts", "moods", "events"), by name
+    public var counts: [ImportCount]
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -2880,7 +3032,8 @@ public struct ImportFileResult: Hashable, Sendable {
     ///   - points: the field's value.
     ///   - duplicates: the field's value.
     ///   - error: the field's value.
-    public init(file: String = "", kind: String = "", workouts: UInt64 = 0, visits: UInt64 = 0, points: UInt64 = 0, duplicates: UInt64 = 0, error: String = "") {
+    ///   - counts: the field's value.
+    public init(file: String = "", kind: String = "", workouts: UInt64 = 0, visits: UInt64 = 0, points: UInt64 = 0, duplicates: UInt64 = 0, error: String = "", counts: [ImportCount] = []) {
         self.file = file
         self.kind = kind
         self.workouts = workouts
@@ -2888,6 +3041,7 @@ public struct ImportFileResult: Hashable, Sendable {
         self.points = points
         self.duplicates = duplicates
         self.error = error
+        self.counts = counts
     }
 }
 
@@ -2904,6 +3058,7 @@ extension ImportFileResult: CMessageConvertible {
         self.points = c.points
         self.duplicates = c.duplicates
         self.error = swiftString(c.error)
+        self.counts = cArray(c.counts, c.n_counts).map { ImportCount(c: $0!) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportFileResult> {
@@ -2916,6 +3071,8 @@ extension ImportFileResult: CMessageConvertible {
         c.pointee.points = self.points
         c.pointee.duplicates = self.duplicates
         c.pointee.error = arena.string(self.error)
+        c.pointee.n_counts = self.counts.count
+        c.pointee.counts = arena.array(self.counts.map { Optional($0.toC(arena)) })
         return c
     }
 
@@ -2930,6 +3087,63 @@ extension ImportFileResult: CMessageConvertible {
 extension ImportFileResult: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ImportFileResult" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ImportCount` message.
+public struct ImportCount: Hashable, Sendable {
+    /// a plural noun: songs, podcasts, contacts, moods, events
+    public var what: String
+    /// `count` (field 2).
+    public var count: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - what: the field's value.
+    ///   - count: the field's value.
+    public init(what: String = "", count: UInt64 = 0) {
+        self.what = what
+        self.count = count
+    }
+}
+
+extension ImportCount: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ImportCount
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ImportCount>) {
+        let c = pointer.pointee
+        self.init()
+        self.what = swiftString(c.what)
+        self.count = c.count
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ImportCount> {
+        let c = arena.allocate(Pickerd__V1__ImportCount.self)
+        pickerd__v1__import_count__init(c)
+        c.pointee.what = arena.string(self.what)
+        c.pointee.count = self.count
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ImportCount>) -> Int { pickerd__v1__import_count__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ImportCount>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__import_count__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ImportCount>? {
+        pickerd__v1__import_count__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ImportCount>) { pickerd__v1__import_count__free_unpacked(c, nil) }
+}
+
+extension ImportCount: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ImportCount" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.
@@ -2994,6 +3208,318 @@ extension ImportReply: CMessageConvertible {
 extension ImportReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ImportReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl donations list`: what apps donated, for the person to see (never sent to an app).
+public struct DonationsListRequest: Hashable, Sendable {
+    /// empty: every app
+    public var bundleId: String
+    /// 0: all
+    public var limit: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - bundleId: the field's value.
+    ///   - limit: the field's value.
+    public init(bundleId: String = "", limit: UInt32 = 0) {
+        self.bundleId = bundleId
+        self.limit = limit
+    }
+}
+
+extension DonationsListRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__DonationsListRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__DonationsListRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.bundleId = swiftString(c.bundle_id)
+        self.limit = c.limit
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__DonationsListRequest> {
+        let c = arena.allocate(Pickerd__V1__DonationsListRequest.self)
+        pickerd__v1__donations_list_request__init(c)
+        c.pointee.bundle_id = arena.string(self.bundleId)
+        c.pointee.limit = self.limit
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__DonationsListRequest>) -> Int { pickerd__v1__donations_list_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__DonationsListRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__donations_list_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__DonationsListRequest>? {
+        pickerd__v1__donations_list_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__DonationsListRequest>) { pickerd__v1__donations_list_request__free_unpacked(c, nil) }
+}
+
+extension DonationsListRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.DonationsListRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.DonationEntry` message.
+public struct DonationEntry: Hashable, Sendable {
+    /// pickerd's id for the item (what `donations remove` takes)
+    public var itemId: String
+    /// the donating app
+    public var bundleId: String
+    /// its display name, when it is still registered
+    public var appName: String
+    /// the app's own identifier
+    public var externalId: String
+    /// genericMedia or stateOfMind
+    public var kind: String
+    /// a one-line description for the person
+    public var summary: String
+    /// when it happened
+    public var dateMs: Int64
+    /// excluded from suggestions by the app
+    public var excluded: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - itemId: the field's value.
+    ///   - bundleId: the field's value.
+    ///   - appName: the field's value.
+    ///   - externalId: the field's value.
+    ///   - kind: the field's value.
+    ///   - summary: the field's value.
+    ///   - dateMs: the field's value.
+    ///   - excluded: the field's value.
+    public init(itemId: String = "", bundleId: String = "", appName: String = "", externalId: String = "", kind: String = "", summary: String = "", dateMs: Int64 = 0, excluded: Bool = false) {
+        self.itemId = itemId
+        self.bundleId = bundleId
+        self.appName = appName
+        self.externalId = externalId
+        self.kind = kind
+        self.summary = summary
+        self.dateMs = dateMs
+        self.excluded = excluded
+    }
+}
+
+extension DonationEntry: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__DonationEntry
+
+    init(c pointer: UnsafePointer<Pickerd__V1__DonationEntry>) {
+        let c = pointer.pointee
+        self.init()
+        self.itemId = swiftString(c.item_id)
+        self.bundleId = swiftString(c.bundle_id)
+        self.appName = swiftString(c.app_name)
+        self.externalId = swiftString(c.external_id)
+        self.kind = swiftString(c.kind)
+        self.summary = swiftString(c.summary)
+        self.dateMs = c.date_ms
+        self.excluded = c.excluded != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__DonationEntry> {
+        let c = arena.allocate(Pickerd__V1__DonationEntry.self)
+        pickerd__v1__donation_entry__init(c)
+        c.pointee.item_id = arena.string(self.itemId)
+        c.pointee.bundle_id = arena.string(self.bundleId)
+        c.pointee.app_name = arena.string(self.appName)
+        c.pointee.external_id = arena.string(self.externalId)
+        c.pointee.kind = arena.string(self.kind)
+        c.pointee.summary = arena.string(self.summary)
+        c.pointee.date_ms = self.dateMs
+        c.pointee.excluded = self.excluded ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__DonationEntry>) -> Int { pickerd__v1__donation_entry__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__DonationEntry>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__donation_entry__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__DonationEntry>? {
+        pickerd__v1__donation_entry__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__DonationEntry>) { pickerd__v1__donation_entry__free_unpacked(c, nil) }
+}
+
+extension DonationEntry: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.DonationEntry" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.DonationsListReply` message.
+public struct DonationsListReply: Hashable, Sendable {
+    /// `donations` (field 1).
+    public var donations: [DonationEntry]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - donations: the field's value.
+    public init(donations: [DonationEntry] = []) {
+        self.donations = donations
+    }
+}
+
+extension DonationsListReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__DonationsListReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__DonationsListReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.donations = cArray(c.donations, c.n_donations).map { DonationEntry(c: $0!) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__DonationsListReply> {
+        let c = arena.allocate(Pickerd__V1__DonationsListReply.self)
+        pickerd__v1__donations_list_reply__init(c)
+        c.pointee.n_donations = self.donations.count
+        c.pointee.donations = arena.array(self.donations.map { Optional($0.toC(arena)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__DonationsListReply>) -> Int { pickerd__v1__donations_list_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__DonationsListReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__donations_list_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__DonationsListReply>? {
+        pickerd__v1__donations_list_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__DonationsListReply>) { pickerd__v1__donations_list_reply__free_unpacked(c, nil) }
+}
+
+extension DonationsListReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.DonationsListReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl donations remove`: the person removes donations, by pickerd's item ids or every one of
+/// an app's. They leave suggestions and future releases, as a withdrawal does.
+public struct DonationsRemoveRequest: Hashable, Sendable {
+    /// `item_ids` (field 1).
+    public var itemIds: [String]
+    /// with no ids: every donation of this app
+    public var bundleId: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - itemIds: the field's value.
+    ///   - bundleId: the field's value.
+    public init(itemIds: [String] = [], bundleId: String = "") {
+        self.itemIds = itemIds
+        self.bundleId = bundleId
+    }
+}
+
+extension DonationsRemoveRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__DonationsRemoveRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__DonationsRemoveRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.itemIds = cArray(c.item_ids, c.n_item_ids).map { swiftString($0) }
+        self.bundleId = swiftString(c.bundle_id)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__DonationsRemoveRequest> {
+        let c = arena.allocate(Pickerd__V1__DonationsRemoveRequest.self)
+        pickerd__v1__donations_remove_request__init(c)
+        c.pointee.n_item_ids = self.itemIds.count
+        c.pointee.item_ids = arena.array(self.itemIds.map { Optional(arena.string($0)) })
+        c.pointee.bundle_id = arena.string(self.bundleId)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__DonationsRemoveRequest>) -> Int { pickerd__v1__donations_remove_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__DonationsRemoveRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__donations_remove_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__DonationsRemoveRequest>? {
+        pickerd__v1__donations_remove_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__DonationsRemoveRequest>) { pickerd__v1__donations_remove_request__free_unpacked(c, nil) }
+}
+
+extension DonationsRemoveRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.DonationsRemoveRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.DonationsRemoveReply` message.
+public struct DonationsRemoveReply: Hashable, Sendable {
+    /// `removed` (field 1).
+    public var removed: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - removed: the field's value.
+    public init(removed: UInt64 = 0) {
+        self.removed = removed
+    }
+}
+
+extension DonationsRemoveReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__DonationsRemoveReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__DonationsRemoveReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.removed = c.removed
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__DonationsRemoveReply> {
+        let c = arena.allocate(Pickerd__V1__DonationsRemoveReply.self)
+        pickerd__v1__donations_remove_reply__init(c)
+        c.pointee.removed = self.removed
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__DonationsRemoveReply>) -> Int { pickerd__v1__donations_remove_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__DonationsRemoveReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__donations_remove_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__DonationsRemoveReply>? {
+        pickerd__v1__donations_remove_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__DonationsRemoveReply>) { pickerd__v1__donations_remove_reply__free_unpacked(c, nil) }
+}
+
+extension DonationsRemoveReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.DonationsRemoveReply" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

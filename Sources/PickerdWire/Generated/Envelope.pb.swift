@@ -171,6 +171,10 @@ public struct Envelope: Hashable, Sendable {
         case donation(DonationRequest)
         /// `donation_reply` (field 27).
         case donationReply(DonationReply)
+        /// `withdraw_donations` (field 28).
+        case withdrawDonations(WithdrawDonationsRequest)
+        /// `withdraw_donations_reply` (field 29).
+        case withdrawDonationsReply(WithdrawDonationsReply)
         /// Agent role.
         case agentRegister(AgentRegister)
         /// `agent_registered` (field 41).
@@ -269,6 +273,14 @@ public struct Envelope: Hashable, Sendable {
         case importProgress(ImportProgress)
         /// `import_reply` (field 95).
         case importReply(ImportReply)
+        /// `donations_list` (field 96).
+        case donationsList(DonationsListRequest)
+        /// `donations_list_reply` (field 97).
+        case donationsListReply(DonationsListReply)
+        /// `donations_remove` (field 98).
+        case donationsRemove(DonationsRemoveRequest)
+        /// `donations_remove_reply` (field 99).
+        case donationsRemoveReply(DonationsRemoveReply)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -313,6 +325,10 @@ extension Envelope: CMessageConvertible {
             self.body = .donation(DonationRequest(c: c.donation))
         case PICKERD__V1__ENVELOPE__BODY_DONATION_REPLY:
             self.body = .donationReply(DonationReply(c: c.donation_reply))
+        case PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS:
+            self.body = .withdrawDonations(WithdrawDonationsRequest(c: c.withdraw_donations))
+        case PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS_REPLY:
+            self.body = .withdrawDonationsReply(WithdrawDonationsReply(c: c.withdraw_donations_reply))
         case PICKERD__V1__ENVELOPE__BODY_AGENT_REGISTER:
             self.body = .agentRegister(AgentRegister(c: c.agent_register))
         case PICKERD__V1__ENVELOPE__BODY_AGENT_REGISTERED:
@@ -411,6 +427,14 @@ extension Envelope: CMessageConvertible {
             self.body = .importProgress(ImportProgress(c: c.import_progress))
         case PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY:
             self.body = .importReply(ImportReply(c: c.import_reply))
+        case PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST:
+            self.body = .donationsList(DonationsListRequest(c: c.donations_list))
+        case PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST_REPLY:
+            self.body = .donationsListReply(DonationsListReply(c: c.donations_list_reply))
+        case PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE:
+            self.body = .donationsRemove(DonationsRemoveRequest(c: c.donations_remove))
+        case PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY:
+            self.body = .donationsRemoveReply(DonationsRemoveReply(c: c.donations_remove_reply))
         default:
             self.body = nil
         }
@@ -454,6 +478,12 @@ extension Envelope: CMessageConvertible {
         case .donationReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATION_REPLY
             c.pointee.donation_reply = v.toC(arena)
+        case .withdrawDonations(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS
+            c.pointee.withdraw_donations = v.toC(arena)
+        case .withdrawDonationsReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS_REPLY
+            c.pointee.withdraw_donations_reply = v.toC(arena)
         case .agentRegister(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_AGENT_REGISTER
             c.pointee.agent_register = v.toC(arena)
@@ -601,6 +631,18 @@ extension Envelope: CMessageConvertible {
         case .importReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY
             c.pointee.import_reply = v.toC(arena)
+        case .donationsList(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST
+            c.pointee.donations_list = v.toC(arena)
+        case .donationsListReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST_REPLY
+            c.pointee.donations_list_reply = v.toC(arena)
+        case .donationsRemove(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE
+            c.pointee.donations_remove = v.toC(arena)
+        case .donationsRemoveReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY
+            c.pointee.donations_remove_reply = v.toC(arena)
         case nil:
             break
         }

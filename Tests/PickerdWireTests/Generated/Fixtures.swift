@@ -159,7 +159,7 @@ extension MotionActivity {
 extension GenericMedia {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [GenericMedia] {
-        [GenericMedia(title: "GenericMedia.title #0 ✓ ünïcode", artist: "GenericMedia.artist #0 ✓ ünïcode", album: "GenericMedia.album #0 ✓ ünïcode", date: Timestamp.fixtures[0], appIcon: Media.fixtures[0])]
+        [GenericMedia(title: "GenericMedia.title #0 ✓ ünïcode", artist: "GenericMedia.artist #0 ✓ ünïcode", album: "GenericMedia.album #0 ✓ ünïcode", date: Timestamp.fixtures[0], appIcon: Media.fixtures[0], artwork: Media.fixtures[0])]
     }
 }
 
@@ -371,6 +371,20 @@ extension DonationReply {
     }
 }
 
+extension WithdrawDonationsRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [WithdrawDonationsRequest] {
+        [WithdrawDonationsRequest(externalIds: ["WithdrawDonationsRequest.external_ids #1 ✓ ünïcode", "WithdrawDonationsRequest.external_ids #2 ✓ ünïcode"], all: true)]
+    }
+}
+
+extension WithdrawDonationsReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [WithdrawDonationsReply] {
+        [WithdrawDonationsReply(withdrawn: 100003)]
+    }
+}
+
 extension AgentRegister {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [AgentRegister] {
@@ -388,7 +402,7 @@ extension AgentRegistered {
 extension ReviewRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReviewRequest] {
-        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0], appApprovalNeeded: true, appOrigin: "ReviewRequest.app_origin #0 ✓ ünïcode", appKind: AppKind(rawValue: 3), parentWindow: "ReviewRequest.parent_window #0 ✓ ünïcode")]
+        [ReviewRequest(sessionHandle: "ReviewRequest.session_handle #0 ✓ ünïcode", appDisplayName: "ReviewRequest.app_display_name #0 ✓ ünïcode", appBundleId: "ReviewRequest.app_bundle_id #0 ✓ ünïcode", buttonTitle: "ReviewRequest.button_title #0 ✓ ünïcode", consentNeeded: true, recommended: [Suggestion.fixtures[0], Suggestion.fixtures[0]], recent: [Suggestion.fixtures[0], Suggestion.fixtures[0]], preloadedSuggestionId: "ReviewRequest.preloaded_suggestion_id #0 ✓ ünïcode", showPrivacyBanner: true, categories: [CategorySetting.fixtures[0], CategorySetting.fixtures[0]], hasTerminal: true, terminalFdIndex: 1200003, terminalType: "ReviewRequest.terminal_type #0 ✓ ünïcode", recommendedTotal: 1400003, recentTotal: 1500003, preloaded: Suggestion.fixtures[0], appApprovalNeeded: true, appOrigin: "ReviewRequest.app_origin #0 ✓ ünïcode", appKind: AppKind(rawValue: 3), parentWindow: "ReviewRequest.parent_window #0 ✓ ünïcode", libraryEmpty: true)]
     }
 }
 
@@ -483,14 +497,21 @@ extension CyclePromptReply {
 extension StatusRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusRequest] {
-        [StatusRequest()]
+        [StatusRequest(checkStore: true)]
     }
 }
 
 extension StatusReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusReply] {
-        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003, sourceCount: 1100003, scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]])]
+        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003, sourceCount: 1100003, scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]], sockets: [ServedSocket.fixtures[0], ServedSocket.fixtures[0]], display: "StatusReply.display #0 ✓ ünïcode", desktopAgentCommand: ["StatusReply.desktop_agent_command #1 ✓ ünïcode", "StatusReply.desktop_agent_command #2 ✓ ünïcode"], terminalAgentCommand: ["StatusReply.terminal_agent_command #1 ✓ ünïcode", "StatusReply.terminal_agent_command #2 ✓ ünïcode"], agentCommand: ["StatusReply.agent_command #1 ✓ ünïcode", "StatusReply.agent_command #2 ✓ ünïcode"], agentExecutables: ["StatusReply.agent_executables #1 ✓ ünïcode", "StatusReply.agent_executables #2 ✓ ünïcode"], storeChecked: true, storeBytes: 2000003, storeProblem: "StatusReply.store_problem #0 ✓ ünïcode", dataFreeBytes: 2200003, runtimeDir: "StatusReply.runtime_dir #0 ✓ ünïcode", developerMode: true)]
+    }
+}
+
+extension ServedSocket {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ServedSocket] {
+        [ServedSocket(role: Role(rawValue: 3), path: "ServedSocket.path #0 ✓ ünïcode", fromSystemd: true)]
     }
 }
 
@@ -791,7 +812,14 @@ extension ImportProgress {
 extension ImportFileResult {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ImportFileResult] {
-        [ImportFileResult(file: "ImportFileResult.file #0 ✓ ünïcode", kind: "ImportFileResult.kind #0 ✓ ünïcode", workouts: 300003, visits: 400003, points: 500003, duplicates: 600003, error: "ImportFileResult.error #0 ✓ ünïcode")]
+        [ImportFileResult(file: "ImportFileResult.file #0 ✓ ünïcode", kind: "ImportFileResult.kind #0 ✓ ünïcode", workouts: 300003, visits: 400003, points: 500003, duplicates: 600003, error: "ImportFileResult.error #0 ✓ ünïcode", counts: [ImportCount.fixtures[0], ImportCount.fixtures[0]])]
+    }
+}
+
+extension ImportCount {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ImportCount] {
+        [ImportCount(what: "ImportCount.what #0 ✓ ünïcode", count: 200003)]
     }
 }
 
@@ -799,6 +827,41 @@ extension ImportReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ImportReply] {
         [ImportReply(files: [ImportFileResult.fixtures[0], ImportFileResult.fixtures[0]], itemsAdded: 200003, suggestionCount: 300003)]
+    }
+}
+
+extension DonationsListRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [DonationsListRequest] {
+        [DonationsListRequest(bundleId: "DonationsListRequest.bundle_id #0 ✓ ünïcode", limit: 200003)]
+    }
+}
+
+extension DonationEntry {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [DonationEntry] {
+        [DonationEntry(itemId: "DonationEntry.item_id #0 ✓ ünïcode", bundleId: "DonationEntry.bundle_id #0 ✓ ünïcode", appName: "DonationEntry.app_name #0 ✓ ünïcode", externalId: "DonationEntry.external_id #0 ✓ ünïcode", kind: "DonationEntry.kind #0 ✓ ünïcode", summary: "DonationEntry.summary #0 ✓ ünïcode", dateMs: -7007, excluded: true)]
+    }
+}
+
+extension DonationsListReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [DonationsListReply] {
+        [DonationsListReply(donations: [DonationEntry.fixtures[0], DonationEntry.fixtures[0]])]
+    }
+}
+
+extension DonationsRemoveRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [DonationsRemoveRequest] {
+        [DonationsRemoveRequest(itemIds: ["DonationsRemoveRequest.item_ids #1 ✓ ünïcode", "DonationsRemoveRequest.item_ids #2 ✓ ünïcode"], bundleId: "DonationsRemoveRequest.bundle_id #0 ✓ ünïcode")]
+    }
+}
+
+extension DonationsRemoveReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [DonationsRemoveReply] {
+        [DonationsRemoveReply(removed: 100003)]
     }
 }
 
@@ -873,6 +936,16 @@ extension Envelope {
         do {
             var m = Envelope(requestId: 100003)
             m.body = .donationReply(DonationReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .withdrawDonations(WithdrawDonationsRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .withdrawDonationsReply(WithdrawDonationsReply.fixtures[0])
             all.append(m)
         }
         do {
@@ -1120,6 +1193,26 @@ extension Envelope {
             m.body = .importReply(ImportReply.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .donationsList(DonationsListRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .donationsListReply(DonationsListReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .donationsRemove(DonationsRemoveRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .donationsRemoveReply(DonationsRemoveReply.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1164,6 +1257,8 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "ConfigurationReply": { try ConfigurationReply.fixtures.allSatisfy { try ConfigurationReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "DonationRequest": { try DonationRequest.fixtures.allSatisfy { try DonationRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "DonationReply": { try DonationReply.fixtures.allSatisfy { try DonationReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "WithdrawDonationsRequest": { try WithdrawDonationsRequest.fixtures.allSatisfy { try WithdrawDonationsRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "WithdrawDonationsReply": { try WithdrawDonationsReply.fixtures.allSatisfy { try WithdrawDonationsReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "AgentRegister": { try AgentRegister.fixtures.allSatisfy { try AgentRegister(serializedBytes: $0.serializedBytes()) == $0 } },
     "AgentRegistered": { try AgentRegistered.fixtures.allSatisfy { try AgentRegistered(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReviewRequest": { try ReviewRequest.fixtures.allSatisfy { try ReviewRequest(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1180,6 +1275,7 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "CyclePromptReply": { try CyclePromptReply.fixtures.allSatisfy { try CyclePromptReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusRequest": { try StatusRequest.fixtures.allSatisfy { try StatusRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusReply": { try StatusReply.fixtures.allSatisfy { try StatusReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ServedSocket": { try ServedSocket.fixtures.allSatisfy { try ServedSocket(serializedBytes: $0.serializedBytes()) == $0 } },
     "SettingsGetRequest": { try SettingsGetRequest.fixtures.allSatisfy { try SettingsGetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "SettingsSetRequest": { try SettingsSetRequest.fixtures.allSatisfy { try SettingsSetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "ConsentResetRequest": { try ConsentResetRequest.fixtures.allSatisfy { try ConsentResetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1223,7 +1319,13 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "ImportRequest": { try ImportRequest.fixtures.allSatisfy { try ImportRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "ImportProgress": { try ImportProgress.fixtures.allSatisfy { try ImportProgress(serializedBytes: $0.serializedBytes()) == $0 } },
     "ImportFileResult": { try ImportFileResult.fixtures.allSatisfy { try ImportFileResult(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ImportCount": { try ImportCount.fixtures.allSatisfy { try ImportCount(serializedBytes: $0.serializedBytes()) == $0 } },
     "ImportReply": { try ImportReply.fixtures.allSatisfy { try ImportReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "DonationsListRequest": { try DonationsListRequest.fixtures.allSatisfy { try DonationsListRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "DonationEntry": { try DonationEntry.fixtures.allSatisfy { try DonationEntry(serializedBytes: $0.serializedBytes()) == $0 } },
+    "DonationsListReply": { try DonationsListReply.fixtures.allSatisfy { try DonationsListReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "DonationsRemoveRequest": { try DonationsRemoveRequest.fixtures.allSatisfy { try DonationsRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "DonationsRemoveReply": { try DonationsRemoveReply.fixtures.allSatisfy { try DonationsRemoveReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1269,6 +1371,8 @@ let generatedFixtureCounts: [String: Int] = [
     "ConfigurationReply": ConfigurationReply.fixtures.count,
     "DonationRequest": DonationRequest.fixtures.count,
     "DonationReply": DonationReply.fixtures.count,
+    "WithdrawDonationsRequest": WithdrawDonationsRequest.fixtures.count,
+    "WithdrawDonationsReply": WithdrawDonationsReply.fixtures.count,
     "AgentRegister": AgentRegister.fixtures.count,
     "AgentRegistered": AgentRegistered.fixtures.count,
     "ReviewRequest": ReviewRequest.fixtures.count,
@@ -1285,6 +1389,7 @@ let generatedFixtureCounts: [String: Int] = [
     "CyclePromptReply": CyclePromptReply.fixtures.count,
     "StatusRequest": StatusRequest.fixtures.count,
     "StatusReply": StatusReply.fixtures.count,
+    "ServedSocket": ServedSocket.fixtures.count,
     "SettingsGetRequest": SettingsGetRequest.fixtures.count,
     "SettingsSetRequest": SettingsSetRequest.fixtures.count,
     "ConsentResetRequest": ConsentResetRequest.fixtures.count,
@@ -1328,7 +1433,13 @@ let generatedFixtureCounts: [String: Int] = [
     "ImportRequest": ImportRequest.fixtures.count,
     "ImportProgress": ImportProgress.fixtures.count,
     "ImportFileResult": ImportFileResult.fixtures.count,
+    "ImportCount": ImportCount.fixtures.count,
     "ImportReply": ImportReply.fixtures.count,
+    "DonationsListRequest": DonationsListRequest.fixtures.count,
+    "DonationEntry": DonationEntry.fixtures.count,
+    "DonationsListReply": DonationsListReply.fixtures.count,
+    "DonationsRemoveRequest": DonationsRemoveRequest.fixtures.count,
+    "DonationsRemoveReply": DonationsRemoveReply.fixtures.count,
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,

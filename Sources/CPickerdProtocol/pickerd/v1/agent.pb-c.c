@@ -726,7 +726,7 @@ const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor =
   (ProtobufCMessageInit) pickerd__v1__agent_registered__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[20] =
+static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descriptors[21] =
 {
   {
     "session_handle",
@@ -968,6 +968,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__review_request__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "library_empty",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReviewRequest, library_empty),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   16,   /* field[16] = app_approval_needed */
@@ -979,6 +991,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
   9,   /* field[9] = categories */
   4,   /* field[4] = consent_needed */
   10,   /* field[10] = has_terminal */
+  20,   /* field[20] = library_empty */
   19,   /* field[19] = parent_window */
   15,   /* field[15] = preloaded */
   7,   /* field[7] = preloaded_suggestion_id */
@@ -994,7 +1007,7 @@ static const unsigned pickerd__v1__review_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__review_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 20 }
+  { 0, 21 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
 {
@@ -1004,7 +1017,7 @@ const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor =
   "Pickerd__V1__ReviewRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReviewRequest),
-  20,
+  21,
   pickerd__v1__review_request__field_descriptors,
   pickerd__v1__review_request__field_indices_by_name,
   1,  pickerd__v1__review_request__number_ranges,

@@ -2356,7 +2356,7 @@ const ProtobufCMessageDescriptor pickerd__v1__motion_activity__descriptor =
   (ProtobufCMessageInit) pickerd__v1__motion_activity__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__generic_media__field_descriptors[5] =
+static const ProtobufCFieldDescriptor pickerd__v1__generic_media__field_descriptors[6] =
 {
   {
     "title",
@@ -2418,18 +2418,31 @@ static const ProtobufCFieldDescriptor pickerd__v1__generic_media__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "artwork",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__GenericMedia, artwork),
+    &pickerd__v1__media__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__generic_media__field_indices_by_name[] = {
   2,   /* field[2] = album */
   4,   /* field[4] = app_icon */
   1,   /* field[1] = artist */
+  5,   /* field[5] = artwork */
   3,   /* field[3] = date */
   0,   /* field[0] = title */
 };
 static const ProtobufCIntRange pickerd__v1__generic_media__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__generic_media__descriptor =
 {
@@ -2439,7 +2452,7 @@ const ProtobufCMessageDescriptor pickerd__v1__generic_media__descriptor =
   "Pickerd__V1__GenericMedia",
   "pickerd.v1",
   sizeof(Pickerd__V1__GenericMedia),
-  5,
+  6,
   pickerd__v1__generic_media__field_descriptors,
   pickerd__v1__generic_media__field_indices_by_name,
   1,  pickerd__v1__generic_media__number_ranges,

@@ -457,6 +457,96 @@ void   pickerd__v1__donation_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__donation_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__withdraw_donations_request__init
+                     (Pickerd__V1__WithdrawDonationsRequest         *message)
+{
+  static const Pickerd__V1__WithdrawDonationsRequest init_value = PICKERD__V1__WITHDRAW_DONATIONS_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__withdraw_donations_request__get_packed_size
+                     (const Pickerd__V1__WithdrawDonationsRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__withdraw_donations_request__pack
+                     (const Pickerd__V1__WithdrawDonationsRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__withdraw_donations_request__pack_to_buffer
+                     (const Pickerd__V1__WithdrawDonationsRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__WithdrawDonationsRequest *
+       pickerd__v1__withdraw_donations_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__WithdrawDonationsRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__withdraw_donations_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__withdraw_donations_request__free_unpacked
+                     (Pickerd__V1__WithdrawDonationsRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__withdraw_donations_reply__init
+                     (Pickerd__V1__WithdrawDonationsReply         *message)
+{
+  static const Pickerd__V1__WithdrawDonationsReply init_value = PICKERD__V1__WITHDRAW_DONATIONS_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__withdraw_donations_reply__get_packed_size
+                     (const Pickerd__V1__WithdrawDonationsReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__withdraw_donations_reply__pack
+                     (const Pickerd__V1__WithdrawDonationsReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__withdraw_donations_reply__pack_to_buffer
+                     (const Pickerd__V1__WithdrawDonationsReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__WithdrawDonationsReply *
+       pickerd__v1__withdraw_donations_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__WithdrawDonationsReply *)
+     protobuf_c_message_unpack (&pickerd__v1__withdraw_donations_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__withdraw_donations_reply__free_unpacked
+                     (Pickerd__V1__WithdrawDonationsReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__withdraw_donations_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__present_request__field_descriptors[6] =
 {
   {
@@ -965,6 +1055,95 @@ const ProtobufCMessageDescriptor pickerd__v1__donation_reply__descriptor =
   pickerd__v1__donation_reply__field_indices_by_name,
   1,  pickerd__v1__donation_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__donation_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__withdraw_donations_request__field_descriptors[2] =
+{
+  {
+    "external_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__WithdrawDonationsRequest, n_external_ids),
+    offsetof(Pickerd__V1__WithdrawDonationsRequest, external_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__WithdrawDonationsRequest, all),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__withdraw_donations_request__field_indices_by_name[] = {
+  1,   /* field[1] = all */
+  0,   /* field[0] = external_ids */
+};
+static const ProtobufCIntRange pickerd__v1__withdraw_donations_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__withdraw_donations_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.WithdrawDonationsRequest",
+  "WithdrawDonationsRequest",
+  "Pickerd__V1__WithdrawDonationsRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__WithdrawDonationsRequest),
+  2,
+  pickerd__v1__withdraw_donations_request__field_descriptors,
+  pickerd__v1__withdraw_donations_request__field_indices_by_name,
+  1,  pickerd__v1__withdraw_donations_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__withdraw_donations_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__withdraw_donations_reply__field_descriptors[1] =
+{
+  {
+    "withdrawn",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__WithdrawDonationsReply, withdrawn),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__withdraw_donations_reply__field_indices_by_name[] = {
+  0,   /* field[0] = withdrawn */
+};
+static const ProtobufCIntRange pickerd__v1__withdraw_donations_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__withdraw_donations_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.WithdrawDonationsReply",
+  "WithdrawDonationsReply",
+  "Pickerd__V1__WithdrawDonationsReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__WithdrawDonationsReply),
+  1,
+  pickerd__v1__withdraw_donations_reply__field_descriptors,
+  pickerd__v1__withdraw_donations_reply__field_indices_by_name,
+  1,  pickerd__v1__withdraw_donations_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__withdraw_donations_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__dismiss_reason__enum_values_by_number[7] =

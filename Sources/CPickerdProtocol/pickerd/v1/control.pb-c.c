@@ -97,6 +97,51 @@ void   pickerd__v1__status_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__status_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__served_socket__init
+                     (Pickerd__V1__ServedSocket         *message)
+{
+  static const Pickerd__V1__ServedSocket init_value = PICKERD__V1__SERVED_SOCKET__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__served_socket__get_packed_size
+                     (const Pickerd__V1__ServedSocket *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__served_socket__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__served_socket__pack
+                     (const Pickerd__V1__ServedSocket *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__served_socket__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__served_socket__pack_to_buffer
+                     (const Pickerd__V1__ServedSocket *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__served_socket__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ServedSocket *
+       pickerd__v1__served_socket__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ServedSocket *)
+     protobuf_c_message_unpack (&pickerd__v1__served_socket__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__served_socket__free_unpacked
+                     (Pickerd__V1__ServedSocket *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__served_socket__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__settings_get_request__init
                      (Pickerd__V1__SettingsGetRequest         *message)
 {
@@ -2032,6 +2077,51 @@ void   pickerd__v1__import_file_result__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__import_file_result__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__import_count__init
+                     (Pickerd__V1__ImportCount         *message)
+{
+  static const Pickerd__V1__ImportCount init_value = PICKERD__V1__IMPORT_COUNT__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__import_count__get_packed_size
+                     (const Pickerd__V1__ImportCount *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_count__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__import_count__pack
+                     (const Pickerd__V1__ImportCount *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_count__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__import_count__pack_to_buffer
+                     (const Pickerd__V1__ImportCount *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__import_count__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ImportCount *
+       pickerd__v1__import_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ImportCount *)
+     protobuf_c_message_unpack (&pickerd__v1__import_count__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__import_count__free_unpacked
+                     (Pickerd__V1__ImportCount *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__import_count__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__import_reply__init
                      (Pickerd__V1__ImportReply         *message)
 {
@@ -2077,9 +2167,254 @@ void   pickerd__v1__import_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__import_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-#define pickerd__v1__status_request__field_descriptors NULL
-#define pickerd__v1__status_request__field_indices_by_name NULL
-#define pickerd__v1__status_request__number_ranges NULL
+void   pickerd__v1__donations_list_request__init
+                     (Pickerd__V1__DonationsListRequest         *message)
+{
+  static const Pickerd__V1__DonationsListRequest init_value = PICKERD__V1__DONATIONS_LIST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__donations_list_request__get_packed_size
+                     (const Pickerd__V1__DonationsListRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__donations_list_request__pack
+                     (const Pickerd__V1__DonationsListRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__donations_list_request__pack_to_buffer
+                     (const Pickerd__V1__DonationsListRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__DonationsListRequest *
+       pickerd__v1__donations_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__DonationsListRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__donations_list_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__donations_list_request__free_unpacked
+                     (Pickerd__V1__DonationsListRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__donations_list_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__donation_entry__init
+                     (Pickerd__V1__DonationEntry         *message)
+{
+  static const Pickerd__V1__DonationEntry init_value = PICKERD__V1__DONATION_ENTRY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__donation_entry__get_packed_size
+                     (const Pickerd__V1__DonationEntry *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__donation_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__donation_entry__pack
+                     (const Pickerd__V1__DonationEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__donation_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__donation_entry__pack_to_buffer
+                     (const Pickerd__V1__DonationEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__donation_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__DonationEntry *
+       pickerd__v1__donation_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__DonationEntry *)
+     protobuf_c_message_unpack (&pickerd__v1__donation_entry__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__donation_entry__free_unpacked
+                     (Pickerd__V1__DonationEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__donation_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__donations_list_reply__init
+                     (Pickerd__V1__DonationsListReply         *message)
+{
+  static const Pickerd__V1__DonationsListReply init_value = PICKERD__V1__DONATIONS_LIST_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__donations_list_reply__get_packed_size
+                     (const Pickerd__V1__DonationsListReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__donations_list_reply__pack
+                     (const Pickerd__V1__DonationsListReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__donations_list_reply__pack_to_buffer
+                     (const Pickerd__V1__DonationsListReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_list_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__DonationsListReply *
+       pickerd__v1__donations_list_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__DonationsListReply *)
+     protobuf_c_message_unpack (&pickerd__v1__donations_list_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__donations_list_reply__free_unpacked
+                     (Pickerd__V1__DonationsListReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__donations_list_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__donations_remove_request__init
+                     (Pickerd__V1__DonationsRemoveRequest         *message)
+{
+  static const Pickerd__V1__DonationsRemoveRequest init_value = PICKERD__V1__DONATIONS_REMOVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__donations_remove_request__get_packed_size
+                     (const Pickerd__V1__DonationsRemoveRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__donations_remove_request__pack
+                     (const Pickerd__V1__DonationsRemoveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__donations_remove_request__pack_to_buffer
+                     (const Pickerd__V1__DonationsRemoveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__DonationsRemoveRequest *
+       pickerd__v1__donations_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__DonationsRemoveRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__donations_remove_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__donations_remove_request__free_unpacked
+                     (Pickerd__V1__DonationsRemoveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__donations_remove_reply__init
+                     (Pickerd__V1__DonationsRemoveReply         *message)
+{
+  static const Pickerd__V1__DonationsRemoveReply init_value = PICKERD__V1__DONATIONS_REMOVE_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__donations_remove_reply__get_packed_size
+                     (const Pickerd__V1__DonationsRemoveReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__donations_remove_reply__pack
+                     (const Pickerd__V1__DonationsRemoveReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__donations_remove_reply__pack_to_buffer
+                     (const Pickerd__V1__DonationsRemoveReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__DonationsRemoveReply *
+       pickerd__v1__donations_remove_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__DonationsRemoveReply *)
+     protobuf_c_message_unpack (&pickerd__v1__donations_remove_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__donations_remove_reply__free_unpacked
+                     (Pickerd__V1__DonationsRemoveReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__donations_remove_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+static const ProtobufCFieldDescriptor pickerd__v1__status_request__field_descriptors[1] =
+{
+  {
+    "check_store",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusRequest, check_store),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__status_request__field_indices_by_name[] = {
+  0,   /* field[0] = check_store */
+};
+static const ProtobufCIntRange pickerd__v1__status_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
 const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor =
 {
   PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
@@ -2088,14 +2423,14 @@ const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor =
   "Pickerd__V1__StatusRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__StatusRequest),
-  0,
+  1,
   pickerd__v1__status_request__field_descriptors,
   pickerd__v1__status_request__field_indices_by_name,
-  0,  pickerd__v1__status_request__number_ranges,
+  1,  pickerd__v1__status_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[12] =
+static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[24] =
 {
   {
     "protocol_version",
@@ -2241,25 +2576,181 @@ static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sockets",
+    13,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__StatusReply, n_sockets),
+    offsetof(Pickerd__V1__StatusReply, sockets),
+    &pickerd__v1__served_socket__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "display",
+    14,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, display),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "desktop_agent_command",
+    15,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__StatusReply, n_desktop_agent_command),
+    offsetof(Pickerd__V1__StatusReply, desktop_agent_command),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "terminal_agent_command",
+    16,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__StatusReply, n_terminal_agent_command),
+    offsetof(Pickerd__V1__StatusReply, terminal_agent_command),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "agent_command",
+    17,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__StatusReply, n_agent_command),
+    offsetof(Pickerd__V1__StatusReply, agent_command),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "agent_executables",
+    18,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__StatusReply, n_agent_executables),
+    offsetof(Pickerd__V1__StatusReply, agent_executables),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "store_checked",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, store_checked),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "store_bytes",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, store_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "store_problem",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, store_problem),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data_free_bytes",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, data_free_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "runtime_dir",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, runtime_dir),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "developer_mode",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StatusReply, developer_mode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
   4,   /* field[4] = active_sessions */
+  16,   /* field[16] = agent_command */
+  17,   /* field[17] = agent_executables */
   6,   /* field[6] = consent_given */
   7,   /* field[7] = data_dir */
+  21,   /* field[21] = data_free_bytes */
+  14,   /* field[14] = desktop_agent_command */
+  23,   /* field[23] = developer_mode */
+  13,   /* field[13] = display */
   8,   /* field[8] = item_count */
   2,   /* field[2] = pid */
   0,   /* field[0] = protocol_version */
   5,   /* field[5] = registered_agents */
+  22,   /* field[22] = runtime_dir */
   11,   /* field[11] = scanning */
+  12,   /* field[12] = sockets */
   1,   /* field[1] = software_version */
   10,   /* field[10] = source_count */
+  19,   /* field[19] = store_bytes */
+  18,   /* field[18] = store_checked */
+  20,   /* field[20] = store_problem */
   9,   /* field[9] = suggestion_count */
+  15,   /* field[15] = terminal_agent_command */
   3,   /* field[3] = uptime_ms */
 };
 static const ProtobufCIntRange pickerd__v1__status_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
 {
@@ -2269,11 +2760,75 @@ const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
   "Pickerd__V1__StatusReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__StatusReply),
-  12,
+  24,
   pickerd__v1__status_reply__field_descriptors,
   pickerd__v1__status_reply__field_indices_by_name,
   1,  pickerd__v1__status_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__status_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__served_socket__field_descriptors[3] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ServedSocket, role),
+    &pickerd__v1__role__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "path",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ServedSocket, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_systemd",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ServedSocket, from_systemd),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__served_socket__field_indices_by_name[] = {
+  2,   /* field[2] = from_systemd */
+  1,   /* field[1] = path */
+  0,   /* field[0] = role */
+};
+static const ProtobufCIntRange pickerd__v1__served_socket__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__served_socket__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ServedSocket",
+  "ServedSocket",
+  "Pickerd__V1__ServedSocket",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ServedSocket),
+  3,
+  pickerd__v1__served_socket__field_descriptors,
+  pickerd__v1__served_socket__field_indices_by_name,
+  1,  pickerd__v1__served_socket__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__served_socket__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define pickerd__v1__settings_get_request__field_descriptors NULL
@@ -4837,7 +5392,7 @@ const ProtobufCMessageDescriptor pickerd__v1__import_progress__descriptor =
   (ProtobufCMessageInit) pickerd__v1__import_progress__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__import_file_result__field_descriptors[7] =
+static const ProtobufCFieldDescriptor pickerd__v1__import_file_result__field_descriptors[8] =
 {
   {
     "file",
@@ -4923,8 +5478,21 @@ static const ProtobufCFieldDescriptor pickerd__v1__import_file_result__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "counts",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ImportFileResult, n_counts),
+    offsetof(Pickerd__V1__ImportFileResult, counts),
+    &pickerd__v1__import_count__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__import_file_result__field_indices_by_name[] = {
+  7,   /* field[7] = counts */
   5,   /* field[5] = duplicates */
   6,   /* field[6] = error */
   0,   /* field[0] = file */
@@ -4936,7 +5504,7 @@ static const unsigned pickerd__v1__import_file_result__field_indices_by_name[] =
 static const ProtobufCIntRange pickerd__v1__import_file_result__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__import_file_result__descriptor =
 {
@@ -4946,11 +5514,62 @@ const ProtobufCMessageDescriptor pickerd__v1__import_file_result__descriptor =
   "Pickerd__V1__ImportFileResult",
   "pickerd.v1",
   sizeof(Pickerd__V1__ImportFileResult),
-  7,
+  8,
   pickerd__v1__import_file_result__field_descriptors,
   pickerd__v1__import_file_result__field_indices_by_name,
   1,  pickerd__v1__import_file_result__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__import_file_result__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__import_count__field_descriptors[2] =
+{
+  {
+    "what",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportCount, what),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ImportCount, count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__import_count__field_indices_by_name[] = {
+  1,   /* field[1] = count */
+  0,   /* field[0] = what */
+};
+static const ProtobufCIntRange pickerd__v1__import_count__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__import_count__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ImportCount",
+  "ImportCount",
+  "Pickerd__V1__ImportCount",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ImportCount),
+  2,
+  pickerd__v1__import_count__field_descriptors,
+  pickerd__v1__import_count__field_indices_by_name,
+  1,  pickerd__v1__import_count__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__import_count__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__import_reply__field_descriptors[3] =
@@ -5015,6 +5634,313 @@ const ProtobufCMessageDescriptor pickerd__v1__import_reply__descriptor =
   pickerd__v1__import_reply__field_indices_by_name,
   1,  pickerd__v1__import_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__import_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__donations_list_request__field_descriptors[2] =
+{
+  {
+    "bundle_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationsListRequest, bundle_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "limit",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationsListRequest, limit),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__donations_list_request__field_indices_by_name[] = {
+  0,   /* field[0] = bundle_id */
+  1,   /* field[1] = limit */
+};
+static const ProtobufCIntRange pickerd__v1__donations_list_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__donations_list_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.DonationsListRequest",
+  "DonationsListRequest",
+  "Pickerd__V1__DonationsListRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__DonationsListRequest),
+  2,
+  pickerd__v1__donations_list_request__field_descriptors,
+  pickerd__v1__donations_list_request__field_indices_by_name,
+  1,  pickerd__v1__donations_list_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__donations_list_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__donation_entry__field_descriptors[8] =
+{
+  {
+    "item_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, item_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bundle_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, bundle_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "app_name",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, app_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "external_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, external_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kind",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, kind),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "summary",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, summary),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "date_ms",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, date_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "excluded",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationEntry, excluded),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__donation_entry__field_indices_by_name[] = {
+  2,   /* field[2] = app_name */
+  1,   /* field[1] = bundle_id */
+  6,   /* field[6] = date_ms */
+  7,   /* field[7] = excluded */
+  3,   /* field[3] = external_id */
+  0,   /* field[0] = item_id */
+  4,   /* field[4] = kind */
+  5,   /* field[5] = summary */
+};
+static const ProtobufCIntRange pickerd__v1__donation_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__donation_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.DonationEntry",
+  "DonationEntry",
+  "Pickerd__V1__DonationEntry",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__DonationEntry),
+  8,
+  pickerd__v1__donation_entry__field_descriptors,
+  pickerd__v1__donation_entry__field_indices_by_name,
+  1,  pickerd__v1__donation_entry__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__donation_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__donations_list_reply__field_descriptors[1] =
+{
+  {
+    "donations",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__DonationsListReply, n_donations),
+    offsetof(Pickerd__V1__DonationsListReply, donations),
+    &pickerd__v1__donation_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__donations_list_reply__field_indices_by_name[] = {
+  0,   /* field[0] = donations */
+};
+static const ProtobufCIntRange pickerd__v1__donations_list_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__donations_list_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.DonationsListReply",
+  "DonationsListReply",
+  "Pickerd__V1__DonationsListReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__DonationsListReply),
+  1,
+  pickerd__v1__donations_list_reply__field_descriptors,
+  pickerd__v1__donations_list_reply__field_indices_by_name,
+  1,  pickerd__v1__donations_list_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__donations_list_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__donations_remove_request__field_descriptors[2] =
+{
+  {
+    "item_ids",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__DonationsRemoveRequest, n_item_ids),
+    offsetof(Pickerd__V1__DonationsRemoveRequest, item_ids),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bundle_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationsRemoveRequest, bundle_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__donations_remove_request__field_indices_by_name[] = {
+  1,   /* field[1] = bundle_id */
+  0,   /* field[0] = item_ids */
+};
+static const ProtobufCIntRange pickerd__v1__donations_remove_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__donations_remove_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.DonationsRemoveRequest",
+  "DonationsRemoveRequest",
+  "Pickerd__V1__DonationsRemoveRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__DonationsRemoveRequest),
+  2,
+  pickerd__v1__donations_remove_request__field_descriptors,
+  pickerd__v1__donations_remove_request__field_indices_by_name,
+  1,  pickerd__v1__donations_remove_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__donations_remove_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__donations_remove_reply__field_descriptors[1] =
+{
+  {
+    "removed",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__DonationsRemoveReply, removed),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__donations_remove_reply__field_indices_by_name[] = {
+  0,   /* field[0] = removed */
+};
+static const ProtobufCIntRange pickerd__v1__donations_remove_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.DonationsRemoveReply",
+  "DonationsRemoveReply",
+  "Pickerd__V1__DonationsRemoveReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__DonationsRemoveReply),
+  1,
+  pickerd__v1__donations_remove_reply__field_descriptors,
+  pickerd__v1__donations_remove_reply__field_indices_by_name,
+  1,  pickerd__v1__donations_remove_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__donations_remove_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__app_state__enum_values_by_number[5] =

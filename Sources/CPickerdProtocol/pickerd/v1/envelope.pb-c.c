@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[61] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[67] =
 {
   {
     "request_id",
@@ -438,6 +438,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[6
     offsetof(Pickerd__V1__Envelope, body_case),
     offsetof(Pickerd__V1__Envelope, donation_reply),
     &pickerd__v1__donation_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "withdraw_donations",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, withdraw_donations),
+    &pickerd__v1__withdraw_donations_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "withdraw_donations_reply",
+    29,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, withdraw_donations_reply),
+    &pickerd__v1__withdraw_donations_reply__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -1030,78 +1054,132 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[6
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "donations_list",
+    96,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, donations_list),
+    &pickerd__v1__donations_list_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "donations_list_reply",
+    97,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, donations_list_reply),
+    &pickerd__v1__donations_list_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "donations_remove",
+    98,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, donations_remove),
+    &pickerd__v1__donations_remove_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "donations_remove_reply",
+    99,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, donations_remove_reply),
+    &pickerd__v1__donations_remove_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
-  36,   /* field[36] = ack */
-  12,   /* field[12] = agent_register */
-  13,   /* field[13] = agent_registered */
-  24,   /* field[24] = app_approval */
-  33,   /* field[33] = app_register */
-  34,   /* field[34] = app_register_reply */
-  35,   /* field[35] = app_remove */
-  57,   /* field[57] = app_revoke */
-  56,   /* field[56] = app_show */
-  31,   /* field[31] = apps_list */
-  32,   /* field[32] = apps_list_reply */
+  38,   /* field[38] = ack */
+  14,   /* field[14] = agent_register */
+  15,   /* field[15] = agent_registered */
+  26,   /* field[26] = app_approval */
+  35,   /* field[35] = app_register */
+  36,   /* field[36] = app_register_reply */
+  37,   /* field[37] = app_remove */
+  59,   /* field[59] = app_revoke */
+  58,   /* field[58] = app_show */
+  33,   /* field[33] = apps_list */
+  34,   /* field[34] = apps_list_reply */
   6,   /* field[6] = close */
   8,   /* field[8] = configuration */
   9,   /* field[9] = configuration_reply */
-  15,   /* field[15] = consent_decision */
-  29,   /* field[29] = consent_reset */
-  20,   /* field[20] = cycle_prompt */
-  21,   /* field[21] = cycle_prompt_reply */
-  17,   /* field[17] = dismiss */
+  17,   /* field[17] = consent_decision */
+  31,   /* field[31] = consent_reset */
+  22,   /* field[22] = cycle_prompt */
+  23,   /* field[23] = cycle_prompt_reply */
+  19,   /* field[19] = dismiss */
   10,   /* field[10] = donation */
   11,   /* field[11] = donation_reply */
+  63,   /* field[63] = donations_list */
+  64,   /* field[64] = donations_list_reply */
+  65,   /* field[65] = donations_remove */
+  66,   /* field[66] = donations_remove_reply */
   3,   /* field[3] = error */
-  18,   /* field[18] = fetch_media */
-  19,   /* field[19] = fetch_media_reply */
+  20,   /* field[20] = fetch_media */
+  21,   /* field[21] = fetch_media_reply */
   1,   /* field[1] = hello */
   2,   /* field[2] = hello_reply */
-  37,   /* field[37] = history */
-  38,   /* field[38] = history_reply */
-  59,   /* field[59] = import_progress */
-  60,   /* field[60] = import_reply */
-  58,   /* field[58] = import_request */
-  39,   /* field[39] = library_seed_demo */
-  41,   /* field[41] = library_stats */
-  42,   /* field[42] = library_stats_reply */
-  48,   /* field[48] = notification_open */
-  49,   /* field[49] = notification_open_reply */
-  43,   /* field[43] = notifications_get */
-  46,   /* field[46] = notifications_list */
-  47,   /* field[47] = notifications_list_reply */
-  45,   /* field[45] = notifications_reply */
-  44,   /* field[44] = notifications_set */
+  39,   /* field[39] = history */
+  40,   /* field[40] = history_reply */
+  61,   /* field[61] = import_progress */
+  62,   /* field[62] = import_reply */
+  60,   /* field[60] = import_request */
+  41,   /* field[41] = library_seed_demo */
+  43,   /* field[43] = library_stats */
+  44,   /* field[44] = library_stats_reply */
+  50,   /* field[50] = notification_open */
+  51,   /* field[51] = notification_open_reply */
+  45,   /* field[45] = notifications_get */
+  48,   /* field[48] = notifications_list */
+  49,   /* field[49] = notifications_list_reply */
+  47,   /* field[47] = notifications_reply */
+  46,   /* field[46] = notifications_set */
   7,   /* field[7] = outcome */
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
-  14,   /* field[14] = review */
-  16,   /* field[16] = review_decision */
-  55,   /* field[55] = scan_progress */
-  40,   /* field[40] = seed_progress */
-  27,   /* field[27] = settings_get */
-  30,   /* field[30] = settings_reply */
-  28,   /* field[28] = settings_set */
-  52,   /* field[52] = sources_add */
-  50,   /* field[50] = sources_list */
-  51,   /* field[51] = sources_list_reply */
-  53,   /* field[53] = sources_remove */
-  54,   /* field[54] = sources_rescan */
-  25,   /* field[25] = status */
-  26,   /* field[26] = status_reply */
-  22,   /* field[22] = suggestions_page */
-  23,   /* field[23] = suggestions_page_reply */
+  16,   /* field[16] = review */
+  18,   /* field[18] = review_decision */
+  57,   /* field[57] = scan_progress */
+  42,   /* field[42] = seed_progress */
+  29,   /* field[29] = settings_get */
+  32,   /* field[32] = settings_reply */
+  30,   /* field[30] = settings_set */
+  54,   /* field[54] = sources_add */
+  52,   /* field[52] = sources_list */
+  53,   /* field[53] = sources_list_reply */
+  55,   /* field[55] = sources_remove */
+  56,   /* field[56] = sources_rescan */
+  27,   /* field[27] = status */
+  28,   /* field[28] = status_reply */
+  24,   /* field[24] = suggestions_page */
+  25,   /* field[25] = suggestions_page_reply */
+  12,   /* field[12] = withdraw_donations */
+  13,   /* field[13] = withdraw_donations_reply */
 };
 static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
   { 20, 4 },
-  { 40, 12 },
-  { 60, 25 },
-  { 0, 61 }
+  { 40, 14 },
+  { 60, 27 },
+  { 0, 67 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1111,7 +1189,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  61,
+  67,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

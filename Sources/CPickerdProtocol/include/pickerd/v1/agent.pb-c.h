@@ -170,10 +170,16 @@ struct  Pickerd__V1__ReviewRequest
    * window transient for it (over the app, like a sheet). Empty when the app named none.
    */
   char *parent_window;
+  /*
+   * Set with the lists when pickerd holds no suggestions at all (nothing indexed or imported yet:
+   * the picker says how to add some), as opposed to lists left empty by the categories the person
+   * turned off.
+   */
+  protobuf_c_boolean library_empty;
 };
 #define PICKERD__V1__REVIEW_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__review_request__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL, 0, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, 0, NULL, 0, (char *)protobuf_c_empty_string, PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string, 0 }
 
 
 /*

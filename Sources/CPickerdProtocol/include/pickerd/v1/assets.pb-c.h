@@ -436,10 +436,14 @@ struct  Pickerd__V1__GenericMedia
   char *album;
   Pickerd__V1__Timestamp *date;
   Pickerd__V1__Media *app_icon;
+  /*
+   * the media's own picture (a cover), when the app donated one
+   */
+  Pickerd__V1__Media *artwork;
 };
 #define PICKERD__V1__GENERIC_MEDIA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__generic_media__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL }
 
 
 struct  Pickerd__V1__Reflection

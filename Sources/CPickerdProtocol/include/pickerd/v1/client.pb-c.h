@@ -27,6 +27,8 @@ typedef struct Pickerd__V1__ConfigurationRequest Pickerd__V1__ConfigurationReque
 typedef struct Pickerd__V1__ConfigurationReply Pickerd__V1__ConfigurationReply;
 typedef struct Pickerd__V1__DonationRequest Pickerd__V1__DonationRequest;
 typedef struct Pickerd__V1__DonationReply Pickerd__V1__DonationReply;
+typedef struct Pickerd__V1__WithdrawDonationsRequest Pickerd__V1__WithdrawDonationsRequest;
+typedef struct Pickerd__V1__WithdrawDonationsReply Pickerd__V1__WithdrawDonationsReply;
 
 
 /* --- enums --- */
@@ -237,14 +239,18 @@ typedef enum {
 } Pickerd__V1__DonationRequest__AssetCase;
 
 /*
- * A donation from an app: third-party media or a State of Mind sample. `exclude_from_suggestions`
- * keeps the item in the store but out of every suggestion. Media (an app icon) travel as descriptors.
+ * A donation from an app: third-party media or a State of Mind sample, gated by the app's
+ * `org.pickerd.journal.donations` entitlement. `exclude_from_suggestions` keeps the item in the store
+ * but out of every suggestion (Apple's per-item opt-out). Media (GenericMedia's app_icon and artwork,
+ * StateOfMind's icon) travel as descriptors attached to the frame, named by their fd_index; pickerd
+ * copies them (images only: PNG or JPEG, at most 8 MiB each) and keeps no reference to the app's file.
+ * The app gets back an acknowledgement and nothing else: never an item id, never a suggestion.
  */
 struct  Pickerd__V1__DonationRequest
 {
   ProtobufCMessage base;
   /*
-   * the app's own identifier; a second donation replaces the first
+   * the app's own identifier (1…256 bytes); a second donation with it replaces the first
    */
   char *external_id;
   protobuf_c_boolean exclude_from_suggestions;
@@ -267,6 +273,36 @@ struct  Pickerd__V1__DonationReply
 #define PICKERD__V1__DONATION_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donation_reply__descriptor) \
     , (char *)protobuf_c_empty_string }
+
+
+/*
+ * An app withdraws its own donations: those with these identifiers, or all of them. They leave the
+ * store, their files, every suggestion, and every release from then on. Another app's donations are
+ * never touched, whatever identifiers are named.
+ */
+struct  Pickerd__V1__WithdrawDonationsRequest
+{
+  ProtobufCMessage base;
+  size_t n_external_ids;
+  char **external_ids;
+  protobuf_c_boolean all;
+};
+#define PICKERD__V1__WITHDRAW_DONATIONS_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__withdraw_donations_request__descriptor) \
+    , 0,NULL, 0 }
+
+
+struct  Pickerd__V1__WithdrawDonationsReply
+{
+  ProtobufCMessage base;
+  /*
+   * how many of this app's donations were removed
+   */
+  uint64_t withdrawn;
+};
+#define PICKERD__V1__WITHDRAW_DONATIONS_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__withdraw_donations_reply__descriptor) \
+    , 0 }
 
 
 /* Pickerd__V1__PresentRequest methods */
@@ -459,6 +495,44 @@ Pickerd__V1__DonationReply *
 void   pickerd__v1__donation_reply__free_unpacked
                      (Pickerd__V1__DonationReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__WithdrawDonationsRequest methods */
+void   pickerd__v1__withdraw_donations_request__init
+                     (Pickerd__V1__WithdrawDonationsRequest         *message);
+size_t pickerd__v1__withdraw_donations_request__get_packed_size
+                     (const Pickerd__V1__WithdrawDonationsRequest   *message);
+size_t pickerd__v1__withdraw_donations_request__pack
+                     (const Pickerd__V1__WithdrawDonationsRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__withdraw_donations_request__pack_to_buffer
+                     (const Pickerd__V1__WithdrawDonationsRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__WithdrawDonationsRequest *
+       pickerd__v1__withdraw_donations_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__withdraw_donations_request__free_unpacked
+                     (Pickerd__V1__WithdrawDonationsRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__WithdrawDonationsReply methods */
+void   pickerd__v1__withdraw_donations_reply__init
+                     (Pickerd__V1__WithdrawDonationsReply         *message);
+size_t pickerd__v1__withdraw_donations_reply__get_packed_size
+                     (const Pickerd__V1__WithdrawDonationsReply   *message);
+size_t pickerd__v1__withdraw_donations_reply__pack
+                     (const Pickerd__V1__WithdrawDonationsReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__withdraw_donations_reply__pack_to_buffer
+                     (const Pickerd__V1__WithdrawDonationsReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__WithdrawDonationsReply *
+       pickerd__v1__withdraw_donations_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__withdraw_donations_reply__free_unpacked
+                     (Pickerd__V1__WithdrawDonationsReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__PresentRequest_Closure)
@@ -491,6 +565,12 @@ typedef void (*Pickerd__V1__DonationRequest_Closure)
 typedef void (*Pickerd__V1__DonationReply_Closure)
                  (const Pickerd__V1__DonationReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__WithdrawDonationsRequest_Closure)
+                 (const Pickerd__V1__WithdrawDonationsRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__WithdrawDonationsReply_Closure)
+                 (const Pickerd__V1__WithdrawDonationsReply *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -510,6 +590,8 @@ extern const ProtobufCMessageDescriptor pickerd__v1__configuration_request__desc
 extern const ProtobufCMessageDescriptor pickerd__v1__configuration_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__donation_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__donation_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__withdraw_donations_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__withdraw_donations_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -19,6 +19,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Pickerd__V1__StatusRequest Pickerd__V1__StatusRequest;
 typedef struct Pickerd__V1__StatusReply Pickerd__V1__StatusReply;
+typedef struct Pickerd__V1__ServedSocket Pickerd__V1__ServedSocket;
 typedef struct Pickerd__V1__SettingsGetRequest Pickerd__V1__SettingsGetRequest;
 typedef struct Pickerd__V1__SettingsSetRequest Pickerd__V1__SettingsSetRequest;
 typedef struct Pickerd__V1__ConsentResetRequest Pickerd__V1__ConsentResetRequest;
@@ -62,7 +63,13 @@ typedef struct Pickerd__V1__SourcesRescanRequest Pickerd__V1__SourcesRescanReque
 typedef struct Pickerd__V1__ImportRequest Pickerd__V1__ImportRequest;
 typedef struct Pickerd__V1__ImportProgress Pickerd__V1__ImportProgress;
 typedef struct Pickerd__V1__ImportFileResult Pickerd__V1__ImportFileResult;
+typedef struct Pickerd__V1__ImportCount Pickerd__V1__ImportCount;
 typedef struct Pickerd__V1__ImportReply Pickerd__V1__ImportReply;
+typedef struct Pickerd__V1__DonationsListRequest Pickerd__V1__DonationsListRequest;
+typedef struct Pickerd__V1__DonationEntry Pickerd__V1__DonationEntry;
+typedef struct Pickerd__V1__DonationsListReply Pickerd__V1__DonationsListReply;
+typedef struct Pickerd__V1__DonationsRemoveRequest Pickerd__V1__DonationsRemoveRequest;
+typedef struct Pickerd__V1__DonationsRemoveReply Pickerd__V1__DonationsRemoveReply;
 
 
 /* --- enums --- */
@@ -102,10 +109,15 @@ typedef enum _Pickerd__V1__NotificationMode {
 struct  Pickerd__V1__StatusRequest
 {
   ProtobufCMessage base;
+  /*
+   * Also run SQLite's whole-file integrity check on the store and measure its size on disk (both
+   * read every page or file: slower; for `pickerctl doctor`).
+   */
+  protobuf_c_boolean check_store;
 };
 #define PICKERD__V1__STATUS_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__status_request__descriptor) \
-     }
+    , 0 }
 
 
 struct  Pickerd__V1__StatusReply
@@ -127,10 +139,78 @@ struct  Pickerd__V1__StatusReply
    */
   size_t n_scanning;
   Pickerd__V1__ScanProgress **scanning;
+  /*
+   * What `pickerctl doctor` checks:
+   */
+  /*
+   * the sockets pickerd serves, and where each came from
+   */
+  size_t n_sockets;
+  Pickerd__V1__ServedSocket **sockets;
+  /*
+   * the display the desktop picker opens on; empty: none known
+   */
+  char *display;
+  /*
+   * argv; empty: no desktop picker
+   */
+  size_t n_desktop_agent_command;
+  char **desktop_agent_command;
+  /*
+   * argv; empty: handed-over terminals are not used
+   */
+  size_t n_terminal_agent_command;
+  char **terminal_agent_command;
+  /*
+   * argv; empty: none
+   */
+  size_t n_agent_command;
+  char **agent_command;
+  /*
+   * the programs accepted as picker agents
+   */
+  size_t n_agent_executables;
+  char **agent_executables;
+  /*
+   * check_store was asked: the next two are set
+   */
+  protobuf_c_boolean store_checked;
+  /*
+   * the store's database and media files, in bytes
+   */
+  uint64_t store_bytes;
+  /*
+   * what SQLite's integrity check found; empty when sound
+   */
+  char *store_problem;
+  /*
+   * free space on the data directory's filesystem (statvfs)
+   */
+  uint64_t data_free_bytes;
+  char *runtime_dir;
+  protobuf_c_boolean developer_mode;
 };
 #define PICKERD__V1__STATUS_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__status_reply__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL }
+    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * A socket pickerd serves.
+ */
+struct  Pickerd__V1__ServedSocket
+{
+  ProtobufCMessage base;
+  Pickerd__V1__Role role;
+  char *path;
+  /*
+   * handed over by systemd (socket activation); else bound by pickerd itself
+   */
+  protobuf_c_boolean from_systemd;
+};
+#define PICKERD__V1__SERVED_SOCKET__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__served_socket__descriptor) \
+    , PICKERD__V1__ROLE__ROLE_UNSPECIFIED, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Pickerd__V1__SettingsGetRequest
@@ -811,7 +891,7 @@ struct  Pickerd__V1__ImportFileResult
   ProtobufCMessage base;
   char *file;
   /*
-   * records, semantic, timeline, owntracks, gpx, tcx, fit; empty when not recognised
+   * records, semantic, timeline, owntracks, gpx, tcx, fit, listenbrainz, lastfm, daylio, vcard, ics; empty when not recognised
    */
   char *kind;
   uint64_t workouts;
@@ -825,10 +905,29 @@ struct  Pickerd__V1__ImportFileResult
    * why nothing of this file was imported (names the line or record)
    */
   char *error;
+  /*
+   * what else it held ("songs", "contacts", "moods", "events"), by name
+   */
+  size_t n_counts;
+  Pickerd__V1__ImportCount **counts;
 };
 #define PICKERD__V1__IMPORT_FILE_RESULT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_file_result__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+struct  Pickerd__V1__ImportCount
+{
+  ProtobufCMessage base;
+  /*
+   * a plural noun: songs, podcasts, contacts, moods, events
+   */
+  char *what;
+  uint64_t count;
+};
+#define PICKERD__V1__IMPORT_COUNT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_count__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Pickerd__V1__ImportReply
@@ -842,6 +941,107 @@ struct  Pickerd__V1__ImportReply
 #define PICKERD__V1__IMPORT_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__import_reply__descriptor) \
     , 0,NULL, 0, 0 }
+
+
+/*
+ * `pickerctl donations list`: what apps donated, for the person to see (never sent to an app).
+ */
+struct  Pickerd__V1__DonationsListRequest
+{
+  ProtobufCMessage base;
+  /*
+   * empty: every app
+   */
+  char *bundle_id;
+  /*
+   * 0: all
+   */
+  uint32_t limit;
+};
+#define PICKERD__V1__DONATIONS_LIST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donations_list_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Pickerd__V1__DonationEntry
+{
+  ProtobufCMessage base;
+  /*
+   * pickerd's id for the item (what `donations remove` takes)
+   */
+  char *item_id;
+  /*
+   * the donating app
+   */
+  char *bundle_id;
+  /*
+   * its display name, when it is still registered
+   */
+  char *app_name;
+  /*
+   * the app's own identifier
+   */
+  char *external_id;
+  /*
+   * genericMedia or stateOfMind
+   */
+  char *kind;
+  /*
+   * a one-line description for the person
+   */
+  char *summary;
+  /*
+   * when it happened
+   */
+  int64_t date_ms;
+  /*
+   * excluded from suggestions by the app
+   */
+  protobuf_c_boolean excluded;
+};
+#define PICKERD__V1__DONATION_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donation_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+
+
+struct  Pickerd__V1__DonationsListReply
+{
+  ProtobufCMessage base;
+  size_t n_donations;
+  Pickerd__V1__DonationEntry **donations;
+};
+#define PICKERD__V1__DONATIONS_LIST_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donations_list_reply__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * `pickerctl donations remove`: the person removes donations, by pickerd's item ids or every one of
+ * an app's. They leave suggestions and future releases, as a withdrawal does.
+ */
+struct  Pickerd__V1__DonationsRemoveRequest
+{
+  ProtobufCMessage base;
+  size_t n_item_ids;
+  char **item_ids;
+  /*
+   * with no ids: every donation of this app
+   */
+  char *bundle_id;
+};
+#define PICKERD__V1__DONATIONS_REMOVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donations_remove_request__descriptor) \
+    , 0,NULL, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__DonationsRemoveReply
+{
+  ProtobufCMessage base;
+  uint64_t removed;
+};
+#define PICKERD__V1__DONATIONS_REMOVE_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donations_remove_reply__descriptor) \
+    , 0 }
 
 
 /* Pickerd__V1__StatusRequest methods */
@@ -881,6 +1081,25 @@ Pickerd__V1__StatusReply *
                       const uint8_t       *data);
 void   pickerd__v1__status_reply__free_unpacked
                      (Pickerd__V1__StatusReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ServedSocket methods */
+void   pickerd__v1__served_socket__init
+                     (Pickerd__V1__ServedSocket         *message);
+size_t pickerd__v1__served_socket__get_packed_size
+                     (const Pickerd__V1__ServedSocket   *message);
+size_t pickerd__v1__served_socket__pack
+                     (const Pickerd__V1__ServedSocket   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__served_socket__pack_to_buffer
+                     (const Pickerd__V1__ServedSocket   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ServedSocket *
+       pickerd__v1__served_socket__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__served_socket__free_unpacked
+                     (Pickerd__V1__ServedSocket *message,
                       ProtobufCAllocator *allocator);
 /* Pickerd__V1__SettingsGetRequest methods */
 void   pickerd__v1__settings_get_request__init
@@ -1699,6 +1918,25 @@ Pickerd__V1__ImportFileResult *
 void   pickerd__v1__import_file_result__free_unpacked
                      (Pickerd__V1__ImportFileResult *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__ImportCount methods */
+void   pickerd__v1__import_count__init
+                     (Pickerd__V1__ImportCount         *message);
+size_t pickerd__v1__import_count__get_packed_size
+                     (const Pickerd__V1__ImportCount   *message);
+size_t pickerd__v1__import_count__pack
+                     (const Pickerd__V1__ImportCount   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__import_count__pack_to_buffer
+                     (const Pickerd__V1__ImportCount   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ImportCount *
+       pickerd__v1__import_count__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__import_count__free_unpacked
+                     (Pickerd__V1__ImportCount *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__ImportReply methods */
 void   pickerd__v1__import_reply__init
                      (Pickerd__V1__ImportReply         *message);
@@ -1718,6 +1956,101 @@ Pickerd__V1__ImportReply *
 void   pickerd__v1__import_reply__free_unpacked
                      (Pickerd__V1__ImportReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__DonationsListRequest methods */
+void   pickerd__v1__donations_list_request__init
+                     (Pickerd__V1__DonationsListRequest         *message);
+size_t pickerd__v1__donations_list_request__get_packed_size
+                     (const Pickerd__V1__DonationsListRequest   *message);
+size_t pickerd__v1__donations_list_request__pack
+                     (const Pickerd__V1__DonationsListRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__donations_list_request__pack_to_buffer
+                     (const Pickerd__V1__DonationsListRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__DonationsListRequest *
+       pickerd__v1__donations_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__donations_list_request__free_unpacked
+                     (Pickerd__V1__DonationsListRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__DonationEntry methods */
+void   pickerd__v1__donation_entry__init
+                     (Pickerd__V1__DonationEntry         *message);
+size_t pickerd__v1__donation_entry__get_packed_size
+                     (const Pickerd__V1__DonationEntry   *message);
+size_t pickerd__v1__donation_entry__pack
+                     (const Pickerd__V1__DonationEntry   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__donation_entry__pack_to_buffer
+                     (const Pickerd__V1__DonationEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__DonationEntry *
+       pickerd__v1__donation_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__donation_entry__free_unpacked
+                     (Pickerd__V1__DonationEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__DonationsListReply methods */
+void   pickerd__v1__donations_list_reply__init
+                     (Pickerd__V1__DonationsListReply         *message);
+size_t pickerd__v1__donations_list_reply__get_packed_size
+                     (const Pickerd__V1__DonationsListReply   *message);
+size_t pickerd__v1__donations_list_reply__pack
+                     (const Pickerd__V1__DonationsListReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__donations_list_reply__pack_to_buffer
+                     (const Pickerd__V1__DonationsListReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__DonationsListReply *
+       pickerd__v1__donations_list_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__donations_list_reply__free_unpacked
+                     (Pickerd__V1__DonationsListReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__DonationsRemoveRequest methods */
+void   pickerd__v1__donations_remove_request__init
+                     (Pickerd__V1__DonationsRemoveRequest         *message);
+size_t pickerd__v1__donations_remove_request__get_packed_size
+                     (const Pickerd__V1__DonationsRemoveRequest   *message);
+size_t pickerd__v1__donations_remove_request__pack
+                     (const Pickerd__V1__DonationsRemoveRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__donations_remove_request__pack_to_buffer
+                     (const Pickerd__V1__DonationsRemoveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__DonationsRemoveRequest *
+       pickerd__v1__donations_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__donations_remove_request__free_unpacked
+                     (Pickerd__V1__DonationsRemoveRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__DonationsRemoveReply methods */
+void   pickerd__v1__donations_remove_reply__init
+                     (Pickerd__V1__DonationsRemoveReply         *message);
+size_t pickerd__v1__donations_remove_reply__get_packed_size
+                     (const Pickerd__V1__DonationsRemoveReply   *message);
+size_t pickerd__v1__donations_remove_reply__pack
+                     (const Pickerd__V1__DonationsRemoveReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__donations_remove_reply__pack_to_buffer
+                     (const Pickerd__V1__DonationsRemoveReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__DonationsRemoveReply *
+       pickerd__v1__donations_remove_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__donations_remove_reply__free_unpacked
+                     (Pickerd__V1__DonationsRemoveReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__StatusRequest_Closure)
@@ -1725,6 +2058,9 @@ typedef void (*Pickerd__V1__StatusRequest_Closure)
                   void *closure_data);
 typedef void (*Pickerd__V1__StatusReply_Closure)
                  (const Pickerd__V1__StatusReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ServedSocket_Closure)
+                 (const Pickerd__V1__ServedSocket *message,
                   void *closure_data);
 typedef void (*Pickerd__V1__SettingsGetRequest_Closure)
                  (const Pickerd__V1__SettingsGetRequest *message,
@@ -1855,8 +2191,26 @@ typedef void (*Pickerd__V1__ImportProgress_Closure)
 typedef void (*Pickerd__V1__ImportFileResult_Closure)
                  (const Pickerd__V1__ImportFileResult *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__ImportCount_Closure)
+                 (const Pickerd__V1__ImportCount *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__ImportReply_Closure)
                  (const Pickerd__V1__ImportReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__DonationsListRequest_Closure)
+                 (const Pickerd__V1__DonationsListRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__DonationEntry_Closure)
+                 (const Pickerd__V1__DonationEntry *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__DonationsListReply_Closure)
+                 (const Pickerd__V1__DonationsListReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__DonationsRemoveRequest_Closure)
+                 (const Pickerd__V1__DonationsRemoveRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__DonationsRemoveReply_Closure)
+                 (const Pickerd__V1__DonationsRemoveReply *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1868,6 +2222,7 @@ extern const ProtobufCEnumDescriptor    pickerd__v1__app_state__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__notification_mode__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__served_socket__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__settings_get_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__settings_set_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__consent_reset_request__descriptor;
@@ -1911,7 +2266,13 @@ extern const ProtobufCMessageDescriptor pickerd__v1__sources_rescan_request__des
 extern const ProtobufCMessageDescriptor pickerd__v1__import_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__import_progress__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__import_file_result__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__import_count__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__import_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__donations_list_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__donation_entry__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__donations_list_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

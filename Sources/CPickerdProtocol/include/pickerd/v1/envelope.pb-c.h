@@ -80,6 +80,8 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_CONFIGURATION_REPLY = 25,
   PICKERD__V1__ENVELOPE__BODY_DONATION = 26,
   PICKERD__V1__ENVELOPE__BODY_DONATION_REPLY = 27,
+  PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS = 28,
+  PICKERD__V1__ENVELOPE__BODY_WITHDRAW_DONATIONS_REPLY = 29,
   PICKERD__V1__ENVELOPE__BODY_AGENT_REGISTER = 40,
   PICKERD__V1__ENVELOPE__BODY_AGENT_REGISTERED = 41,
   PICKERD__V1__ENVELOPE__BODY_REVIEW = 42,
@@ -128,7 +130,11 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_APP_REVOKE = 92,
   PICKERD__V1__ENVELOPE__BODY_IMPORT_REQUEST = 93,
   PICKERD__V1__ENVELOPE__BODY_IMPORT_PROGRESS = 94,
-  PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY = 95
+  PICKERD__V1__ENVELOPE__BODY_IMPORT_REPLY = 95,
+  PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST = 96,
+  PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST_REPLY = 97,
+  PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE = 98,
+  PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY = 99
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -159,6 +165,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__ConfigurationReply *configuration_reply;
     Pickerd__V1__DonationRequest *donation;
     Pickerd__V1__DonationReply *donation_reply;
+    Pickerd__V1__WithdrawDonationsRequest *withdraw_donations;
+    Pickerd__V1__WithdrawDonationsReply *withdraw_donations_reply;
     /*
      * Agent role.
      */
@@ -214,6 +222,10 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__ImportRequest *import_request;
     Pickerd__V1__ImportProgress *import_progress;
     Pickerd__V1__ImportReply *import_reply;
+    Pickerd__V1__DonationsListRequest *donations_list;
+    Pickerd__V1__DonationsListReply *donations_list_reply;
+    Pickerd__V1__DonationsRemoveRequest *donations_remove;
+    Pickerd__V1__DonationsRemoveReply *donations_remove_reply;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \
