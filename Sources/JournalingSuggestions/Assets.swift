@@ -236,6 +236,25 @@ extension JournalingSuggestion {
         public var date: Date?
         /// The app's icon.
         public var appIcon: URL?
+        /// The media's own picture (a cover), when the donating app gave one.
+        public var artwork: URL?
+
+        /// Media to donate (``JournalingSuggestionsDonations/donate(_:identifier:excludedFromSuggestions:)``).
+        /// - Parameters:
+        ///   - title: the title (a chapter, an episode, a track).
+        ///   - artist: the artist or author.
+        ///   - album: the album, book or show.
+        ///   - date: when the person played or read it (default: now).
+        ///   - appIcon: your app's icon, a PNG or JPEG file.
+        ///   - artwork: the media's own picture, a PNG or JPEG file.
+        public init(title: String?, artist: String? = nil, album: String? = nil, date: Date? = nil, appIcon: URL? = nil, artwork: URL? = nil) {
+            self.title = title
+            self.artist = artist
+            self.album = album
+            self.date = date
+            self.appIcon = appIcon
+            self.artwork = artwork
+        }
     }
 
     /// A reflection prompt.
@@ -269,6 +288,23 @@ extension JournalingSuggestion {
             public var associations: [Int]
             /// When.
             public var date: Date?
+
+            /// A State of Mind sample to donate, in HealthKit's terms.
+            /// - Parameters:
+            ///   - kind: a momentary emotion or a daily mood.
+            ///   - valence: −1 (very unpleasant) … 1 (very pleasant).
+            ///   - valenceClassification: HealthKit's 1…7; 0 to have it worked out from `valence`.
+            ///   - labels: HealthKit's label raw values (1…38).
+            ///   - associations: HealthKit's association raw values (1…18).
+            ///   - date: when (default: now).
+            public init(kind: Kind, valence: Double, valenceClassification: Int = 0, labels: [Int] = [], associations: [Int] = [], date: Date? = nil) {
+                self.kind = kind
+                self.valence = valence
+                self.valenceClassification = valenceClassification
+                self.labels = labels
+                self.associations = associations
+                self.date = date
+            }
         }
         /// The sample.
         public var state: State?

@@ -50,7 +50,8 @@ struct WireConversion {
                                                               movementType: movement))
         case .genericMedia(let g):
             assets.append(JournalingSuggestion.GenericMedia(title: text(g.title), artist: text(g.artist), album: text(g.album),
-                                                            date: date(g.date), appIcon: url(g.appIcon)))
+                                                            date: date(g.date), appIcon: url(g.appIcon),
+                                                            artwork: url(g.artwork)))
         case .reflection(let r): assets.append(JournalingSuggestion.Reflection(prompt: r.prompt, color: r.color.map(color)))
         case .stateOfMind(let s):
             let state = s.state.map {

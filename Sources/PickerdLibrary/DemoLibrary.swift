@@ -333,18 +333,14 @@ struct Generator {
             func mood(hour: Double, kind: StateOfMindKind, valence: Double, labels: [StateOfMindLabel],
                       associations: [StateOfMindAssociation]) -> GeneratedItem {
                 let ms = Self.time(day: day, hour: hour)
-                let classification = ValenceClassification(rawValue: Int32(max(1, min(7, ((valence + 1) / 2 * 7).rounded(.down) + 1))))
-                let warm = Color(red: 1, green: 0.55 + valence * 0.3, blue: 0.3, alpha: 1)
-                let cool = Color(red: 0.3, green: 0.45, blue: 0.8 + valence * 0.1, alpha: 1)
+                let classification = StateOfMindStyle.classification(valence: valence)
+                let backgrounds = StateOfMindStyle.backgrounds(valence: valence)
                 let icon = badge(valence >= 0 ? "+" : "-", background: valence >= 0 ? Raster.RGB(240, 170, 60) : Raster.RGB(90, 110, 190),
                                  size: 32, directory: "icons", name: valence >= 0 ? "mood-pleasant" : "mood-unpleasant")
                 let state = StateOfMind(
                     state: StateOfMindSample(kind: kind, valence: valence, valenceClassification: classification,
                                              labels: labels, associations: associations, date: Timestamp(unixMs: ms)),
-                    icon: icon.media.media(slot: 0),
-                    lightBackground: Gradient(stops: [GradientStop(color: warm, location: 0), GradientStop(color: cool, location: 1)]),
-                    darkBackground: Gradient(stops: [GradientStop(color: Color(red: 0.1, green: 0.1, blue: 0.2, alpha: 1), location: 0),
-                                                     GradientStop(color: cool, location: 1)]))
+                    icon: icon.media.media(slot: 0), lightBackground: backgrounds.light, darkBackground: backgrounds.dark)
                 return GeneratedItem(item: LibraryItem(id: uuid(), asset: .stateOfMind(state), media: [icon.media], startMs: ms), files: [icon])
             }
 
@@ -441,7 +437,7 @@ struct Generator {
                     batch.append(GeneratedItem(item: LibraryItem(id: uuid(), asset: .genericMedia(GenericMedia(
                         title: "Chapter \(day + 3): The lighthouse keeper", artist: "A. R. Whitfield", album: "The Long Coast",
                         date: Timestamp(unixMs: ms), appIcon: icon.media.media(slot: 0))),
-                        media: [icon.media], startMs: ms, source: "com.example.bookshelf", externalID: "chapter-\(day + 3)"),
+                        media: [icon.media], startMs: ms, source: LibraryItem.donationSource("com.example.bookshelf"), externalID: "chapter-\(day + 3)"),
                                                files: [icon]))
                 }
             }
@@ -551,7 +547,7 @@ struct Generator {
                 batch.append(GeneratedItem(item: LibraryItem(id: uuid(), asset: .genericMedia(GenericMedia(
                     title: "Private Notes, Part 2", artist: "Anonymous", album: "Private Notes",
                     date: Timestamp(unixMs: ms), appIcon: icon.media.media(slot: 0))),
-                    media: [icon.media], startMs: ms, excludedFromSuggestions: true, source: "com.example.audiobooks",
+                    media: [icon.media], startMs: ms, excludedFromSuggestions: true, source: LibraryItem.donationSource("com.example.audiobooks"),
                     externalID: "private-2"), files: [icon]))
             }
 

@@ -1492,19 +1492,15 @@ struct ScaleMaker {
             let label = pick(choices)
             if !labels.contains(label) { labels.append(label) }
         }
-        let classification = ValenceClassification(rawValue: Int32(max(1, min(7, ((valence + 1) / 2 * 7).rounded(.down) + 1))))
-        let warm = Color(red: 1, green: 0.55 + valence * 0.3, blue: 0.3, alpha: 1)
-        let cool = Color(red: 0.3, green: 0.45, blue: 0.8 + valence * 0.1, alpha: 1)
+        let classification = StateOfMindStyle.classification(valence: valence)
+        let backgrounds = StateOfMindStyle.backgrounds(valence: valence)
         let icon = icons[valence >= 0 ? "mood-pleasant" : "mood-unpleasant"]!
         var unique: [StateOfMindAssociation] = []
         for association in associations where !unique.contains(association) { unique.append(association) }
         let state = StateOfMind(
             state: StateOfMindSample(kind: kind, valence: (valence * 100).rounded() / 100, valenceClassification: classification,
                                      labels: labels, associations: unique, date: Timestamp(unixMs: ms)),
-            icon: icon.media.media(slot: 0),
-            lightBackground: Gradient(stops: [GradientStop(color: warm, location: 0), GradientStop(color: cool, location: 1)]),
-            darkBackground: Gradient(stops: [GradientStop(color: Color(red: 0.1, green: 0.1, blue: 0.2, alpha: 1), location: 0),
-                                             GradientStop(color: cool, location: 1)]))
+            icon: icon.media.media(slot: 0), lightBackground: backgrounds.light, darkBackground: backgrounds.dark)
         return item(.stateOfMind(state), media: [icon], start: ms, day)
     }
 

@@ -57,8 +57,9 @@ enum ItemCodec {
             try db.cachedStatement(sql: "INSERT INTO motion_activity VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, slot(m.icon), m.steps, m.date?.startUnixMs, m.date?.endUnixMs, Int(m.movementType.rawValue)])
         case .genericMedia(let g):
-            try db.cachedStatement(sql: "INSERT INTO generic_media VALUES (?, ?, ?, ?, ?, ?)").execute(
-                           arguments: [id, g.title, g.artist, g.album, g.date?.unixMs, slot(g.appIcon)])
+            try db.cachedStatement(sql: """
+                INSERT INTO generic_media (item_id, title, artist, album, date_ms, app_icon_slot, artwork_slot) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [id, g.title, g.artist, g.album, g.date?.unixMs, slot(g.appIcon), slot(g.artwork)])
         case .reflection(let r):
             try db.cachedStatement(sql: "INSERT INTO reflection VALUES (?, ?, ?)").execute(arguments: [id, r.prompt, r.color.map(colorText)])
         case .stateOfMind(let s):
@@ -268,7 +269,8 @@ enum ItemCodec {
             case .genericMedia:
                 asset = generic[idText]?.first.map {
                     .genericMedia(GenericMedia(title: $0["title"], artist: $0["artist"], album: $0["album"],
-                                               date: timestamp($0["date_ms"]), appIcon: ref($0["app_icon_slot"])))
+                                               date: timestamp($0["date_ms"]), appIcon: ref($0["app_icon_slot"]),
+                                               artwork: ref($0["artwork_slot"])))
                 }
             case .reflection:
                 asset = reflections[idText]?.first.map { .reflection(Reflection(prompt: $0["prompt"], color: color($0["color"]))) }

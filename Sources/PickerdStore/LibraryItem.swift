@@ -72,7 +72,8 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     public var endMs: Int64
     /// Kept in the store but left out of every suggestion (a donating app's choice).
     public var excludedFromSuggestions: Bool
-    /// Where the item came from: `demo`, or the bundle id of the app that donated it.
+    /// Where the item came from: `demo`, `file` (a source folder), `import`, `listening`, or
+    /// `donation:` and the bundle id of the app that donated it (``donationSource(_:)``).
     public var source: String
     /// A donating app's own identifier for the item, empty otherwise.
     public var externalID: String
@@ -94,7 +95,7 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     ///   - startMs: start, ms since 1970.
     ///   - endMs: end, ms since 1970.
     ///   - excludedFromSuggestions: whether suggestions leave it out.
-    ///   - source: `demo` or a donating app's bundle id.
+    ///   - source: `demo`, `file`, `import`, `listening`, or ``donationSource(_:)`` of a donating app.
     ///   - externalID: a donating app's identifier.
     ///   - utcOffsetSeconds: the item's own offset from UTC, when the data gives it.
     ///   - coordinate: where it was, when the data says.

@@ -12,7 +12,7 @@ struct JournalDemo: AsyncParsableCommand {
         commandName: "journal-demo",
         abstract: "A small journaling app built on the JournalingSuggestions library.",
         discussion: "Exit status: 0 entry written, 1 failed, 3 cancelled, 4 dismissed, 5 not entitled, 6 no picker or pickerd unreachable.",
-        subcommands: [NewEntry.self, OpenURL.self, Configuration.self])
+        subcommands: [NewEntry.self, OpenURL.self, Configuration.self, Donate.self, Withdraw.self])
 
     /// journal-demo's JSNotificationURLFormat (register it with --notification-url-format).
     static let notificationURLFormat = "journaldemo://suggestion/{journaling-suggestion-id}"
@@ -97,6 +97,74 @@ struct Configuration: AsyncParsableCommand {
             if !configuration.offReasons.isEmpty { print("off because: " + configuration.offReasons.map { "\($0)" }.joined(separator: ", ")) }
         } catch {
             NewEntry.exit(error.message, 6)
+        }
+    }
+}
+
+/// Donates what the person read or how they felt, as a media or wellbeing app would (journal-demo
+/// stands in for one): it needs `org.pickerd.journal.donations` in its entitlements.
+struct Donate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Donate a media item (--title) or a mood (--valence) to journaling suggestions.",
+        discussion: "Prints \"donated <id>\"; exit 5 when not entitled, 1 when refused.")
+    @Option(help: "Your identifier for the donation (donating again with it replaces it).") var id: String
+    @Option(help: "Media: the title.") var title: String?
+    @Option(help: "Media: the artist or author.") var artist: String?
+    @Option(help: "Media: the album, book or show.") var album: String?
+    @Option(help: "Media: a PNG or JPEG of the cover.") var artwork: String?
+    @Option(help: "Media: a PNG or JPEG of the app's icon.") var appIcon: String?
+    @Option(help: "Mood: the valence, -1 (very unpleasant) to 1 (very pleasant).") var valence: Double?
+    @Option(help: "Mood: HealthKit label raw values, comma-separated (e.g. 9,14 for happy and grateful).") var labels: String = ""
+    @Option(help: "Mood: HealthKit association raw values, comma-separated.") var associations: String = ""
+    @Flag(help: "Mood: how the whole day felt, not a moment.") var dailyMood = false
+    @Option(help: "When, in seconds since 1970 (default: now).") var date: Double?
+    @Flag(help: "Keep it out of every suggestion.") var exclude = false
+    @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
+
+    func validate() throws {
+        guard (title == nil) != (valence == nil) else { throw ValidationError("give --title for media or --valence for a mood") }
+    }
+
+    func run() async throws {
+        let donations = JournalingSuggestionsDonations(runtimeDirectory: runtimeDir)
+        let when = date.map { Date(timeIntervalSince1970: $0) }
+        do {
+            if let valence {
+                func numbers(_ text: String) -> [Int] { text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+                let state = JournalingSuggestion.StateOfMind.State(kind: dailyMood ? .dailyMood : .momentaryEmotion, valence: valence,
+                                                                   labels: numbers(labels), associations: numbers(associations), date: when)
+                try await donations.donate(state, identifier: id, excludedFromSuggestions: exclude)
+            } else {
+                let media = JournalingSuggestion.GenericMedia(title: title, artist: artist, album: album, date: when,
+                                                              appIcon: appIcon.map { URL(fileURLWithPath: $0) },
+                                                              artwork: artwork.map { URL(fileURLWithPath: $0) })
+                try await donations.donate(media, identifier: id, excludedFromSuggestions: exclude)
+            }
+        } catch {
+            NewEntry.exit(error.message, error.code == .notEntitled ? 5 : error.code == .unreachable ? 6 : 1)
+        }
+        print("donated \(id)")
+    }
+}
+
+/// Withdraws journal-demo's donations.
+struct Withdraw: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Withdraw donations by identifier, or all of them (--all).")
+    @Argument(help: "Identifiers given when donating.") var ids: [String] = []
+    @Flag(help: "Every donation this app made.") var all = false
+    @Option(help: "pickerd's runtime directory (default: $XDG_RUNTIME_DIR/pickerd).") var runtimeDir: String?
+
+    func validate() throws {
+        guard all != !ids.isEmpty else { throw ValidationError("give identifiers, or --all") }
+    }
+
+    func run() async throws {
+        let donations = JournalingSuggestionsDonations(runtimeDirectory: runtimeDir)
+        do {
+            let count = all ? try await donations.withdrawAll() : try await donations.withdraw(identifiers: ids)
+            print("withdrew \(count)")
+        } catch {
+            NewEntry.exit(error.message, error.code == .notEntitled ? 5 : 1)
         }
     }
 }

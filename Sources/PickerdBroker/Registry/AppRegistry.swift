@@ -164,8 +164,11 @@ public struct AppRegistry: Sendable {
         }
         guard !app.entitlementsPath.isEmpty else { throw BrokerError("an app needs an entitlements file (--entitlements FILE)") }
         app.entitlementsPath = Self.canonical(app.entitlementsPath)
-        if let refusal = EntitlementGate.plistRefusal(app.entitlementsPath) {
-            throw BrokerError("not registered: \(refusal); the entitlements must set \(EntitlementGate.journalAllowKey) to true")
+        // An app presents (the journal key), donates (the donations key), or both: it must ask for one.
+        if let refusal = EntitlementGate.plistRefusal(app.entitlementsPath),
+           EntitlementGate.plistRefusal(app.entitlementsPath, key: EntitlementGate.donationsKey) != nil {
+            throw BrokerError("not registered: \(refusal); the entitlements must set \(EntitlementGate.journalAllowKey) "
+                              + "(to present) or \(EntitlementGate.donationsKey) (to donate) to true")
         }
         let name = app.flatpakAppId.isEmpty ? URL(fileURLWithPath: app.executablePath).lastPathComponent : app.flatpakAppId
         if app.bundleId.isEmpty { app.bundleId = app.flatpakAppId.isEmpty ? "local." + name : app.flatpakAppId }

@@ -5,13 +5,16 @@ import Synchronization
 
 /// The entitlement gate: may this app present the picker?
 public enum EntitlementGate {
-    /// The key that must be `true` in an app's entitlements plist.
+    /// The key that must be `true` in an app's entitlements plist for it to present the picker.
     public static let journalAllowKey = "com.apple.developer.journal.allow"
+    /// The key that must be `true` for an app to donate media and State of Mind (pickerd's own: Apple
+    /// has these arrive through HealthKit and the media frameworks, which Linux does not have).
+    public static let donationsKey = "org.pickerd.journal.donations"
 
     /// SHA-256 digests of executables already hashed, by file signature: a pinned app pays for
     /// hashing its executable once, not at every presentation. A changed file has a new signature.
     private static let digests = Mutex<[FileSignature: String]>([:])
-    /// Entitlements files already read, by path and signature.
+    /// Entitlements files' verdicts already reached, by path and key, with the file's signature.
     private static let plists = Mutex<[String: (FileSignature, String?)]>([:])
 
     /// Checks an app against its manifest: the executable's hash (when the manifest gives one) and
@@ -21,8 +24,10 @@ public enum EntitlementGate {
     ///   - app: the app's manifest.
     ///   - executable: the running executable's file signature, when it could be read.
     ///   - executableBytes: reads the running executable (through the peer's pidfd) for the hash check.
+    ///   - key: the entitlement asked for (``journalAllowKey`` to present, ``donationsKey`` to donate).
     /// - Returns: `nil` when entitled; otherwise why not, for the `notEntitled` error message.
-    static func refusal(for app: AppManifest, executable: FileSignature?, executableBytes: () -> [UInt8]?) -> String? {
+    static func refusal(for app: AppManifest, executable: FileSignature?, executableBytes: () -> [UInt8]?,
+                        key: String = journalAllowKey) -> String? {
         if !app.executableSha256.isEmpty {
             var known = executable.flatMap { key in digests.withLock { $0[key] } }
             if known == nil {
@@ -38,17 +43,17 @@ public enum EntitlementGate {
                 return "\(app.bundleId): the executable's SHA-256 is \(actual), not the registered \(app.executableSha256)"
             }
         }
-        let signature = FileSignature(path: app.entitlementsPath)
-        if let signature, let (known, verdict) = plists.withLock({ $0[app.entitlementsPath] }), known == signature {
+        let signature = FileSignature(path: app.entitlementsPath), cacheKey = app.entitlementsPath + "\u{0}" + key
+        if let signature, let (known, verdict) = plists.withLock({ $0[cacheKey] }), known == signature {
             return verdict.map { "\(app.bundleId): \($0)" }
         }
-        let verdict = plistRefusal(app.entitlementsPath)
-        if let signature { plists.withLock { $0[app.entitlementsPath] = (signature, verdict) } }
+        let verdict = plistRefusal(app.entitlementsPath, key: key)
+        if let signature { plists.withLock { $0[cacheKey] = (signature, verdict) } }
         return verdict.map { "\(app.bundleId): \($0)" }
     }
 
-    /// Why the entitlements file at `path` does not allow the picker, or `nil` when it does.
-    static func plistRefusal(_ path: String) -> String? {
+    /// Why the entitlements file at `path` does not grant `key`, or `nil` when it does.
+    static func plistRefusal(_ path: String, key: String = journalAllowKey) -> String? {
         guard FileManager.default.fileExists(atPath: path) else {
             return "the entitlements file \(path) does not exist"
         }
@@ -64,11 +69,11 @@ public enum EntitlementGate {
         guard let dictionary = plist as? [String: Any] else {
             return "the entitlements file \(path) is not a dictionary"
         }
-        guard let value = dictionary[journalAllowKey] else {
-            return "\(journalAllowKey) is absent from \(path)"
+        guard let value = dictionary[key] else {
+            return "\(key) is absent from \(path)"
         }
         guard let allowed = value as? Bool, allowed else {
-            return "\(journalAllowKey) is not true in \(path)"
+            return "\(key) is not true in \(path)"
         }
         return nil
     }

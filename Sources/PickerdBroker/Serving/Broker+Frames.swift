@@ -104,6 +104,15 @@ extension Broker: FrameHandler {
         let used: Int
         switch body {
         case .present(let request): used = request.hasTerminal ? 1 : 0
+        case .donation(let request):
+            // As many as the asset's media name (each its own index): an app icon, artwork, an icon.
+            var indices = Set<UInt32>()
+            switch request.asset {
+            case .genericMedia(let g)?: Item.Asset.genericMedia(g).forEachMedia { if $0.hasFd { indices.insert($0.fdIndex) } }
+            case .stateOfMind(let s)?: Item.Asset.stateOfMind(s).forEachMedia { if $0.hasFd { indices.insert($0.fdIndex) } }
+            case nil: break
+            }
+            used = indices.count
         default: used = 0
         }
         if frame.descriptors.count > used {
