@@ -42,6 +42,11 @@ public final class Broker: Sendable {
         /// `$DISPLAY`, as systemd's user manager passes them on after `systemctl --user
         /// import-environment`); `nil` when there is none.
         public var display: String?
+        /// The person's session bus, whose media players pickerd follows to record what was listened
+        /// to (see ``ListeningRules``); `nil` for none (`pickerd --no-listening`, or no bus).
+        public var sessionBus: String?
+        /// Tracks shorter than this many seconds are never recorded as listened to.
+        public var listeningMinimumTrack: Double
 
         /// Creates a configuration.
         /// - Parameters:
@@ -58,10 +63,13 @@ public final class Broker: Sendable {
         ///   - desktopAgentCommand: what to start for a presentation without a terminal when there is
         ///     a display; by default `picker-gtk` beside pickerd.
         ///   - display: the person's display; by default from pickerd's environment.
+        ///   - sessionBus: the session bus to follow media players on; none by default (`pickerd`
+        ///     passes ``sessionBus(in:)`` unless told otherwise).
+        ///   - listeningMinimumTrack: seconds below which a track never counts (30 by default).
         public init(paths: PickerdPaths, limits: ConnectionLimits = ConnectionLimits(), agentExecutables: [String]? = nil,
                     agentCommand: [String] = [], agentStartTimeout: Double = 15, clock: PickerdClock = PickerdClock(),
                     terminalAgentCommand: [String]? = nil, developerMode: Bool = false, desktopAgentCommand: [String]? = nil,
-                    display: String?? = nil) {
+                    display: String?? = nil, sessionBus: String? = nil, listeningMinimumTrack: Double = 30) {
             self.developerMode = developerMode
             self.paths = paths
             self.limits = limits
@@ -76,6 +84,17 @@ public final class Broker: Sendable {
             self.terminalAgentCommand = terminalAgentCommand ?? [sibling, "--tui"]
             self.desktopAgentCommand = desktopAgentCommand ?? (FileManager.default.isExecutableFile(atPath: desktop) ? [desktop] : [])
             self.display = display ?? Self.display(in: ProcessInfo.processInfo.environment)
+            self.sessionBus = sessionBus
+            self.listeningMinimumTrack = listeningMinimumTrack
+        }
+
+        /// The session bus `environment` names: `$DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`
+        /// when that socket exists (where systemd's user manager puts it); `nil` for neither.
+        public static func sessionBus(in environment: [String: String]) -> String? {
+            if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+            guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+                  FileManager.default.fileExists(atPath: runtime + "/bus") else { return nil }
+            return "unix:path=\(runtime)/bus"
         }
 
         /// The display `environment` names: `$WAYLAND_DISPLAY`, else `$DISPLAY`; `nil` for neither.
@@ -101,8 +120,13 @@ public final class Broker: Sendable {
     let sessions: SessionManager
     let reminders: ReminderScheduler
     let importer: ImportService
+    let listening: ListeningService?
     private let shuttingDown = Atomic<Bool>(false)
     private let integrityFailed = Atomic<Bool>(false)
+    /// The sockets served, and whether systemd handed each over (`pickerctl doctor` reports them).
+    let servedSockets: [ServedSocket]
+    /// Says once, in the log, that the library is empty and how to fill it.
+    let firstRun = FirstRunNotice()
 
     /// Whether pickerd stopped because its store failed SQLite's integrity check.
     public var stoppedForDamagedStore: Bool { integrityFailed.load(ordering: .relaxed) }
@@ -128,21 +152,25 @@ public final class Broker: Sendable {
                                                                    "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
         }
         var listeners: [(UnixListener, Role)] = []
+        var served: [ServedSocket] = []
         let activated = SocketActivation.listeners()
         for (path, role) in [(configuration.paths.clientSocket, Role.client), (configuration.paths.agentSocket, .agent),
                              (configuration.paths.controlSocket, .control)] {
-            if let listener = activated[role] {
+            if let (listener, activatedPath) = activated[role] {
                 listeners.append((listener, role))
+                served.append(ServedSocket(role: role, path: activatedPath, fromSystemd: true))
                 logger.info("socket from systemd", metadata: ["role": "\(role)"])
                 continue
             }
             runtime.removeStaleSocket(path)
             do {
                 listeners.append((try UnixListener(path: path), role))
+                served.append(ServedSocket(role: role, path: path, fromSystemd: false))
             } catch {
                 throw BrokerError("cannot listen on \(path): \(error.message)")
             }
         }
+        servedSockets = served
         Self.raiseDescriptorLimit()
         do {
             loop = try ConnectionLoop(listeners: listeners, limits: configuration.limits, logger: logger)
@@ -152,6 +180,12 @@ public final class Broker: Sendable {
         importer = ImportService(store: store, builder: builder, logger: logger)
         sessions = SessionManager(broker: nil, logger: logger)
         reminders = ReminderScheduler(logger: logger)
+        if let bus = configuration.sessionBus {
+            listening = ListeningService(address: bus, rules: ListeningRules(minimumTrack: .milliseconds(Int64(configuration.listeningMinimumTrack * 1000))),
+                                         store: store, builder: builder, clock: configuration.clock, logger: logger)
+        } else {
+            listening = nil
+        }
         sessions.attach(self)
         reminders.attach(self)
     }
@@ -179,8 +213,10 @@ public final class Broker: Sendable {
                 shutdown()
             }
         }
+        firstRun.sayAtStart(store: store, logger: logger)
         reminders.start()
         importer.start()
+        listening?.start()
         loop.run(handler: self)
         logger.info("pickerd stopped")
     }
@@ -193,6 +229,7 @@ public final class Broker: Sendable {
         sessions.shutdown()
         reminders.stop()
         importer.stop()
+        listening?.stop()
         loop.stop()
     }
 
@@ -205,31 +242,16 @@ public final class Broker: Sendable {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    /// The client role: present, close, configuration.
+    /// The client role: present, close, configuration, donations.
     func handleClient(_ body: Envelope.Body, descriptors: [OwnedFileDescriptor], id: UInt64, connection: FrameConnection,
                               identity: PeerIdentity, logger: Logger) {
         switch body {
         case .present(let request):
-            // Who is calling, from the kernel: a Flatpak by its sandbox's app id, anyone else by the
-            // executable file itself (device and inode), never by a path or what the caller says.
-            let flatpak = identity.flatpakAppID()
-            guard let app = registry.app(executable: identity.executableFile(), flatpakAppID: flatpak) else {
-                let message = flatpak.map {
-                    "the Flatpak app \($0) is not known to pickerd (a system manifest naming it, or pickerctl apps register --flatpak-app-id \($0))"
-                } ?? "\(identity.executablePath ?? "this program") is not a registered app (pickerctl apps register)"
-                logger.notice("not entitled: unregistered", metadata: ["executable": "\(identity.executablePath ?? "?")", "flatpak": "\(flatpak ?? "")"])
-                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: message)))
-                return
-            }
-            if !app.problem.isEmpty {
-                logger.notice("not entitled", metadata: ["reason": "\(app.problem)"])
-                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: app.problem)))
-                return
-            }
-            if let refusal = EntitlementGate.refusal(for: app, executable: identity.executableSignature(),
-                                                          executableBytes: identity.executableBytes) {
-                logger.notice("not entitled", metadata: ["reason": "\(refusal)"])
-                reply(connection, id, .error(ErrorInfo(code: .notEntitled, message: refusal)))
+            let app: AppManifest
+            switch entitledApp(identity, key: EntitlementGate.journalAllowKey, logger: logger) {
+            case .success(let entitled): app = entitled
+            case .failure(let refused):
+                reply(connection, id, .error(refused.info))
                 return
             }
             let approval: AppApprovalRequest?
@@ -273,8 +295,10 @@ public final class Broker: Sendable {
             } catch {
                 reply(connection, id, .error(ErrorInfo(code: .storage, message: "\(error)")))
             }
-        case .donation:
-            reply(connection, id, .error(ErrorInfo(code: .unknownRequest, message: "this pickerd does not take donations yet")))
+        case .donation(let request):
+            reply(connection, id, donate(request, descriptors: descriptors, identity: identity, logger: logger))
+        case .withdrawDonations(let request):
+            reply(connection, id, withdrawDonations(request, identity: identity, logger: logger))
         default:
             reply(connection, id, .error(ErrorInfo(code: .wrongRole, message: "\(ControlHandler.name(body)) is not a client request")))
         }

@@ -55,10 +55,12 @@ public final class RunningPickerd: @unchecked Sendable {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + extra + (seed ? ["--seed-demo"] : [])
-        // The display is the test's to give: a test run on a desktop starts no window there.
+        // The display and the session bus are the test's to give: a test run on a desktop starts no
+        // window there and records nothing its media players play.
         var inherited = ProcessInfo.processInfo.environment
         inherited["DISPLAY"] = nil
         inherited["WAYLAND_DISPLAY"] = nil
+        inherited["DBUS_SESSION_BUS_ADDRESS"] = nil
         process.environment = inherited.merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = FileHandle(forWritingAtPath: log)!

@@ -13,7 +13,8 @@ import PickerdTransport
 struct PickerdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pickerd",
-        abstract: "Holds a person's life data, shows journaling suggestions, and releases only what the person approves.")
+        abstract: "Holds a person's life data, shows journaling suggestions, and releases only what the person approves.",
+        version: Broker.version)
 
     @Option(help: "Sockets and the instance lock (default: $XDG_RUNTIME_DIR/pickerd).")
     var runtimeDir: String?
@@ -41,6 +42,15 @@ struct PickerdCommand: ParsableCommand {
 
     @Flag(help: "Fill an empty store with the bundled demo library before serving.")
     var seedDemo = false
+
+    @Flag(help: "Do not follow media players (MPRIS) on the session bus: no live record of what you listen to.")
+    var noListening = false
+
+    @Option(help: "The D-Bus session bus whose media players pickerd follows (default: $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).")
+    var sessionBus: String?
+
+    @Option(help: ArgumentHelp("Seconds below which a track is never recorded as listened to (default 30). For tests.", visibility: .hidden))
+    var listeningMinimumTrack: Double?
 
     @Option(help: ArgumentHelp("Start reminders' clock at this moment (ISO 8601, e.g. 2026-11-23T19:59:55-05:00); it runs on from there. For tests and demos.",
                                visibility: .hidden))
@@ -91,7 +101,9 @@ struct PickerdCommand: ParsableCommand {
                                                      agentCommand: command, clock: clock,
                                                      terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) },
                                                      developerMode: developerMode,
-                                                     desktopAgentCommand: desktopAgentCommand.map { $0.split(separator: " ").map(String.init) }),
+                                                     desktopAgentCommand: desktopAgentCommand.map { $0.split(separator: " ").map(String.init) },
+                                                     sessionBus: noListening ? nil : sessionBus ?? Broker.Configuration.sessionBus(in: ProcessInfo.processInfo.environment),
+                                                     listeningMinimumTrack: listeningMinimumTrack ?? 30),
                                 logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
