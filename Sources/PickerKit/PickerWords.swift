@@ -179,6 +179,16 @@ public enum PickerWords {
         return bytes
     }
 
+    /// What every picker shows when pickerd holds no suggestions at all (``ReviewRequest/libraryEmpty``),
+    /// and what pickerd logs and `pickerctl doctor` prints then: one sentence, the same everywhere.
+    public static let emptyLibrary =
+        "pickerd has no data yet: add your photos with `pickerctl sources add ~/Pictures`, and exports (Google Takeout, Strava, Garmin…) with `pickerctl import PATH`."
+
+    /// What a picker shows when there are suggestions but the categories the person turned off hide
+    /// every one of them.
+    public static let everySuggestionHidden =
+        "No suggestions with the categories that are on: turn more on with `pickerctl settings set CATEGORY on` (`pickerctl settings get` lists them)."
+
     /// "About Journaling Suggestions", from the consent sheet.
     public static let aboutText = """
         Journaling Suggestions groups what happened in your days (photos, workouts, places you went, music, the people you were with, and how you felt) into moments you might want to write about.

@@ -62,6 +62,14 @@ public final class ReviewSession {
     /// The banner shows: pickerd asks for it, and the person has not dismissed it.
     public var showsBanner: Bool { review.showPrivacyBanner && !bannerDismissed }
 
+    /// Why both lists are empty, in the words every picker uses: pickerd holds nothing yet (and how to
+    /// add something), or the person's categories hide every suggestion. `nil` when there is
+    /// something to show.
+    public var emptyListsReason: String? {
+        guard totals.allSatisfy({ $0 == 0 }) else { return nil }
+        return review.libraryEmpty ? PickerWords.emptyLibrary : PickerWords.everySuggestionHidden
+    }
+
     /// How many items are kept.
     public var keptCount: Int { kept.filter { $0 }.count }
 

@@ -28,15 +28,28 @@ struct ControlHandler {
     private func answer(_ body: Envelope.Body) throws -> Envelope.Body? {
         let store = broker.store
         switch body {
-        case .status:
+        case .status(let request):
             let counts = try store.itemCounts()
-            return .statusReply(StatusReply(
+            let configuration = broker.configuration
+            var reply = StatusReply(
                 protocolVersion: ProtocolVersion.current, softwareVersion: Broker.version, pid: getpid(),
                 uptimeMs: UInt64(Date().timeIntervalSince(broker.startedAt) * 1000), activeSessions: UInt32(broker.sessions.activeSessions),
                 registeredAgents: UInt32(broker.sessions.registeredAgents),
                 consentGiven: try store.consentDate() != nil, dataDir: store.dataDirectory,
                 itemCount: UInt64(counts.values.reduce(0, +)), suggestionCount: UInt64(try store.suggestionCount()),
-                sourceCount: UInt32(try store.sources().count), scanning: broker.importer.scanning.map(Self.wire)))
+                sourceCount: UInt32(try store.sources().count), scanning: broker.importer.scanning.map(Self.wire),
+                sockets: broker.servedSockets, display: configuration.display ?? "",
+                desktopAgentCommand: configuration.desktopAgentCommand, terminalAgentCommand: configuration.terminalAgentCommand,
+                agentCommand: configuration.agentCommand, agentExecutables: configuration.agentExecutables,
+                dataFreeBytes: Self.freeBytes(on: store.dataDirectory), runtimeDir: configuration.paths.runtimeDirectory,
+                developerMode: broker.developerMode)
+            if request.checkStore {
+                // Both read the whole store: only when asked (pickerctl doctor), never for status.
+                reply.storeChecked = true
+                reply.storeProblem = store.integrityProblem()?.message ?? ""
+                reply.storeBytes = store.diskUsage()
+            }
+            return .statusReply(reply)
         case .settingsGet:
             return try settingsReply()
         case .settingsSet(let request):
@@ -131,6 +144,10 @@ struct ControlHandler {
             return try sourcesRescan(request)
         case .importRequest(let request):
             return try importExports(request)
+        case .donationsList(let request):
+            return try donationsList(request)
+        case .donationsRemove(let request):
+            return try donationsRemove(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:
@@ -169,6 +186,14 @@ struct ControlHandler {
             suggestionCount: UInt64(try store.suggestionCount()),
             largestSuggestionSize: UInt64(try store.largestSuggestionSize(enabled: Store.mask(enabled))),
             recommendedCount: UInt64(first.recommended.count), recentCount: UInt64(first.recentTotal))
+    }
+
+    /// Free space for an unprivileged writer on the filesystem holding `path` (`statvfs(3)`'s
+    /// `f_bavail`), in bytes; 0 when it cannot be read.
+    static func freeBytes(on path: String) -> UInt64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return 0 }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize)
     }
 
     static func name(_ body: Envelope.Body) -> String { String(String(describing: body).prefix { $0 != "(" }) }

@@ -8,13 +8,14 @@ import SystemPackage
 /// from descriptor 3 on), matched to roles by the name of the path each is bound to
 /// (`client.sock`, `agent.sock`, `control.sock`).
 enum SocketActivation {
-    /// The passed sockets by role; the environment variables are cleared so children do not see them.
-    static func listeners() -> [Role: UnixListener] {
+    /// The passed sockets by role, each with the path it is bound to; the environment variables are
+    /// cleared so children do not see them.
+    static func listeners() -> [Role: (listener: UnixListener, path: String)] {
         let environment = ProcessInfo.processInfo.environment
         defer { for key in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(key) } }
         guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
               let count = environment["LISTEN_FDS"].flatMap(Int32.init), count > 0 else { return [:] }
-        var found: [Role: UnixListener] = [:]
+        var found: [Role: (listener: UnixListener, path: String)] = [:]
         for fd in 3..<(3 + count) {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // never let a started agent inherit a listening socket
             var address = sockaddr_un()
@@ -30,7 +31,7 @@ enum SocketActivation {
             case "control.sock": .control
             default: nil
             }
-            if let role { found[role] = UnixListener(adopting: FileDescriptor(rawValue: fd)) }
+            if let role { found[role] = (UnixListener(adopting: FileDescriptor(rawValue: fd)), path) }
         }
         return found
     }

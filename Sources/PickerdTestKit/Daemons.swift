@@ -79,3 +79,35 @@ public final class SessionBus {
         }
     }
 }
+
+/// A `Process` that starts pickerd as systemd's socket activation does: python3 binds and listens on
+/// the three sockets in `<root>/run`, passes them from descriptor 3 with `LISTEN_PID` and
+/// `LISTEN_FDS`, and execs pickerd (python keeps its pid across exec, as systemd's child does). Not
+/// yet run: the caller sets its standard error and runs it.
+/// - Parameter root: a temporary folder; pickerd's runtime, data and config directories go in it.
+/// - Returns: the process.
+public func socketActivatedPickerd(root: String) -> Process {
+    let activate = """
+        import os, socket, sys
+        run, argv = sys.argv[1], sys.argv[2:]
+        os.makedirs(run, mode=0o700, exist_ok=True)
+        held = []
+        for name in ["control.sock", "client.sock", "agent.sock"]:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind(os.path.join(run, name)); s.listen(16)
+            held.append(s)
+        high = [os.dup(s.fileno()) for s in held]
+        for i, fd in enumerate(high):
+            os.dup2(fd, 30 + i)
+        for i in range(3):
+            os.dup2(30 + i, 3 + i, inheritable=True)
+        os.environ["LISTEN_PID"] = str(os.getpid())
+        os.environ["LISTEN_FDS"] = "3"
+        os.execv(argv[0], argv)
+        """
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", activate, root + "/run", BuiltProducts.url("pickerd").path,
+                         "--runtime-dir", root + "/run", "--data-dir", root + "/data", "--config-dir", root + "/config"]
+    return process
+}

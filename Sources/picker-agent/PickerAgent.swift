@@ -5,6 +5,7 @@
 
 import ArgumentParser
 import Foundation
+import PickerKit
 import PickerdTransport
 import PickerdWire
 
@@ -153,6 +154,7 @@ struct PickerAgent: ParsableCommand {
         var approvals = 0
         var consents = 0
         var reviews = 0
+        var saidEmpty = false
         // Frames that arrived while a page was awaited (another session's review, a dismissal).
         var waiting: [ReceivedFrame] = []
         var pageRequests: UInt64 = 1 << 40
@@ -204,6 +206,11 @@ struct PickerAgent: ParsableCommand {
                 say("consent for \(review.appDisplayName): \(answer)")
                 try client.connection.send(Envelope(requestId: id, body: .consentDecision(decision)))
             case .review(let review)?:
+                if review.libraryEmpty && !saidEmpty {
+                    // Once, as the other pickers show it: pickerd has nothing yet, and how to add some.
+                    saidEmpty = true
+                    say(PickerWords.emptyLibrary)
+                }
                 let rule = plan.reviews.isEmpty ? nil : plan.reviews[min(step, plan.reviews.count - 1)]
                 step += 1
                 if rule?.action == "wait" {

@@ -472,7 +472,11 @@ final class PickerScreen {
         row += 2
         let entries = list
         guard !entries.isEmpty else {
-            text(row, 2, "No suggestions yet.", color: 6)
+            // Nothing at all: why, and what to do (the same words in every picker).
+            for line in PickerWords.wrapBreakingWords(session.emptyListsReason ?? "No suggestions yet.", Int(columns) - 4) where row < rows - 2 {
+                text(row, 2, line, color: 6)
+                row += 1
+            }
             help("Tab switch list  Esc cancel")
             return
         }

@@ -509,8 +509,8 @@ final class DesktopPicker {
         }
         pw_stack_show(stack, tab == .recommended ? "recommended" : "recent")
         pw_append(root, stack)
-        let empty = session.totals.allSatisfy { $0 == 0 }
-        if empty { pw_append(root, label("No suggestions yet.", 3)) }
+        // Nothing at all: why, and what to do (the same words in every picker).
+        if let reason = session.emptyListsReason { pw_append(root, label(reason)) }
         let cancel = pw_button("_Cancel", 0, Control.cancel.rawValue)!
         pw_append(root, buttonRow([cancel]))
         let current = widgets.lists[tab.rawValue]

@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Notifications.self, History.self])
+        subcommands: [Status.self, Doctor.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Donations.self, Notifications.self, History.self])
 }
 
 struct Connection: ParsableArguments {
@@ -88,11 +88,12 @@ func describe(_ p: ScanProgress) -> String {
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import exports: location history and workouts (files or folders; the kind is read from each file's content).",
+        abstract: "Import exports: location history, workouts, listening, moods, contacts, calendars (files or folders; the kind is read from each file's content).",
         discussion: """
             Google Takeout (Records.json, Semantic Location History, Timeline.json), OwnTracks .rec files, GPX, \
-            TCX, FIT and .fit.gz; Strava and Garmin export folders. Each file is imported whole or not at all; \
-            the same workout or visit from two exports is imported once.
+            TCX, FIT and .fit.gz; Strava and Garmin export folders; ListenBrainz and Last.fm listening \
+            history; Daylio moods; vCard contacts; iCalendar (.ics) events. Each file is imported whole or \
+            not at all; the same workout, visit or listen from two exports is imported once.
             """)
     @OptionGroup var connection: Connection
     @Argument(help: "Files or folders.") var paths: [String]
@@ -118,6 +119,7 @@ struct Import: ParsableCommand {
             if file.workouts > 0 { parts.append("\(file.workouts) workout\(file.workouts == 1 ? "" : "s")") }
             if file.visits > 0 { parts.append("\(file.visits) visit\(file.visits == 1 ? "" : "s")") }
             if file.points > 0 { parts.append("\(file.points) points") }
+            for count in file.counts where count.count > 0 { parts.append("\(count.count) \(count.what)") }
             if file.duplicates > 0 { parts.append("\(file.duplicates) already imported") }
             print("\(file.file) (\(file.kind)): \(parts.isEmpty ? "nothing to import" : parts.joined(separator: ", "))")
         }
@@ -451,6 +453,50 @@ struct Apps: ParsableCommand {
         func run() throws {
             _ = perform(try connection.open(), .appRemove(AppRemoveRequest(bundleId: bundleId)))
             print("removed \(bundleId)")
+        }
+    }
+}
+
+struct Donations: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What apps donated (media, moods): see it, and remove any of it.",
+        discussion: """
+            Apps with the org.pickerd.journal.donations entitlement donate media they played and moods the \
+            person logged; donations appear in your suggestions unless the app excluded them. Removing one \
+            takes it out of every suggestion and every release from now on. Apps never see this list.
+            """,
+        subcommands: [List.self, Remove.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Donations, newest first: the app, what, when, and whether the app excluded it.")
+        @OptionGroup var connection: Connection
+        @Option(help: "Only this app's donations.") var app: String = ""
+        @Option(help: "Show at most this many.") var limit: UInt32 = 0
+        func run() throws {
+            guard case .donationsListReply(let reply) = perform(try connection.open(), .donationsList(DonationsListRequest(bundleId: app, limit: limit))) else {
+                fail("unexpected reply", code: 1)
+            }
+            if reply.donations.isEmpty { print(app.isEmpty ? "no app has donated anything" : "\(app) has donated nothing") }
+            for d in reply.donations {
+                let who = d.appName.isEmpty ? d.bundleId : "\(d.appName) (\(d.bundleId))"
+                print("\(d.itemId)  \(date(d.dateMs))  \(who)  \(d.kind): \(d.summary)\(d.excluded ? "  [excluded from suggestions]" : "")")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove donations by their ids (from donations list), or every donation of an app.")
+        @OptionGroup var connection: Connection
+        @Option(help: "Every donation of this app (with no ids), or only ids of this app.") var app: String = ""
+        @Argument(help: "Donation ids, as donations list shows them.") var ids: [String] = []
+        func validate() throws {
+            guard !ids.isEmpty || !app.isEmpty else { throw ValidationError("give donation ids, or --app BUNDLE-ID for all of an app's") }
+        }
+        func run() throws {
+            guard case .donationsRemoveReply(let reply) = perform(try connection.open(), .donationsRemove(DonationsRemoveRequest(itemIds: ids, bundleId: app))) else {
+                fail("unexpected reply", code: 1)
+            }
+            print("removed \(reply.removed) donation\(reply.removed == 1 ? "" : "s")")
         }
     }
 }
