@@ -1,0 +1,133 @@
+import Foundation
+import PickerdLibrary
+import PickerdStore
+import PickerdWire
+
+/// Listens and moods as library items, written with the rest of a file's data (one transaction):
+/// - a listen is a Song (song, artist, album, date), or a Podcast (episode, show: the album when the
+///   export names one, else the artist) when its export marks it so; its id comes from the artist and
+///   the track (case, spacing and Unicode composition folded) and the minute it was played, so the
+///   same listen from ListenBrainz and from Last.fm (whose lastfm-to-csv dates stop at the minute) is
+///   one item. The copy already there stays unless the new one says more (a podcast where a song
+///   was, an album where there was none, a duration);
+/// - a mood is a StateOfMind (no icon; the backgrounds and the valence classification of
+///   ``StateOfMindStyle``) whose id comes from its format and minute, so importing the export again
+///   changes only what the person changed in the app.
+extension ExportItems {
+    /// Adds the items for `data`'s listens and moods to `changes`, counting those already in the
+    /// library (or twice in the file) as duplicates.
+    /// - Throws: ``StoreError`` reading what is already there.
+    func addListening(_ data: ImportedData, to changes: inout SourceChanges, written: inout Written) throws(StoreError) {
+        if !data.listens.isEmpty {
+            // One item per id (the richest copy), in file order.
+            var picked: [LibraryItem] = [], index: [UUID: Int] = [:]
+            picked.reserveCapacity(data.listens.count)
+            index.reserveCapacity(data.listens.count)
+            for listen in data.listens {
+                let item = Self.item(for: listen)
+                if let at = index[item.id] {
+                    written.duplicates += 1
+                    if Self.richness(item) > Self.richness(picked[at]) { picked[at] = item }
+                } else {
+                    index[item.id] = picked.count
+                    picked.append(item)
+                }
+            }
+            // What the library has already, read a bounded chunk at a time (only how rich each is is kept).
+            var existing: [UUID: Int] = [:]
+            for start in stride(from: 0, to: picked.count, by: Self.lookupChunk) {
+                let ids = picked[start..<min(start + Self.lookupChunk, picked.count)].map(\.id)
+                for item in try store.items(ids) { existing[item.id] = Self.richness(item) }
+            }
+            picked.removeAll { item in
+                guard let old = existing[item.id] else { return false }
+                written.duplicates += 1
+                return Self.richness(item) <= old
+            }
+            // Handed over, not copied, when the file held nothing else (100 000 items are tens of MB).
+            if changes.items.isEmpty { changes.items = picked } else { changes.items += picked }
+        }
+        if !data.moods.isEmpty {
+            let items = data.moods.map(Self.item(for:))
+            var existing: [UUID: StateOfMindSample] = [:]
+            for item in try store.items(items.map(\.id)) {
+                if case .stateOfMind(let s) = item.asset, let state = s.state { existing[item.id] = state }
+            }
+            var seen = Set<UUID>()
+            for item in items {
+                guard seen.insert(item.id).inserted else {
+                    written.duplicates += 1
+                    continue
+                }
+                if let old = existing[item.id] {
+                    written.duplicates += 1
+                    if case .stateOfMind(let s) = item.asset, s.state == old { continue }
+                }
+                changes.items.append(item)
+            }
+        }
+    }
+
+    /// How many ids one look-up of the items already there asks for: the store keeps what it
+    /// reads in a cache of 10 000, and a file of 100 000 listens must not fill memory with them.
+    static let lookupChunk = 2_000
+
+    /// The id of a listen: its artist and track, folded, and its minute.
+    static func listenID(_ listen: ImportedListen) -> UUID {
+        SuggestionBuilder.stableID("import|listen|\(fold(listen.artist))|\(fold(listen.track))|\(listen.startMs / 60_000)")
+    }
+
+    /// `s` lowercased, in Unicode's composed form, with runs of white space made one space.
+    static func fold(_ s: String) -> String {
+        // ASCII (most names) is folded byte by byte; Foundation's composition is for the rest.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            guard b < 0x80 else {
+                return s.precomposedStringWithCanonicalMapping.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            }
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
+                if let last = bytes.last, last != 0x20 { bytes.append(0x20) }
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(b + 0x20)
+            default: bytes.append(b)
+            }
+        }
+        if bytes.last == 0x20 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The Song or Podcast item a listen becomes.
+    static func item(for listen: ImportedListen) -> LibraryItem {
+        let date = Timestamp(unixMs: listen.startMs)
+        let asset: Item.Asset = listen.isPodcast
+            ? .podcast(Podcast(episode: listen.track, show: listen.album.isEmpty ? listen.artist : listen.album, date: date))
+            : .song(Song(song: listen.track, artist: listen.artist, album: listen.album, date: date))
+        return LibraryItem(id: listenID(listen), asset: asset, startMs: listen.startMs, endMs: listen.startMs + (listen.durationMs ?? 0),
+                           source: "import", externalID: listen.format)
+    }
+
+    /// How much a listen's item says: a podcast's kind over a song's, then an album, then a duration.
+    static func richness(_ item: LibraryItem) -> Int {
+        let duration = item.endMs > item.startMs ? 1 : 0
+        switch item.asset {
+        case .podcast: return 4 + duration
+        case .song(let s): return (s.album.isEmpty ? 0 : 2) + duration
+        default: return 0
+        }
+    }
+
+    /// The id of a mood: its format and its minute.
+    static func moodID(_ mood: ImportedMood) -> UUID {
+        SuggestionBuilder.stableID("import|mood|\(mood.format)|\(mood.startMs / 60_000)")
+    }
+
+    /// The StateOfMind item a mood becomes.
+    static func item(for mood: ImportedMood) -> LibraryItem {
+        let backgrounds = StateOfMindStyle.backgrounds(valence: mood.valence)
+        let sample = StateOfMindSample(kind: mood.kind, valence: mood.valence, valenceClassification: StateOfMindStyle.classification(valence: mood.valence),
+                                       labels: mood.labels, associations: mood.associations, date: Timestamp(unixMs: mood.startMs))
+        return LibraryItem(id: moodID(mood), asset: .stateOfMind(StateOfMind(state: sample, lightBackground: backgrounds.light, darkBackground: backgrounds.dark)),
+                           startMs: mood.startMs, source: "import", externalID: mood.format)
+    }
+}
