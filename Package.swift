@@ -104,6 +104,25 @@ let package = Package(
             linkerSettings: pkgConfig("--libs-only-l gtk4").map { .linkedLibrary(String($0.dropFirst(2))) }
                 + [.linkedLibrary("X11"), .linkedLibrary("m")]
         ),
+        // sd-bus from libsystemd, found through pkg-config (Debian: libsystemd-dev): how pickerd follows
+        // media players (MPRIS) on the person's session bus. Only CBus includes its header.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // A small C API over sd-bus (connect, list names, match rules, read MPRIS properties with the
+        // metadata dictionary decoded into a flat struct, a process/wait step with a timeout), so
+        // PickerdBroker's listening service never handles an sd-bus type. Every symbol is `pb_`.
+        .target(
+            name: "CBus",
+            dependencies: ["CSystemd"],
+            linkerSettings: [.linkedLibrary("systemd")]
+        ),
+        // libical (Debian: libical-dev; its headers in /usr/include/libical, its library -lical): how
+        // `pickerctl import` reads calendar (.ics) files (VTIMEZONEs, TZIDs, recurrence rules). A small
+        // C API over it (`ci_` functions, opaque calendars, plain time structs), so PickerdImport
+        // never handles a libical type.
+        .target(
+            name: "CICal",
+            linkerSettings: [.linkedLibrary("ical")]
+        ),
         // The wire protocol: Swift value types for every message, conversion to and from the
         // protoc-c structs, and framing. No I/O.
         .target(
@@ -141,14 +160,15 @@ let package = Package(
         // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia"],
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia", "CICal"],
             linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
             name: "PickerdBroker",
             dependencies: [
-                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "PickerdImport", "CPickerdShims",
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "PickerdImport", "CPickerdShims", "CBus",
+                "PickerKit",  // the pickers' words, for the log line that repeats what they show
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -164,9 +184,12 @@ let package = Package(
         .executableTarget(
             name: "pickerctl",
             dependencies: [
-                "PickerdTransport", "PickerdWire",
+                "PickerdTransport", "PickerdWire", "PickerKit",  // PickerKit: the pickers' words, for doctor
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Its main.swift holds the @main command and other files hold subcommands (Doctor.swift):
+            // parsed as a library file, as a file of another name would be.
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         // What every picker front end shares: one presentation's state and answers (ReviewSession),
         // the words and dates they show, the frames' inbox, preview pixels.

@@ -600,6 +600,12 @@ final class SessionManager: Sendable {
                 request.recent = first.recent.map(\.wire)
                 request.recommendedTotal = UInt32(first.recommended.count)
                 request.recentTotal = UInt32(first.recentTotal)
+                // Nothing to show: no data at all (the picker says how to add some), or the person's
+                // categories hide it all. The store keeps its count, so this costs one row's read.
+                if first.recommended.isEmpty && first.recentTotal == 0, try store.suggestionCount() == 0 {
+                    request.libraryEmpty = true
+                    broker.firstRun.say(logger)
+                }
                 if let preloaded {
                     request.preloadedSuggestionId = preloaded.suggestion.id.uuidString
                     request.preloaded = preloaded.wire
@@ -703,9 +709,9 @@ final class SessionManager: Sendable {
             let items = candidates.filter { releasedIDs.contains($0.id.uuidString) }
             guard !items.isEmpty else { throw NothingReleasable() }
             // An unedited title is made again from what was kept: it must not name a person or a
-            // place the person left out ("Evening with Maya at Via Carota" without Maya).
-            let title = approval.titleEdited ? approval.title
-                : items.count == shown.items.count ? shown.suggestion.title : broker.builder.title(shown.suggestion.kind, items)
+            // place the person left out ("Evening with Maya at Via Carota" without Maya), nor an
+            // event none of the kept items lies within.
+            let title = approval.titleEdited ? approval.title : broker.builder.title(of: shown, kept: items)
             let suggestion = Suggestion(title: title,
                                         date: PickerdWire.DateInterval(startUnixMs: items.map(\.startMs).min()!, endUnixMs: items.map(\.endMs).max()!),
                                         items: wireItems)

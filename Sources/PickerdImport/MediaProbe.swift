@@ -25,6 +25,18 @@ public enum MediaProbe {
     ///   file: a directory, a FIFO), `.unsupported` when its content is not a format pickerd reads,
     ///   `.corrupt` when it claims one but is broken.
     public static func probe(path: String, timeZone: TimeZone = .current) throws(ProbeError) -> ProbedMedia {
+        try probe(path: path, timeZone: timeZone, readPeople: false).media
+    }
+
+    /// Reads `path`'s metadata and, for a JPEG or a HEIC, the people its XMP names (face regions,
+    /// People tags: ``XMPPeople``), found with a bounded byte scan.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - timeZone: the zone an EXIF date without `OffsetTimeOriginal` is read in (the person's).
+    ///   - readPeople: whether to look for the names at all.
+    /// - Returns: what the file says, and whom it names (empty when no one, or not looked for).
+    /// - Throws: ``ProbeError``, as ``probe(path:timeZone:)``.
+    public static func probe(path: String, timeZone: TimeZone = .current, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
         let file = try MediaFile(path: path)
         guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
         let head = try file.read(at: 0, count: 32)
@@ -32,20 +44,29 @@ public enum MediaProbe {
             throw ProbeError(.unsupported, "not a photo or video format pickerd reads")
         }
         switch format {
-        case .jpeg: return try probeJPEG(file, timeZone: timeZone)
-        case .png: return try probePNG(file, timeZone: timeZone)
-        case .tiff: return try probeTIFF(file, timeZone: timeZone)
-        case .heic: return try probeHEIC(path: path, timeZone: timeZone)
-        case .quicktime, .mp4: return try probeVideo(path: path, format: format, timeZone: timeZone)
+        case .jpeg:
+            let (media, xmp) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
+            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [])
+        case .png: return (try probePNG(file, timeZone: timeZone), [])
+        case .tiff: return (try probeTIFF(file, timeZone: timeZone), [])
+        case .heic:
+            let media = try probeHEIC(path: path, timeZone: timeZone)
+            guard readPeople else { return (media, []) }
+            // The XMP item of a HEIC: exiftool and cameras write it ahead of the image data.
+            let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
+            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
+        case .quicktime, .mp4: return (try probeVideo(path: path, format: format, timeZone: timeZone), [])
         }
     }
 
     // MARK: Stills
 
-    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+    /// A JPEG's metadata and, when `wantXMP`, its XMP segment's packet (APP1, "http://ns.adobe.com/xap/1.0/").
+    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?) {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.jpeg.contentType)
         var offset: Int64 = 2
         var exifBlock: [UInt8]?
+        var xmp: [UInt8]?
         var frameSize: (width: UInt32, height: UInt32)?
         var segments = 0
         walk: while true {
@@ -80,9 +101,13 @@ public enum MediaProbe {
                 guard frameSize != nil else { throw ProbeError(.corrupt, "JPEG: image data without a frame header") }
                 break walk
             }
-            if marker1 == 0xE1, exifBlock == nil, length > 8 {
+            if marker1 == 0xE1, exifBlock == nil || (wantXMP && xmp == nil), length > 8 {
                 let payload = try file.read(at: offset + 4, count: Int(length - 2))
-                if payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) { exifBlock = Array(payload.dropFirst(6)) }
+                if exifBlock == nil, payload.starts(with: [0x45, 0x78, 0x69, 0x66, 0, 0]) {
+                    exifBlock = Array(payload.dropFirst(6))
+                } else if wantXMP, xmp == nil, payload.starts(with: Array("http://ns.adobe.com/xap/1.0/\0".utf8)) {
+                    xmp = Array(payload.dropFirst(29))
+                }
             }
             // SOF0…SOF15, not DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker1), ![0xC4, 0xC8, 0xCC].contains(marker1), frameSize == nil {
@@ -97,7 +122,7 @@ public enum MediaProbe {
             media.pixelWidth = frameSize.width
             media.pixelHeight = frameSize.height
         }
-        return media
+        return (media, xmp)
     }
 
     private static func probePNG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {

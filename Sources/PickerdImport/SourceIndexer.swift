@@ -180,7 +180,12 @@ public struct SourceIndexer: Sendable {
             }
         }
         for (path, reason) in walk.skipped { report.skipped.append(.init(path: path, reason: reason)) }
-        report.touched += try store.apply(changes)
+        let cleared = try store.apply(changes)
+        report.touched += cleared
+        // People: the Contact items photos give, made again where photos changed (only when the
+        // person has contacts to match).
+        let linking = try store.contactCount() > 0
+        if linking { report.touched += try PeopleLinks(store: store).relink(cleared).touched }
 
         // Read new and changed files, a batch at a time, in path order (a still and its clip are
         // neighbours: IMG_1234.HEIC, IMG_1234.MOV).
@@ -189,7 +194,7 @@ public struct SourceIndexer: Sendable {
         var read = 0
         for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {
             let batch = Array(toRead[start..<min(start + Self.batchSize, toRead.count)])
-            try index(batch, source: source, known: known, report: &report)
+            try index(batch, source: source, known: known, linking: linking, report: &report)
             read += batch.count
             let elapsed = max(Date().timeIntervalSince(readingStarted), 0.001)
             let rate = Double(read) / elapsed
@@ -206,19 +211,22 @@ public struct SourceIndexer: Sendable {
         var file: WalkedFile
         var media: ProbedMedia
         var itemID: UUID
+        /// Whom its XMP names (face regions, People tags).
+        var people: [String] = []
     }
 
-    private func index(_ batch: [WalkedFile], source: Source, known: [String: SourceFile], report: inout ScanReport) throws(StoreError) {
+    private func index(_ batch: [WalkedFile], source: Source, known: [String: SourceFile], linking: Bool,
+                       report: inout ScanReport) throws(StoreError) {
         var changes = SourceChanges()
         var probed: [Probed] = []
         for file in batch {
             let previous = known[file.path]
             if previous == nil { report.added += 1 } else { report.changed += 1 }
             do throws(ProbeError) {
-                let media = try MediaProbe.probe(path: file.path, timeZone: timeZone)
+                let (media, people) = try MediaProbe.probe(path: file.path, timeZone: timeZone, readPeople: true)
                 // A changed file keeps its item's id (a reminder's link, what was released of it).
                 let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
-                probed.append(Probed(file: file, media: media, itemID: id))
+                probed.append(Probed(file: file, media: media, itemID: id, people: people))
             } catch {
                 if let id = previous?.itemID { changes.removedItems.append(id) }
                 // A workout file in a watched folder (a watch's sync folder of FIT files, GPX from an
@@ -305,8 +313,10 @@ public struct SourceIndexer: Sendable {
             SourceFile(path: p.file.path, sourceID: source.id, size: p.file.size, mtimeNs: p.file.mtimeNs, device: p.file.device,
                        inode: p.file.inode, itemID: item, role: role, contentIdentifier: p.media.contentIdentifier)
         }
+        var people: [UUID: [String]] = [:]
         for (still, clip) in pairs {
             let id = probed[still].itemID
+            people[id] = probed[still].people + probed[clip].people
             if probed[clip].itemID != id { changes.removedItems.append(probed[clip].itemID) }
             changes.items.append(livePhoto(still: (probed[still].file, probed[still].media), clip: (probed[clip].file, probed[clip].media),
                                            id: id, notAMemory: notMemory[still]))
@@ -316,11 +326,13 @@ public struct SourceIndexer: Sendable {
         for (index, p) in probed.enumerated() where !paired.contains(index) {
             if let partner = partners[index], let partnerItem = partner.itemID,
                let partnerFile = FileManager.default.fileExists(atPath: partner.path) ? partner : nil,
-               let partnerMedia = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone) {
+               let partnerProbe = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true) {
+                let (partnerMedia, partnerPeople) = partnerProbe
                 let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
                                        device: partnerFile.device, inode: partnerFile.inode)
                 let stillIsNew = p.media.kind == .photo
                 let id = stillIsNew ? p.itemID : partnerItem
+                people[id] = p.people + partnerPeople
                 if !stillIsNew, p.itemID != id { changes.removedItems.append(p.itemID) }
                 if stillIsNew, partnerItem != id { changes.removedItems.append(partnerItem) }
                 let stillPair = stillIsNew ? (p.file, p.media) : (other, partnerMedia)
@@ -335,12 +347,18 @@ public struct SourceIndexer: Sendable {
                 continue
             }
             changes.items.append(single(p, notAMemory: notMemory[index]))
+            people[p.itemID] = p.people
             changes.files.append(record(p, role: p.media.kind == .photo ? "photo" : "video", item: p.itemID))
         }
         // An id both removed and written (a changed file that stays) is written, not removed.
         let written = Set(changes.items.map(\.id))
         changes.removedItems.removeAll { written.contains($0) }
-        report.touched += try store.apply(changes)
+        let touched = try store.apply(changes)
+        report.touched += touched
+        // Whom the photos name (an item written again starts with no names), then the Contact items
+        // they give.
+        try store.setPeople(people.filter { !$0.value.isEmpty })
+        if linking { report.touched += try PeopleLinks(store: store).relink(touched).touched }
     }
 
     /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:

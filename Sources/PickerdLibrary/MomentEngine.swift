@@ -104,6 +104,8 @@ public struct MomentEngine: Sendable {
 
     private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
         let items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
-        return builder.build(from: items, home: home, owning: window)
+        // The calendar's events of the same span (summaries and times only), through their start index.
+        let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
+        return builder.build(from: items, home: home, owning: window, events: events)
     }
 }

@@ -14,7 +14,9 @@ public import PickerdWire
 /// Titles are made from the items alone, so ``lists(suggestions:items:enabled:)`` can title a
 /// suggestion again from what remains after the person's category settings: a disabled category
 /// never shows, not even in a title. Only a kept place says where the person was: without one, no
-/// title names a place or a city, says "home", or says that the person was away or out.
+/// title names a place or a city, says "home", or says that the person was away or out. The one
+/// other source of a title is a calendar event's summary, and only while an item shown or kept lies
+/// within the event (SuggestionBuilder+Events.swift).
 public struct SuggestionBuilder: Sendable {
     /// The most items a suggestion holds (as Apple's picker).
     public static let maxItems = 13
@@ -50,8 +52,10 @@ public struct SuggestionBuilder: Sendable {
     ///   - library: the items of the window, any order.
     ///   - home: where the person lives.
     ///   - owning: moments starting in this range (ms since 1970) are returned.
+    ///   - events: the calendar events of the window (its summaries and times only), which join and
+    ///     title moments (SuggestionBuilder+Events.swift).
     /// - Returns: the suggestions, each with 1…13 items, a title, a score and a deterministic id.
-    public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>) -> [StoredSuggestion] {
+    public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>, events: [EventSpan] = []) -> [StoredSuggestion] {
         let items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
             .sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }
         let starts = items.map(\.startMs)
@@ -118,14 +122,39 @@ public struct SuggestionBuilder: Sendable {
         for moment in moments { used.formUnion(moment.items.map(\.id)) }
         // Photos and videos no moment took: one time-ordered pass, split where the person paused
         // or moved on (a shorter pause at home than away), and a run of them is a moment.
-        for run in photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, home: home)
-        where run.count >= Self.minimumPhotoRun {
+        var runs = photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, home: home)
+        // A calendar event joins what happened during it (the runs of photos that reach into it,
+        // the people there) into one moment, or into the outing or evening at home it was part of.
+        for event in events.filter(\.joinsMoments).sorted(by: { ($0.startMs, $0.id) < ($1.startMs, $1.id) }) {
+            var group: [LibraryItem] = []
+            runs.removeAll { run in
+                guard run.contains(where: { event.holds($0.startMs) }) else { return false }
+                group += run
+                return true
+            }
+            group += within(event.startMs, event.endMs, kinds: [.contact]).filter { !used.contains($0.id) && event.holds($0.startMs) }
+            guard !group.isEmpty else { continue }
+            used.formUnion(group.map(\.id))
+            if let host = moments.firstIndex(where: { moment in
+                (moment.kind == .outing || moment.kind == .timeAtHome) && moment.items.contains { event.holds($0.startMs) }
+            }) {
+                moments[host].items += group
+            } else {
+                let media = group.contains { [.photo, .livePhoto, .video].contains($0.kind) }
+                moments.append(Moment(kind: media ? .photos : .contact, anchor: event.startMs, place: "event|\(event.id)",
+                                      items: group.sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }))
+            }
+        }
+        for run in runs where run.count >= Self.minimumPhotoRun {
             moments.append(Moment(kind: .photos, anchor: run[0].startMs, place: Self.cell(run[0].coordinate), items: run))
             used.formUnion(run.map(\.id))
         }
 
-        // What no moment took stands alone.
+        // What no moment took stands alone (a person once a day: two photos an hour apart that name
+        // her are one "catching up").
+        var people = Set<String>()
         for item in items where !used.contains(item.id) {
+            if case .contact(let c) = item.asset, !people.insert("\(c.name)|\(dayIndex(item))").inserted { continue }
             let kind: SuggestionKind? = switch item.kind {
             case .reflection: .reflection
             case .stateOfMind: .stateOfMind
@@ -161,9 +190,11 @@ public struct SuggestionBuilder: Sendable {
             let id = Self.stableID("\(moment.kind.rawValue)|\(moment.anchor)|\(moment.place)")
             guard !chosen.isEmpty, seenItems.insert(chosen.map(\.id)).inserted, seenIDs.insert(id).inserted else { continue }
             let start = chosen.map(\.startMs).min()!, end = chosen.map(\.endMs).max()!
+            // A moment an event in the person's calendar names is one they marked as worth keeping.
+            let event = titlingEvent(moment.kind, chosen, events: events)
             suggestions.append(StoredSuggestion(
-                id: id, title: title(moment.kind, chosen), kind: moment.kind, startMs: start, endMs: end,
-                score: score(moment.kind, chosen, pool: moment.items.count), itemIDs: chosen.map(\.id),
+                id: id, title: event?.title ?? title(moment.kind, chosen), kind: moment.kind, startMs: start, endMs: end,
+                score: score(moment.kind, chosen, pool: moment.items.count) + (event == nil ? 0 : 1), itemIDs: chosen.map(\.id),
                 monthDay: monthDay(chosen[0]), anchorMs: moment.anchor))
         }
         return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
@@ -251,9 +282,15 @@ public struct SuggestionBuilder: Sendable {
         }
     }
 
+    /// Each item once, and each person once (a photo and the evening's invitation both name her).
     private func unique(_ items: [LibraryItem]) -> [LibraryItem] {
         var seen = Set<UUID>()
-        return items.filter { seen.insert($0.id).inserted }
+        var people = Set<String>()
+        return items.filter { item in
+            guard seen.insert(item.id).inserted else { return false }
+            if case .contact(let c) = item.asset { return people.insert(c.name).inserted }
+            return true
+        }
     }
 
     /// At most 13: what the moment is about first; where a kind has more than the places left,
@@ -524,16 +561,19 @@ public struct SuggestionBuilder: Sendable {
     ///   - suggestion: the stored suggestion.
     ///   - items: its items, by id (others may be there too).
     ///   - enabled: the categories the person has on.
-    public func listing(_ suggestion: StoredSuggestion, items: [UUID: LibraryItem], enabled: Set<PickerdWire.Category>) -> ListedSuggestion? {
+    ///   - events: the calendar events around it: a title made again keeps an event's summary only
+    ///     while a remaining item lies within the event.
+    public func listing(_ suggestion: StoredSuggestion, items: [UUID: LibraryItem], enabled: Set<PickerdWire.Category>,
+                        events: [EventSpan] = []) -> ListedSuggestion? {
         let kept = suggestion.itemIDs.compactMap { items[$0] }
             .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions && $0.notAMemory == nil }
         guard !kept.isEmpty else { return nil }
         var listed = suggestion
         listed.itemIDs = kept.map(\.id)
-        listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept)
+        listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept, events: events)
         listed.startMs = kept.map(\.startMs).min()!
         listed.endMs = kept.map(\.endMs).max()!
-        return ListedSuggestion(suggestion: listed, items: kept)
+        return ListedSuggestion(suggestion: listed, items: kept, events: events)
     }
 
     /// The two lists the picker shows, from suggestions and items held in memory (tools and
@@ -542,11 +582,15 @@ public struct SuggestionBuilder: Sendable {
     ///   - suggestions: the stored suggestions.
     ///   - items: the library (at least every item the suggestions name).
     ///   - enabled: the categories the person has on.
+    ///   - events: the library's calendar events.
     /// - Returns: Recommended (a short list: meaningful first, kinds mixed, newer favoured, no
     ///   title twice) and Recent (every visible suggestion, newest first).
-    public func lists(suggestions: [StoredSuggestion], items: [LibraryItem], enabled: Set<PickerdWire.Category>) -> SuggestionLists {
+    public func lists(suggestions: [StoredSuggestion], items: [LibraryItem], enabled: Set<PickerdWire.Category>,
+                      events: [EventSpan] = []) -> SuggestionLists {
         let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
-        let visible = suggestions.compactMap { listing($0, items: byID, enabled: enabled) }
+        let visible = suggestions.compactMap { s in
+            listing(s, items: byID, enabled: enabled, events: events.filter { $0.startMs <= s.endMs && $0.endMs >= s.startMs })
+        }
         let recent = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
             .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
         let newest = visible.map(\.suggestion.endMs).max() ?? 0
@@ -622,8 +666,9 @@ public struct SuggestionBuilder: Sendable {
         let newest = try store.newestSuggestionEnd() ?? now
         let chosen = recommended(candidates, newest: newest, bonus: bonus)
         let items = try itemsByID(store, chosen + recentStored)
+        let events = try eventsByID(store, chosen + recentStored)
         let picked = chosen.compactMap { s -> ListedSuggestion? in
-            guard var listed = listing(s, items: items, enabled: enabled) else { return nil }
+            guard var listed = listing(s, items: items, enabled: enabled, events: events[s.id] ?? []) else { return nil }
             if bonus[s.id] != nil {
                 // On this day, in an earlier year: titled so.
                 let years = today.year - year(listed.items[0])
@@ -631,7 +676,7 @@ public struct SuggestionBuilder: Sendable {
             }
             return listed
         }
-        return FirstPage(recommended: picked, recent: recentStored.compactMap { listing($0, items: items, enabled: enabled) },
+        return FirstPage(recommended: picked, recent: recentStored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? []) },
                          recentTotal: try store.visibleSuggestionCount(enabled: mask))
     }
 
@@ -645,14 +690,15 @@ public struct SuggestionBuilder: Sendable {
     public func recentPage(from store: Store, enabled: Set<PickerdWire.Category>, offset: Int, limit: Int) throws(StoreError) -> [ListedSuggestion] {
         let stored = try store.recentSuggestions(enabled: Store.mask(enabled), offset: offset, limit: limit)
         let items = try itemsByID(store, stored)
-        return stored.compactMap { listing($0, items: items, enabled: enabled) }
+        let events = try eventsByID(store, stored)
+        return stored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? []) }
     }
 
     /// One suggestion as the person may see it (an app's token preloads it), or `nil`.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func listed(id: UUID, from store: Store, enabled: Set<PickerdWire.Category>) throws(StoreError) -> ListedSuggestion? {
         guard let stored = try store.suggestion(id: id) else { return nil }
-        return listing(stored, items: try itemsByID(store, [stored]), enabled: enabled)
+        return listing(stored, items: try itemsByID(store, [stored]), enabled: enabled, events: try eventsByID(store, [stored])[stored.id] ?? [])
     }
 
     private func itemsByID(_ store: Store, _ suggestions: [StoredSuggestion]) throws(StoreError) -> [UUID: LibraryItem] {
@@ -693,6 +739,9 @@ public struct ListedSuggestion: Sendable, Hashable {
     public var suggestion: StoredSuggestion
     /// Its items, in order.
     public var items: [LibraryItem]
+    /// The calendar events around it (summaries and times only, never sent): what a title made
+    /// again from the items the person kept may be named by (``SuggestionBuilder/title(of:kept:)``).
+    public var events: [EventSpan] = []
 
     /// The wire form: media described but not attached.
     public var wire: Suggestion {

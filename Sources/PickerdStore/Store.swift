@@ -417,6 +417,71 @@ public final class Store: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v8: donations: an app's items by its own ids; a generic media item's artwork") { db in
+            // Donated items are found by app and the app's identifier (a second donation replaces the
+            // first, a withdrawal names them); the donated cover of a generic media item has a slot.
+            try db.execute(sql: """
+                CREATE INDEX item_by_source ON item(source, external_id);
+                ALTER TABLE generic_media ADD COLUMN artwork_slot INTEGER;
+                """)
+        }
+        migrator.registerMigration("v9: people: the person's contacts, calendar events, who photos name") { db in
+            // Contacts (vCard) and calendar events (.ics) are not library items: a Contact item is
+            // made from them only where the data says the person spent time with someone (an event's
+            // attendee, a photo that names them), and linked to what made it (`person_link`): when the
+            // last photo or event behind a Contact item goes, the item goes (trigger). Events are
+            // stored one row per occurrence, read by time through `calendar_event_by_start`.
+            try db.execute(sql: """
+                CREATE TABLE person_contact (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    uid TEXT,
+                    name TEXT NOT NULL,
+                    other_names TEXT NOT NULL DEFAULT '',
+                    emails TEXT NOT NULL DEFAULT '',
+                    photo_path TEXT,
+                    photo_type TEXT,
+                    photo_bytes INTEGER,
+                    photo_width INTEGER,
+                    photo_height INTEGER,
+                    updated_ms INTEGER NOT NULL
+                );
+                CREATE TABLE calendar_event (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    uid TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    all_day INTEGER NOT NULL,
+                    time_zone TEXT NOT NULL DEFAULT '',
+                    location TEXT NOT NULL DEFAULT ''
+                );
+                CREATE INDEX calendar_event_by_start ON calendar_event(start_ms);
+                CREATE INDEX calendar_event_by_uid ON calendar_event(uid);
+                CREATE TABLE calendar_attendee (
+                    event_id TEXT NOT NULL REFERENCES calendar_event(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    PRIMARY KEY (event_id, position)
+                );
+                CREATE TABLE item_person (
+                    item_id TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (item_id, name)
+                );
+                CREATE TABLE person_link (
+                    contact_item_id TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    photo_item_id TEXT REFERENCES item(id) ON DELETE CASCADE,
+                    event_id TEXT REFERENCES calendar_event(id) ON DELETE CASCADE
+                );
+                CREATE INDEX person_link_by_contact ON person_link(contact_item_id);
+                CREATE INDEX person_link_by_photo ON person_link(photo_item_id);
+                CREATE INDEX person_link_by_event ON person_link(event_id);
+                CREATE TRIGGER person_link_gone AFTER DELETE ON person_link
+                WHEN NOT EXISTS (SELECT 1 FROM person_link WHERE contact_item_id = OLD.contact_item_id)
+                BEGIN DELETE FROM item WHERE id = OLD.contact_item_id; END;
+                """)
+        }
         return migrator
     }
 

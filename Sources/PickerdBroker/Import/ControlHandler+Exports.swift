@@ -32,13 +32,15 @@ extension ControlHandler {
                 logger.notice("import refused a file", metadata: ["file": "\(result.file)", "error": "\(error)"])
             } else if !result.kind.isEmpty {
                 logger.info("imported", metadata: ["file": "\(result.file)", "kind": "\(result.kind)", "workouts": "\(result.workouts)",
-                                                   "visits": "\(result.visits)", "points": "\(result.points)", "duplicates": "\(result.duplicates)"])
+                                                   "visits": "\(result.visits)", "points": "\(result.points)", "duplicates": "\(result.duplicates)",
+                                                   "counts": "\(result.counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"])
             }
         }
         return .importReply(ImportReply(
             files: results.map {
                 ImportFileResult(file: $0.file, kind: $0.kind, workouts: UInt64($0.workouts), visits: UInt64($0.visits), points: UInt64($0.points),
-                                 duplicates: UInt64($0.duplicates), error: $0.error ?? "")
+                                 duplicates: UInt64($0.duplicates), error: $0.error ?? "",
+                                 counts: $0.counts.sorted { $0.key < $1.key }.map { ImportCount(what: $0.key, count: UInt64($0.value)) })
             },
             itemsAdded: UInt64(results.map(\.added).reduce(0, +)), suggestionCount: UInt64(try broker.store.suggestionCount())))
     }

@@ -30,6 +30,9 @@ public struct ExportImporter: Sendable {
         public var duplicates = 0
         /// Items written.
         public var added = 0
+        /// What else it held, by a plural noun a person reads ("songs", "contacts", "moods",
+        /// "events"): the formats that hold neither workouts nor visits say here what they held.
+        public var counts: [String: Int] = [:]
         /// Why nothing of it was imported.
         public var error: String?
         /// When what it wrote happens: the days the engine builds again.
@@ -80,7 +83,9 @@ public struct ExportImporter: Sendable {
         }
         result.kind = kind.rawValue
         do {
-            var (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points)
+            // A calendar's recurrences are expanded over the library's years and the present (capped).
+            let horizon = kind == .ics ? CalendarReader.horizon(library: (try? store.libraryRange()) ?? nil, now: Int64(Date().timeIntervalSince1970 * 1000)) : nil
+            var (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points, horizon: horizon)
             // Strava's activities.csv names what its files do not (a FIT file carries no name).
             if let given = names[file] {
                 for index in data.workouts.indices { data.workouts[index].name = given }
@@ -88,6 +93,8 @@ public struct ExportImporter: Sendable {
             result.workouts = data.workouts.count
             result.visits = data.visits.count
             result.points = pointCount
+            result.counts.merge(data.listeningCounts) { $0 + $1 }
+            result.counts.merge(data.peopleCounts) { $0 + $1 }
             let written = try ExportItems(store: store).write(data)
             result.duplicates = written.duplicates
             result.added = written.added

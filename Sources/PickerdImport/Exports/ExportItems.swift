@@ -69,8 +69,10 @@ public struct ExportItems: Sendable {
         let groups = Self.dayGroups(data.visits)
         let existing = Set(try store.items(groups.map(\.id)).map(\.id))
         changes.items += groups.filter { !existing.contains($0.id) }
+        try addListening(data, to: &changes, written: &written)
         written.added = changes.items.count
         written.touched = try store.apply(changes)
+        try writePeople(data, written: &written)
         return written
     }
 

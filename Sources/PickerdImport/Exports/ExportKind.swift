@@ -21,6 +21,17 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case gzip
     /// A zip archive (`PK\3\4`): the caller lists it and detects each member.
     case zip
+    /// A ListenBrainz export: JSON Lines whose objects have `listened_at` or `track_metadata`
+    /// (the user export's `listens/YYYY/M.jsonl`), or a JSON array of such listens (the older export).
+    case listenbrainz
+    /// A Last.fm scrobbles CSV, by its header or its shape (see ``LastFMExport``).
+    case lastfm
+    /// A Daylio CSV export (its header begins `full_date`).
+    case daylio
+    /// A vCard file (`BEGIN:VCARD`, after any BOM and blank lines): one card or many.
+    case vcard
+    /// An iCalendar file (`BEGIN:VCALENDAR`, after any BOM and blank lines).
+    case ics
 
     /// The first 4 KiB of the regular file at `path`: what ``detect(_:name:)`` reads, and no more
     /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
@@ -39,12 +50,12 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
 
     /// The kind of a file from its first bytes.
     ///
-    /// JSON exports are told by the first top-level key among `locations`, `timelineObjects` and
-    /// `semanticSegments` (keys are read with the streaming parser, so a key in a nested object
-    /// never counts, and a prefix that ends mid-file is fine). `name` is consulted only when the
-    /// prefix is a JSON object that ends or breaks before any of those keys (a huge first member, a
-    /// file broken early): then the names `Records.json`, `Timeline.json` and `YYYY_MONTH.json`
-    /// decide, so the reader can say where such a file is broken.
+    /// JSON exports are told by the first top-level key among `locations`, `timelineObjects`,
+    /// `semanticSegments`, `listened_at` and `track_metadata` (keys are read with the streaming
+    /// parser, so a key in a nested object never counts, and a prefix that ends mid-file is fine).
+    /// `name` is consulted only when the prefix is a JSON object that ends or breaks before any of
+    /// those keys (a huge first member, a file broken early): then the names `Records.json`,
+    /// `Timeline.json` and `YYYY_MONTH.json` decide, so the reader can say where such a file is broken.
     /// - Parameters:
     ///   - prefix: the file's first bytes (4 KiB is plenty; fewer work for small files).
     ///   - name: the file's name.
@@ -61,7 +72,8 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         switch body.first {
         case UInt8(ascii: "{"): return json(body, name: name)
         case UInt8(ascii: "<"): return xml(body)
-        default: return ownTracks(body)
+        case UInt8(ascii: "["): return jsonArray(body)
+        default: return textDirectory(body) ?? ownTracks(body) ?? listeningCSV(body)
         }
     }
 
@@ -74,6 +86,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
                 case "locations": return .records
                 case "timelineObjects": return .semantic
                 case "semanticSegments": return .timeline
+                case "listened_at", "track_metadata": return .listenbrainz
                 default: try parser.skipValue()
                 }
             }
@@ -109,6 +122,15 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
             default: return nil
             }
         }
+        return nil
+    }
+
+    /// A vCard or an iCalendar file: its first line is `BEGIN:VCARD` or `BEGIN:VCALENDAR` (in any case).
+    private static func textDirectory(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        let bytes = body.prefix { $0 != 0x0A && $0 != 0x0D }.prefix(32)
+        let line = String(decoding: bytes.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed(), as: UTF8.self).uppercased()
+        if line == "BEGIN:VCARD" { return .vcard }
+        if line == "BEGIN:VCALENDAR" { return .ics }
         return nil
     }
 

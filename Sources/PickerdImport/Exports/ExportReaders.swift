@@ -10,8 +10,11 @@ enum ExportReaders {
     ///   - path: the file.
     ///   - name: its name, for errors.
     ///   - points: told how many raw points were read so far (streamed formats).
+    ///   - horizon: when a calendar's recurrences are expanded (ms since 1970); by default the
+    ///     present's (``CalendarReader/horizon(library:now:)`` without a library).
     /// - Returns: what it held, and how many raw points it had.
-    static func read(_ kind: ExportKind, path: String, name: String, points: (Int) -> Void) throws(ImportError) -> (data: ImportedData, points: Int) {
+    static func read(_ kind: ExportKind, path: String, name: String, points: (Int) -> Void,
+                     horizon: ClosedRange<Int64>? = nil) throws(ImportError) -> (data: ImportedData, points: Int) {
         var counted = 0
         switch kind {
         case .records:
@@ -37,6 +40,17 @@ enum ExportReaders {
             case .fit: return (try FITReader.read(inflated, file: name), 0)
             default: throw ImportError(file: name, "a compressed file that holds no GPX, TCX or FIT")
             }
+        case .listenbrainz:
+            return (try ListenBrainzExport.read(path: path, name: name), 0)
+        case .lastfm:
+            return (try LastFMExport.read(path: path, name: name), 0)
+        case .daylio:
+            return (try DaylioExport.read(path: path, name: name), 0)
+        case .vcard:
+            return (try VCardReader.read(path: path, name: name), 0)
+        case .ics:
+            let horizon = horizon ?? CalendarReader.horizon(library: nil, now: Int64(Date().timeIntervalSince1970 * 1000))
+            return (try CalendarReader.read(path: path, name: name, horizon: horizon), 0)
         case .zip:
             // ExportImporter unpacks archives before reading what they hold; a zip never reaches here.
             throw ImportError(file: name, "a zip archive is unpacked, not read as an export")

@@ -14,6 +14,16 @@ public struct ImportedData: Sendable, Hashable {
     /// (Records.json, OwnTracks), with `home` inferred when the export has no label; empty for the
     /// formats that carry their own places. See ``StayDetector/significantPlaces(from:radiusMeters:)``.
     public var places: [SignificantPlace] = []
+    /// Songs and podcast episodes listened to (ListenBrainz, Last.fm).
+    public var listens: [ImportedListen] = []
+    /// Moods logged (Daylio), as State of Mind samples.
+    public var moods: [ImportedMood] = []
+    /// What the file held but was left out, by a plural noun a person reads (`custom moods left out`).
+    public var leftOut: [String: Int] = [:]
+    /// Contacts (vCard), each once.
+    public var contacts: [ImportedContact] = []
+    /// Calendar events (.ics), one per VEVENT, recurrences expanded into their occurrences.
+    public var events: [ImportedEvent] = []
 
     /// Creates an empty result.
     public init(workouts: [ImportedWorkout] = [], visits: [ImportedVisit] = [], points: [LocationPoint] = [], places: [SignificantPlace] = []) {

@@ -1,0 +1,343 @@
+// CICal: libical, wrapped for pickerd's calendar reader (see include/cical.h).
+#include "cical.h"
+
+#include <libical/ical.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ci_calendar {
+    icalcomponent *root;
+    icalcomponent **events;
+    size_t count;
+    size_t capacity;
+};
+
+static void copy_text(char *to, size_t size, const char *text) {
+    if (!to || size == 0) return;
+    snprintf(to, size, "%s", text ? text : "");
+}
+
+/// The first X-LIC-ERROR libical attached anywhere in `component`, or NULL.
+static const char *first_error(icalcomponent *component) {
+    icalproperty *p = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY);
+    if (p) return icalproperty_get_xlicerror(p);
+    for (icalcomponent *child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT); child;
+         child = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)) {
+        const char *found = first_error(child);
+        if (found) return found;
+    }
+    return NULL;
+}
+
+/// Every VEVENT of a VCALENDAR (or of each VCALENDAR in an XROOT), in file order.
+static int collect(ci_calendar *calendar, icalcomponent *component) {
+    for (icalcomponent *child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT); child;
+         child = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)) {
+        icalcomponent_kind kind = icalcomponent_isa(child);
+        if (kind == ICAL_VCALENDAR_COMPONENT) {
+            if (!collect(calendar, child)) return 0;
+        } else if (kind == ICAL_VEVENT_COMPONENT) {
+            if (calendar->count == calendar->capacity) {
+                size_t capacity = calendar->capacity ? calendar->capacity * 2 : 64;
+                icalcomponent **grown = realloc(calendar->events, capacity * sizeof *grown);
+                if (!grown) return 0;
+                calendar->events = grown;
+                calendar->capacity = capacity;
+            }
+            calendar->events[calendar->count++] = child;
+        }
+    }
+    return 1;
+}
+
+ci_calendar *ci_parse(const char *text, char *error, size_t error_size) {
+    // libical aborts on errors only when built or told to; pickerd must never abort on a file.
+    if (icalerror_get_errors_are_fatal()) icalerror_set_errors_are_fatal(0);
+    icalcomponent *root = icalparser_parse_string(text);
+    if (!root) {
+        copy_text(error, error_size, "libical found no calendar in it");
+        return NULL;
+    }
+    icalcomponent_kind kind = icalcomponent_isa(root);
+    if (kind != ICAL_VCALENDAR_COMPONENT && kind != ICAL_XROOT_COMPONENT) {
+        copy_text(error, error_size, "it is not a VCALENDAR");
+        icalcomponent_free(root);
+        return NULL;
+    }
+    const char *problem = icalcomponent_count_errors(root) > 0 ? first_error(root) : NULL;
+    if (problem) {
+        copy_text(error, error_size, problem);
+        icalcomponent_free(root);
+        return NULL;
+    }
+    ci_calendar *calendar = calloc(1, sizeof *calendar);
+    if (!calendar) {
+        icalcomponent_free(root);
+        copy_text(error, error_size, "out of memory");
+        return NULL;
+    }
+    calendar->root = root;
+    int ok = collect(calendar, root);
+    if (!ok) {
+        ci_free(calendar);
+        copy_text(error, error_size, "out of memory");
+        return NULL;
+    }
+    return calendar;
+}
+
+void ci_free(ci_calendar *calendar) {
+    if (!calendar) return;
+    if (calendar->root) icalcomponent_free(calendar->root);
+    free(calendar->events);
+    free(calendar);
+}
+
+size_t ci_event_count(const ci_calendar *calendar) { return calendar->count; }
+
+static icalcomponent *event_at(const ci_calendar *calendar, size_t event) {
+    return event < calendar->count ? calendar->events[event] : NULL;
+}
+
+const char *ci_event_uid(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c && icalcomponent_get_first_property(c, ICAL_UID_PROPERTY) ? icalcomponent_get_uid(c) : NULL;
+}
+
+const char *ci_event_summary(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c && icalcomponent_get_first_property(c, ICAL_SUMMARY_PROPERTY) ? icalcomponent_get_summary(c) : NULL;
+}
+
+const char *ci_event_location(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c && icalcomponent_get_first_property(c, ICAL_LOCATION_PROPERTY) ? icalcomponent_get_location(c) : NULL;
+}
+
+int ci_event_cancelled(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c && icalcomponent_get_first_property(c, ICAL_STATUS_PROPERTY) && icalcomponent_get_status(c) == ICAL_STATUS_CANCELLED;
+}
+
+/// The TZID parameter of `p`, or NULL.
+static const char *tzid_of(icalproperty *p) {
+    if (!p) return NULL;
+    icalparameter *param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER);
+    return param ? icalparameter_get_tzid(param) : NULL;
+}
+
+/// `t` in the zone `p`'s TZID names: the calendar's VTIMEZONE of that TZID, else libical's own
+/// zone of that name. Values libical already placed (DTSTART, DTEND), UTC values and DATEs are
+/// returned as they are.
+static struct icaltimetype placed(struct icaltimetype t, icalproperty *p, icalcomponent *event) {
+    if (t.is_date || t.zone) return t;
+    const char *tzid = tzid_of(p);
+    if (!tzid) return t;
+    icaltimezone *zone = NULL;
+    for (icalcomponent *up = icalcomponent_get_parent(event); up && !zone; up = icalcomponent_get_parent(up)) {
+        zone = icalcomponent_get_timezone(up, tzid);
+    }
+    if (!zone) zone = icaltimezone_get_builtin_timezone(tzid);
+    if (!zone) zone = icaltimezone_get_builtin_timezone_from_tzid(tzid);
+    if (zone) t = icaltime_set_timezone(&t, zone);
+    return t;
+}
+
+static int has_zone(struct icaltimetype t) { return !t.is_date && t.zone != NULL; }
+
+static void fill(ci_time *out, struct icaltimetype t, const char *tzid) {
+    memset(out, 0, sizeof *out);
+    out->year = t.year;
+    out->month = t.month;
+    out->day = t.day;
+    out->is_date = t.is_date ? 1 : 0;
+    if (t.is_date) {
+        out->zone = CI_FLOATING;
+        return;
+    }
+    out->hour = t.hour;
+    out->minute = t.minute;
+    out->second = t.second;
+    if (icaltime_is_utc(t)) {
+        out->zone = CI_UTC;
+        out->utc_seconds = (long long)icaltime_as_timet_with_zone(t, icaltimezone_get_utc_timezone());
+    } else if (t.zone) {
+        out->zone = CI_ZONED;
+        out->utc_seconds = (long long)icaltime_as_timet_with_zone(t, t.zone);
+        copy_text(out->tzid, sizeof out->tzid, tzid ? tzid : icaltimezone_get_location((icaltimezone *)t.zone));
+    } else if (tzid && *tzid) {
+        out->zone = CI_UNRESOLVED;
+        copy_text(out->tzid, sizeof out->tzid, tzid);
+    } else {
+        out->zone = CI_FLOATING;
+    }
+}
+
+int ci_event_start(const ci_calendar *calendar, size_t event, ci_time *out) {
+    icalcomponent *c = event_at(calendar, event);
+    icalproperty *p = c ? icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY) : NULL;
+    if (!p) return 0;
+    fill(out, icalcomponent_get_dtstart(c), tzid_of(p));
+    return 1;
+}
+
+int ci_event_end(const ci_calendar *calendar, size_t event, ci_time *out) {
+    icalcomponent *c = event_at(calendar, event);
+    icalproperty *start = c ? icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY) : NULL;
+    if (!start) return 0;
+    icalproperty *end = icalcomponent_get_first_property(c, ICAL_DTEND_PROPERTY);
+    struct icaltimetype t = icalcomponent_get_dtend(c);
+    if (icaltime_is_null_time(t)) {
+        t = icalcomponent_get_dtstart(c);
+        end = NULL;
+    }
+    fill(out, t, tzid_of(end ? end : start));
+    return 1;
+}
+
+int ci_event_recurrence_id(const ci_calendar *calendar, size_t event, ci_time *out) {
+    icalcomponent *c = event_at(calendar, event);
+    icalproperty *p = c ? icalcomponent_get_first_property(c, ICAL_RECURRENCEID_PROPERTY) : NULL;
+    if (!p) return 0;
+    fill(out, placed(icalproperty_get_recurrenceid(p), p, c), tzid_of(p));
+    return 1;
+}
+
+int ci_event_recurs(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c && (icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY) || icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY));
+}
+
+size_t ci_event_attendee_count(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c ? (size_t)icalcomponent_count_properties(c, ICAL_ATTENDEE_PROPERTY) : 0;
+}
+
+int ci_event_attendee(const ci_calendar *calendar, size_t event, size_t index, const char **name, const char **address,
+                      int *declined) {
+    icalcomponent *c = event_at(calendar, event);
+    if (!c) return 0;
+    size_t at = 0;
+    for (icalproperty *p = icalcomponent_get_first_property(c, ICAL_ATTENDEE_PROPERTY); p;
+         p = icalcomponent_get_next_property(c, ICAL_ATTENDEE_PROPERTY), at++) {
+        if (at != index) continue;
+        icalparameter *cn = icalproperty_get_first_parameter(p, ICAL_CN_PARAMETER);
+        icalparameter *partstat = icalproperty_get_first_parameter(p, ICAL_PARTSTAT_PARAMETER);
+        *name = cn ? icalparameter_get_cn(cn) : NULL;
+        *address = icalproperty_get_attendee(p);
+        *declined = partstat && icalparameter_get_partstat(partstat) == ICAL_PARTSTAT_DECLINED;
+        return 1;
+    }
+    return 0;
+}
+
+/// Seconds since 1970 of `t`: through its zone when it has one, else its fields read as UTC.
+static long long key_of(struct icaltimetype t) {
+    return has_zone(t) ? (long long)icaltime_as_timet_with_zone(t, t.zone) : (long long)icaltime_as_timet(t);
+}
+
+/// Whether two values name the same occurrence: the same instant when both are placed in a zone,
+/// else the same wall-clock date (and time, for DATE-TIMEs).
+static int same_occurrence(struct icaltimetype a, struct icaltimetype b) {
+    if (has_zone(a) && has_zone(b)) return key_of(a) == key_of(b);
+    if (a.year != b.year || a.month != b.month || a.day != b.day) return 0;
+    if (a.is_date || b.is_date) return 1;
+    return a.hour == b.hour && a.minute == b.minute && a.second == b.second;
+}
+
+typedef struct {
+    struct icaltimetype *times;
+    size_t count;
+} time_list;
+
+static int excluded(const time_list *exdates, struct icaltimetype t) {
+    for (size_t i = 0; i < exdates->count; i++) {
+        if (same_occurrence(exdates->times[i], t)) return 1;
+    }
+    return 0;
+}
+
+long ci_event_occurrences(const ci_calendar *calendar, size_t event, long long from, long long to, ci_time *out,
+                          size_t capacity, int *truncated) {
+    *truncated = 0;
+    icalcomponent *c = event_at(calendar, event);
+    icalproperty *start_property = c ? icalcomponent_get_first_property(c, ICAL_DTSTART_PROPERTY) : NULL;
+    if (!start_property) return 0;
+    struct icaltimetype start = icalcomponent_get_dtstart(c);
+    const char *tzid = tzid_of(start_property);
+
+    time_list exdates = {0};
+    size_t exdate_count = (size_t)icalcomponent_count_properties(c, ICAL_EXDATE_PROPERTY);
+    if (exdate_count > 0) {
+        exdates.times = calloc(exdate_count, sizeof *exdates.times);
+        if (!exdates.times) return -1;
+        for (icalproperty *p = icalcomponent_get_first_property(c, ICAL_EXDATE_PROPERTY); p && exdates.count < exdate_count;
+             p = icalcomponent_get_next_property(c, ICAL_EXDATE_PROPERTY)) {
+            exdates.times[exdates.count++] = placed(icalproperty_get_exdate(p), p, c);
+        }
+    }
+
+    long written = 0;
+    long steps = 0;
+    int failed = 0;
+    // DTSTART is the set's first occurrence (RFC 5545 3.8.5.2), whatever the rules say.
+    long long first = key_of(start);
+    if (first >= from && first <= to && capacity > 0 && !excluded(&exdates, start)) fill(&out[written++], start, tzid);
+    for (icalproperty *p = icalcomponent_get_first_property(c, ICAL_RRULE_PROPERTY); p && !*truncated;
+         p = icalcomponent_get_next_property(c, ICAL_RRULE_PROPERTY)) {
+        struct icalrecurrencetype rule = icalproperty_get_rrule(p);
+        if (rule.freq == ICAL_NO_RECURRENCE) {
+            failed = 1;
+            break;
+        }
+        icalrecur_iterator *iterator = icalrecur_iterator_new(rule, start);
+        if (!iterator) {
+            failed = 1;
+            break;
+        }
+        for (struct icaltimetype next = icalrecur_iterator_next(iterator); !icaltime_is_null_time(next);
+             next = icalrecur_iterator_next(iterator)) {
+            if (++steps > CI_MAX_ITERATIONS) {
+                *truncated = 1;
+                break;
+            }
+            if (start.zone && !next.is_date) next = icaltime_set_timezone(&next, (icaltimezone *)start.zone);
+            long long key = key_of(next);
+            if (key > to) break;
+            if (key < from || excluded(&exdates, next)) continue;
+            if ((size_t)written == capacity) {
+                *truncated = 1;
+                break;
+            }
+            fill(&out[written++], next, tzid);
+        }
+        icalrecur_iterator_free(iterator);
+    }
+    for (icalproperty *p = icalcomponent_get_first_property(c, ICAL_RDATE_PROPERTY); p && !failed && !*truncated;
+         p = icalcomponent_get_next_property(c, ICAL_RDATE_PROPERTY)) {
+        struct icaldatetimeperiodtype value = icalproperty_get_rdate(p);
+        struct icaltimetype t = icaltime_is_null_time(value.time) ? value.period.start : value.time;
+        if (icaltime_is_null_time(t)) continue;
+        t = placed(t, p, c);
+        long long key = key_of(t);
+        if (key < from || key > to || excluded(&exdates, t)) continue;
+        if ((size_t)written == capacity) {
+            *truncated = 1;
+            break;
+        }
+        fill(&out[written++], t, tzid_of(p) ? tzid_of(p) : tzid);
+    }
+    free(exdates.times);
+    return failed ? -1 : written;
+}
+
+int ci_rrule_valid(const char *rule) {
+    struct icalrecurrencetype parsed = icalrecurrencetype_from_string(rule);
+    icalerror_clear_errno();
+    return parsed.freq != ICAL_NO_RECURRENCE;
+}
+
+int ci_zone_known(const char *tzid) {
+    return icaltimezone_get_builtin_timezone(tzid) != NULL || icaltimezone_get_builtin_timezone_from_tzid(tzid) != NULL;
+}

@@ -1,0 +1,80 @@
+import Foundation
+public import PickerdStore
+public import PickerdWire
+
+/// Calendar events in moments. An event is never an item and never reaches an app: it joins what
+/// happened during it into one moment, and lends that moment its summary as a title while at least
+/// one of the moment's items (shown, or kept by the person) lies within its time.
+///
+/// - A timed event of a day or less (a dinner, a party) joins the runs of photos that reach into it
+///   and the Contact items within it into one moment (or into the outing or evening at home already
+///   there during it), and titles moments of photos, contacts, outings and time at home.
+/// - An all-day or longer event of two days or more (a holiday) may title a trip.
+/// - Among the events that could title a moment, the one holding the most of its items wins; then
+///   the shorter; then the earlier; then the smaller id.
+extension SuggestionBuilder {
+    /// The kinds of moment an event may title.
+    static let eventTitledKinds: Set<SuggestionKind> = [.photos, .contact, .outing, .timeAtHome, .trip]
+
+    /// The event that titles a moment of `kind` made of `items`, if one does: see the rules above.
+    /// - Parameters:
+    ///   - kind: the kind of moment.
+    ///   - items: what the person sees of it, or kept of it.
+    ///   - events: the events around it.
+    public func titlingEvent(_ kind: SuggestionKind, _ items: [LibraryItem], events: [EventSpan]) -> EventSpan? {
+        guard Self.eventTitledKinds.contains(kind), !events.isEmpty else { return nil }
+        var best: (event: EventSpan, held: Int)?
+        for event in events where kind == .trip ? event.titlesTrips : event.joinsMoments {
+            let held = items.count { event.holds($0.startMs) }
+            guard held > 0, !event.title.isEmpty else { continue }
+            if let current = best {
+                let a = (held, -(event.endMs - event.startMs), -event.startMs)
+                let b = (current.held, -(current.event.endMs - current.event.startMs), -current.event.startMs)
+                if a < b || (a == b && event.id >= current.event.id) { continue }
+            }
+            best = (event, held)
+        }
+        return best?.event
+    }
+
+    /// A title for a moment made only from `items`, unless an event titles it (``titlingEvent(_:_:events:)``):
+    /// then the event's summary. An event no item lies within lends no name.
+    /// - Parameters:
+    ///   - kind: the kind of moment.
+    ///   - items: what the person sees of it, or kept of it.
+    ///   - events: the events around it.
+    /// - Returns: a short title.
+    public func title(_ kind: SuggestionKind, _ items: [LibraryItem], events: [EventSpan]) -> String {
+        titlingEvent(kind, items, events: events)?.title ?? title(kind, items)
+    }
+
+    /// The title of what the person kept of a listed suggestion: its own title when they kept it
+    /// all, else made again from what they kept (and the events it was shown with), so a title never
+    /// names an event, a person or a place whose items were all left out.
+    /// - Parameters:
+    ///   - listed: the suggestion as the picker showed it.
+    ///   - kept: the items the person kept.
+    /// - Returns: the title the app receives (unless the person edited it).
+    public func title(of listed: ListedSuggestion, kept: [LibraryItem]) -> String {
+        kept.count == listed.items.count ? listed.suggestion.title : title(listed.suggestion.kind, kept, events: listed.events)
+    }
+
+    /// The events that may title these suggestions, by suggestion: read through the store's index
+    /// for the kinds events title, and only when the store holds any event.
+    func eventsByID(_ store: Store, _ suggestions: [StoredSuggestion]) throws(StoreError) -> [UUID: [EventSpan]] {
+        let titled = suggestions.filter { Self.eventTitledKinds.contains($0.kind) }
+        guard !titled.isEmpty, try store.hasEvents() else { return [:] }
+        var found: [UUID: [EventSpan]] = [:]
+        for s in titled where found[s.id] == nil {
+            found[s.id] = try store.eventSpans(overlapping: s.startMs..<(s.endMs + 1))
+        }
+        return found
+    }
+}
+
+extension EventSpan {
+    /// A timed event of a day or less: it joins and titles moments.
+    var joinsMoments: Bool { !allDay && endMs - startMs <= 86_400_000 }
+    /// An all-day or longer event of two days or more (a clock change aside): it may title a trip.
+    var titlesTrips: Bool { (allDay || endMs - startMs > 86_400_000) && endMs - startMs >= 2 * 86_400_000 - 3_600_000 }
+}
