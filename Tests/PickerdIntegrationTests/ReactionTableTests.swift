@@ -64,8 +64,8 @@ struct ReactionTableTests {
         // After the hello: a request pickerd cannot serve is refused, and the connection stays open.
         Row(situation: "an empty envelope after the hello",
             act: { try $0.sendRawBytes(raw([])) }, code: .unknownRequest, open: true),
-        Row(situation: "an unknown message kind (field 99) after the hello",
-            act: { try $0.sendRawBytes(raw([0x08, 0x02, 0x9A, 0x06, 0x00])) }, code: .unknownRequest, open: true),
+        Row(situation: "an unknown message kind (field 999) after the hello",
+            act: { try $0.sendRawBytes(raw([0x08, 0x02, 0xBA, 0x3E, 0x00])) }, code: .unknownRequest, open: true),
         Row(situation: "an unknown message kind (field 5000) after the hello",
             act: { try $0.sendRawBytes(raw([0x08, 0x02, 0xC2, 0xB8, 0x02, 0x00])) }, code: .unknownRequest, open: true),
         Row(situation: "request id 0",
@@ -88,8 +88,8 @@ struct ReactionTableTests {
             code: .invalidArgument, open: true),
         Row(situation: "a close for a session that is not this app's",
             act: { try $0.send(Envelope(requestId: 2, body: .close(CloseRequest(sessionHandle: UUID().uuidString)))) }, code: .notFound, open: true),
-        Row(situation: "a donation (not taken yet)",
-            act: { try $0.send(Envelope(requestId: 2, body: .donation(DonationRequest()))) }, code: .unknownRequest, open: true),
+        Row(situation: "a donation from an app without the donations entitlement",
+            act: { try $0.send(Envelope(requestId: 2, body: .donation(DonationRequest()))) }, code: .notEntitled, open: true),
         // The agent socket.
         Row(situation: "an agent's request before it registers", role: .agent,
             act: { try $0.send(Envelope(requestId: 2, body: .fetchMedia(FetchMediaRequest()))) }, code: .handshakeRequired, open: false),
@@ -98,12 +98,12 @@ struct ReactionTableTests {
         Row(situation: "a client's message on the agent socket", role: .agent, registered: true,
             act: { try $0.send(Envelope(requestId: 3, body: .configuration(ConfigurationRequest()))) }, code: .wrongRole, open: true),
         Row(situation: "an unknown message kind on the agent socket", role: .agent, registered: true,
-            act: { try $0.sendRawBytes(raw([0x08, 0x03, 0x9A, 0x06, 0x00])) }, code: .unknownRequest, open: true),
+            act: { try $0.sendRawBytes(raw([0x08, 0x03, 0xBA, 0x3E, 0x00])) }, code: .unknownRequest, open: true),
         // The control socket.
         Row(situation: "a client's message on the control socket", role: .control,
             act: { try $0.send(Envelope(requestId: 2, body: .present(PresentRequest()))) }, code: .wrongRole, open: true),
         Row(situation: "an unknown message kind on the control socket", role: .control,
-            act: { try $0.sendRawBytes(raw([0x08, 0x02, 0x9A, 0x06, 0x00])) }, code: .unknownRequest, open: true),
+            act: { try $0.sendRawBytes(raw([0x08, 0x02, 0xBA, 0x3E, 0x00])) }, code: .unknownRequest, open: true),
     ]
 
     /// pickerd with short deadlines, this test process accepted as a picker agent (so it can

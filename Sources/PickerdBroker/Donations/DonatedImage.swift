@@ -34,47 +34,17 @@ struct DonatedImage {
             guard n > 0 else { return .failure(Refusal("an image could not be read whole")) }
             done += n
         }
-        if let (width, height) = pngSize(bytes) {
-            return .success(DonatedImage(bytes: bytes, contentType: "image/png", fileExtension: "png", width: width, height: height))
+        // The header reader the listening service stores artwork with; donations take PNG and JPEG only.
+        guard let header = ImageHeader(bytes), ["image/png", "image/jpeg"].contains(header.contentType), header.width > 0, header.height > 0 else {
+            return .failure(Refusal("an image must be a PNG or a JPEG"))
         }
-        if let (width, height) = jpegSize(bytes) {
-            return .success(DonatedImage(bytes: bytes, contentType: "image/jpeg", fileExtension: "jpg", width: width, height: height))
-        }
-        return .failure(Refusal("an image must be a PNG or a JPEG"))
+        return .success(DonatedImage(bytes: bytes, contentType: header.contentType, fileExtension: header.fileExtension,
+                                     width: header.width, height: header.height))
     }
 
     /// Why an image was refused: said to the app as INVALID_ARGUMENT.
     struct Refusal: Error, CustomStringConvertible {
         var description: String
         init(_ description: String) { self.description = description }
-    }
-
-    /// A PNG's size from its IHDR chunk (which the format puts first).
-    static func pngSize(_ b: [UInt8]) -> (UInt32, UInt32)? {
-        guard b.count >= 24, b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), b[12..<16].elementsEqual("IHDR".utf8) else { return nil }
-        let width = b[16..<20].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }, height = b[20..<24].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        return width > 0 && height > 0 ? (width, height) : nil
-    }
-
-    /// A JPEG's size from its first start-of-frame marker (SOF0…SOF15 but DHT, JPG and DAC).
-    static func jpegSize(_ b: [UInt8]) -> (UInt32, UInt32)? {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 3 < b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }                 // fill bytes
-            if marker == 0xD8 || (0xD0...0xD7).contains(marker) { i += 2; continue }  // no length
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2 else { return nil }
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                guard i + 8 < b.count else { return nil }
-                let height = UInt32(b[i + 5]) << 8 | UInt32(b[i + 6]), width = UInt32(b[i + 7]) << 8 | UInt32(b[i + 8])
-                return width > 0 && height > 0 ? (width, height) : nil
-            }
-            if marker == 0xDA || marker == 0xD9 { return nil }      // scan data before any frame header
-            i += 2 + length
-        }
-        return nil
     }
 }

@@ -339,34 +339,32 @@ enum VCardReader {
         return Data(base64Encoded: Data(text)).map { [UInt8]($0) }
     }
 
+    /// A `data:` URI's percent-encoding undone (`%2F`); `nil` when a `%` is not followed by two hex digits.
     static func percentDecoded(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        var i = raw.startIndex
-        while i < raw.endIndex {
-            if raw[i] == UInt8(ascii: "%") {
-                guard i + 2 < raw.endIndex, let high = hex(raw[i + 1]), let low = hex(raw[i + 2]) else { return nil }
-                out.append(high << 4 | low)
-                i += 3
-            } else {
-                out.append(raw[i])
-                i += 1
-            }
-        }
-        return out
+        unescaped(raw, marker: UInt8(ascii: "%"), strict: true)
     }
 
     /// Quoted-printable (`=E2=82=AC`); a `=` not followed by two hex digits is kept as it is.
     static func quotedPrintable(_ raw: ArraySlice<UInt8>) -> [UInt8] {
+        unescaped(raw, marker: UInt8(ascii: "="), strict: false)!
+    }
+
+    /// `raw` with each `marker` and the two hex digits after it made the byte they name. Where the
+    /// digits are missing: `nil` when `strict`, else the marker is kept as it is.
+    private static func unescaped(_ raw: ArraySlice<UInt8>, marker: UInt8, strict: Bool) -> [UInt8]? {
         var out: [UInt8] = []
         var i = raw.startIndex
         while i < raw.endIndex {
-            if raw[i] == UInt8(ascii: "="), i + 2 < raw.endIndex, let high = hex(raw[i + 1]), let low = hex(raw[i + 2]) {
-                out.append(high << 4 | low)
-                i += 3
-            } else {
-                out.append(raw[i])
-                i += 1
+            if raw[i] == marker {
+                if i + 2 < raw.endIndex, let high = hex(raw[i + 1]), let low = hex(raw[i + 2]) {
+                    out.append(high << 4 | low)
+                    i += 3
+                    continue
+                }
+                if strict { return nil }
             }
+            out.append(raw[i])
+            i += 1
         }
         return out
     }
