@@ -1,5 +1,8 @@
 import Foundation
 @testable import PickerdBroker
+import PickerdImport
+import PickerdStore
+import PickerdWire
 import Testing
 
 /// The listening rules as a pure function of what a player says and the time: no bus, no clock.
@@ -115,5 +118,19 @@ struct ListeningRulesTests {
         #expect(ImageHeader(jpeg)?.contentType == "image/jpeg" && ImageHeader(jpeg)?.width == 40 && ImageHeader(jpeg)?.height == 30)
         #expect(ImageHeader(Array("GIF89a".utf8) + [10, 0, 5, 0])?.width == 10)
         #expect(ImageHeader(Array("not an image".utf8)) == nil)
+    }
+
+    @Test("a song recorded live has the id its scrobble in a ListenBrainz or Last.fm export has; a video keeps its player's")
+    func sameListenOneItem() {
+        let app = PlayerApp(busName: "org.mpris.MediaPlayer2.music", identity: "Music", desktop: nil)
+        let song = PlayerTrack(title: "Harbor  Lights", artist: "The Tideline", album: "Coast", artURL: "", genres: [], url: "", trackID: "",
+                               length: .seconds(200))
+        let live = ListenedItem(track: song, startedAt: wall, app: app).item
+        #expect(live.id == ExportItems.listenID(artist: "the tideline", track: "Harbor Lights", startMs: wall.unixMs + 30_000),
+                "same artist and track (folded), same minute")
+        #expect(live.id != ExportItems.listenID(artist: "The Tideline", track: "Harbor Lights", startMs: wall.unixMs + 60_000))
+        let video = PlayerTrack(title: "Clip", artist: "", album: "", artURL: "", genres: [], url: "file:///v/clip.mp4", trackID: "",
+                                length: .seconds(200))
+        #expect(ListenedItem(track: video, startedAt: wall, app: app).item.id != ExportItems.listenID(artist: "", track: "Clip", startMs: wall.unixMs))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PickerdImport
 import PickerdLibrary
 import PickerdStore
 import PickerdWire
@@ -79,12 +80,17 @@ struct ListenedItem {
     ///   - app: the player.
     init(track: PlayerTrack, startedAt: Date, app: PlayerApp) {
         let startMs = startedAt.unixMs
-        let id = SuggestionBuilder.stableID("listening|\(app.busName)|\(track.key)|\(startMs / 60_000)")
+        // A song or podcast with an artist has the id an export's listen of it has (ListenBrainz or
+        // Last.fm scrobbling the same play): one item, not two. Anything else is keyed by its player.
+        let kind = Self.kind(of: track, app: app)
+        let id = kind != .media && !track.artist.isEmpty
+            ? ExportItems.listenID(artist: track.artist, track: track.displayTitle, startMs: startMs)
+            : SuggestionBuilder.stableID("listening|\(app.busName)|\(track.key)|\(startMs / 60_000)")
         let date = Timestamp(unixMs: startMs)
         let title = track.displayTitle
         var files: [File] = []
         let asset: Item.Asset
-        switch Self.kind(of: track, app: app) {
+        switch kind {
         case .song:
             let artwork = Self.artwork(track)
             files += artwork.map { [$0] } ?? []

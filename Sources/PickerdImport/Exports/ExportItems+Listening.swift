@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import PickerdLibrary
 import PickerdStore
 import PickerdWire
@@ -74,7 +74,18 @@ extension ExportItems {
 
     /// The id of a listen: its artist and track, folded, and its minute.
     static func listenID(_ listen: ImportedListen) -> UUID {
-        SuggestionBuilder.stableID("import|listen|\(fold(listen.artist))|\(fold(listen.track))|\(listen.startMs / 60_000)")
+        listenID(artist: listen.artist, track: listen.track, startMs: listen.startMs)
+    }
+
+    /// The id of a listen from its artist, track and when it started: the same for a play pickerd
+    /// recorded live and for that listen in a ListenBrainz or Last.fm export, so the two are one item.
+    /// - Parameters:
+    ///   - artist: the artist (folded: case, spacing and Unicode composition do not matter).
+    ///   - track: the track or episode.
+    ///   - startMs: when it started playing, ms since 1970 (only its minute counts).
+    /// - Returns: the item id.
+    public static func listenID(artist: String, track: String, startMs: Int64) -> UUID {
+        SuggestionBuilder.stableID("import|listen|\(fold(artist))|\(fold(track))|\(startMs / 60_000)")
     }
 
     /// `s` lowercased, in Unicode's composed form, with runs of white space made one space.
@@ -109,10 +120,11 @@ extension ExportItems {
 
     /// How much a listen's item says: a podcast's kind over a song's, then an album, then a duration.
     static func richness(_ item: LibraryItem) -> Int {
-        let duration = item.endMs > item.startMs ? 1 : 0
+        // A play recorded live carries its artwork, which no export has: an import never replaces it.
+        let duration = item.endMs > item.startMs ? 1 : 0, artwork = item.media.isEmpty ? 0 : 8
         switch item.asset {
-        case .podcast: return 4 + duration
-        case .song(let s): return (s.album.isEmpty ? 0 : 2) + duration
+        case .podcast: return 4 + duration + artwork
+        case .song(let s): return (s.album.isEmpty ? 0 : 2) + duration + artwork
         default: return 0
         }
     }
