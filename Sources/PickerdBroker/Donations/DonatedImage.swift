@@ -21,18 +21,14 @@ struct DonatedImage {
     ///   - limit: the most bytes accepted.
     /// - Returns: the image, or why it is refused.
     static func read(_ descriptor: Int32, limit: Int) -> Result<DonatedImage, Refusal> {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failure(Refusal("an image descriptor cannot be read")) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(Refusal("an image must be a regular file or a memfd")) }
-        guard info.st_size > 0 else { return .failure(Refusal("an image is empty")) }
-        guard info.st_size <= limit else { return .failure(Refusal("an image is larger than \(limit >> 20) MiB")) }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return .failure(Refusal("an image could not be read whole")) }
-            done += n
+        let bytes: [UInt8]
+        switch BoundedFile.read(descriptor: descriptor, limit: limit) {
+        case .success(let read): bytes = read
+        case .failure(.unreadable): return .failure(Refusal("an image descriptor cannot be read"))
+        case .failure(.notRegular): return .failure(Refusal("an image must be a regular file or a memfd"))
+        case .failure(.empty): return .failure(Refusal("an image is empty"))
+        case .failure(.tooLarge): return .failure(Refusal("an image is larger than \(limit >> 20) MiB"))
+        case .failure(.short): return .failure(Refusal("an image could not be read whole"))
         }
         // The header reader the listening service stores artwork with; donations take PNG and JPEG only.
         guard let header = ImageHeader(bytes), ["image/png", "image/jpeg"].contains(header.contentType), header.width > 0, header.height > 0 else {

@@ -108,26 +108,3 @@ struct DesktopApp: Hashable, Sendable {
             || (categories.contains("Video") && !categories.contains("Audio"))
     }
 }
-
-/// Reading a file of the person's without surprises: only a regular file (never a FIFO or a device
-/// that would block), only up to a size.
-enum BoundedFile {
-    /// The bytes of the regular file at `path`, `nil` when it is missing, unreadable, not a regular
-    /// file, empty, or larger than `limit`.
-    static func read(_ path: String, limit: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0, info.st_size <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            done += n
-        }
-        return done == bytes.count ? bytes : nil
-    }
-}

@@ -78,11 +78,9 @@ enum CalendarReader {
     ///   - timeZone: the zone floating times and dates are read in (the person's).
     /// - Throws: ``ImportError`` naming the line where the file is broken.
     static func read(path: String, name: String, horizon: ClosedRange<Int64>, timeZone: TimeZone = .current) throws(ImportError) -> ImportedData {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
-        guard size <= maximumFile else { throw ImportError(file: name, "\(size >> 20) MB is larger than a calendar can be") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: name, "cannot be read") }
+        let bytes = try ExportReaders.whole(path, name: name, limit: maximumFile, what: "a calendar")
         var imported = ImportedData()
-        imported.events = try read([UInt8](data), file: name, horizon: horizon, timeZone: timeZone)
+        imported.events = try read(bytes, file: name, horizon: horizon, timeZone: timeZone)
         return imported
     }
 

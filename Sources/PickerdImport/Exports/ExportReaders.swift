@@ -57,10 +57,19 @@ enum ExportReaders {
         }
     }
 
-    private static func whole(_ path: String, name: String) throws(ImportError) -> [UInt8] {
+    /// The whole file at `path`, when it is not larger than `limit`: the readers of formats read at once
+    /// (workout files, calendars, address books) share it.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - name: its name, for errors.
+    ///   - limit: the most bytes read.
+    ///   - what: what such a file is, for the error ("a calendar").
+    /// - Throws: ``ImportError`` when it is larger or cannot be read.
+    static func whole(_ path: String, name: String, limit: Int = ExportImporter.maximumWholeFile,
+                      what: String = "a workout file") throws(ImportError) -> [UInt8] {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
-        guard size <= ExportImporter.maximumWholeFile else {
-            throw ImportError(file: name, "\(size >> 20) MB is larger than a workout file can be")
+        guard size <= limit else {
+            throw ImportError(file: name, "\(size >> 20) MB is larger than \(what) can be")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: name, "cannot be read") }
         return [UInt8](data)

@@ -62,10 +62,8 @@ enum VCardReader {
     /// Reads the vCard file at `path`.
     /// - Throws: ``ImportError`` naming the line where the file breaks the format.
     static func read(path: String, name: String) throws(ImportError) -> ImportedData {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
-        guard size <= maximumFile else { throw ImportError(file: name, "\(size >> 20) MB is larger than an address book can be") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: name, "cannot be read") }
-        let result = try read([UInt8](data), file: name)
+        let bytes = try ExportReaders.whole(path, name: name, limit: maximumFile, what: "an address book")
+        let result = try read(bytes, file: name)
         var imported = ImportedData()
         imported.contacts = result.contacts
         if result.photosLeftOut > 0 { imported.leftOut["contact photos left out"] = result.photosLeftOut }
