@@ -9,6 +9,11 @@
 #include <sys/eventfd.h>
 #include <linux/kcmp.h>
 #include <linux/magic.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -164,4 +169,49 @@ int pickerd_same_descriptor_table(int32_t pid1, int32_t pid2) {
     long result = syscall(SYS_kcmp, (pid_t)pid1, (pid_t)pid2, KCMP_FILES, 0UL, 0UL);
     if (result < 0) return -1;
     return result == 0;
+}
+
+int pickerd_unix_peer_inode(int fd, uint64_t *peer) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) return -1;
+    int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    if (nl < 0) return -1;
+    struct {
+        struct nlmsghdr header;
+        struct unix_diag_req request;
+    } query = {
+        .header = { .nlmsg_len = sizeof(query), .nlmsg_type = SOCK_DIAG_BY_FAMILY, .nlmsg_flags = NLM_F_REQUEST, .nlmsg_seq = 1 },
+        .request = { .sdiag_family = AF_UNIX, .udiag_states = (uint32_t)-1, .udiag_ino = (uint32_t)st.st_ino,
+                     .udiag_show = UDIAG_SHOW_PEER, .udiag_cookie = { (uint32_t)-1, (uint32_t)-1 } },
+    };
+    struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+    if (sendto(nl, &query, sizeof(query), 0, (struct sockaddr *)&kernel, sizeof(kernel)) != (ssize_t)sizeof(query)) {
+        int saved = errno; close(nl); errno = saved; return -1;
+    }
+    /* One answer: a unix_diag_msg with its attributes, or an NLMSG_ERROR. */
+    long buffer[1024];
+    ssize_t length;
+    do { length = recv(nl, buffer, sizeof(buffer), 0); } while (length < 0 && errno == EINTR);
+    int saved = errno;
+    close(nl);
+    if (length < 0) { errno = saved; return -1; }
+    for (struct nlmsghdr *h = (struct nlmsghdr *)buffer; NLMSG_OK(h, (size_t)length); h = NLMSG_NEXT(h, length)) {
+        if (h->nlmsg_type == NLMSG_ERROR) {
+            struct nlmsgerr *error = NLMSG_DATA(h);
+            errno = error->error ? -error->error : ENOENT;
+            return -1;
+        }
+        if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY) continue;
+        struct unix_diag_msg *message = NLMSG_DATA(h);
+        if (message->udiag_ino != (uint32_t)st.st_ino) continue;
+        int rest = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof(*message)));
+        for (struct rtattr *a = (struct rtattr *)(message + 1); RTA_OK(a, rest); a = RTA_NEXT(a, rest)) {
+            if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= sizeof(uint32_t)) {
+                *peer = *(uint32_t *)RTA_DATA(a);
+                return 0;
+            }
+        }
+    }
+    errno = ENOENT;
+    return -1;
 }

@@ -218,7 +218,18 @@ public final class Broker: Sendable {
         importer.start()
         listening?.start()
         loop.run(handler: self)
+        truncateLog()
         logger.info("pickerd stopped")
+    }
+
+    /// Empties the store's write-ahead log (after a deletion, and when pickerd stops), so what was
+    /// deleted stays in no file; a failure is logged, and the next deletion or stop tries again.
+    func truncateLog() {
+        do {
+            try store.truncateLog()
+        } catch {
+            logger.warning("the write-ahead log was not emptied", metadata: ["error": "\(error.message)"])
+        }
     }
 
     /// Stops accepting, closes every connection, and lets ``run()`` return. Safe to call from a
@@ -287,7 +298,7 @@ public final class Broker: Sendable {
         case .close(let request):
             sessions.close(client: connection, requestID: id, handle: request.sessionHandle)
         case .configuration:
-            let app = registry.app(executable: identity.executableFile(), flatpakAppID: identity.flatpakAppID())
+            let app = registry.app(for: identity)
             do {
                 let configuration = NotificationPolicy.configuration(for: app, settings: try store.notificationSettings(),
                                                                      consentGiven: try store.consentDate() != nil)

@@ -136,12 +136,28 @@ public func runDetaching(_ path: String, _ arguments: [String]) -> Int32 {
 /// bwrap's arguments for an app sandboxed as the tests need it: the system and Swift's runtime
 /// read-only, the app itself, and of pickerd only `socket` (its client socket), at
 /// `/run/pickerd/client.sock`; no other file of pickerd's, and every namespace unshared.
+///
+/// pickerd knows a sandboxed app only by a Flatpak app id: with `flatpakAppID`, a `.flatpak-info`
+/// naming it is put at the sandbox's root, as Flatpak writes it (in `directory`); without, the
+/// sandbox is not a Flatpak's and its apps are unidentified.
 /// - Parameters:
 ///   - program: the app's executable, bound at the same path.
 ///   - socket: pickerd's `client.sock`.
+///   - flatpakAppID: the app id the sandbox's `.flatpak-info` names, if any.
+///   - directory: where that file is written (a test's temporary directory).
 /// - Returns: the arguments to put before the program's own command line.
-public func clientSandbox(program: String, socket: String) -> [String] {
-    ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-     "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
-     "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+public func clientSandbox(program: String, socket: String, flatpakAppID: String? = nil, in directory: String = NSTemporaryDirectory()) -> [String] {
+    var arguments = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                     "--ro-bind", "/opt/swift", "/opt/swift", "--ro-bind", program, program, "--bind", socket, "/run/pickerd/client.sock",
+                     "--proc", "/proc", "--dev", "/dev", "--unshare-all", "--die-with-parent"]
+    if let flatpakAppID {
+        let info = directory + "/flatpak-info-\(flatpakAppID)"
+        // Written once per id and directory; a failure to write shows as the app being unidentified.
+        if !FileManager.default.fileExists(atPath: info) {
+            try? "[Application]\nname=\(flatpakAppID)\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n\n[Instance]\ninstance-id=1234\n"
+                .write(toFile: info, atomically: true, encoding: .utf8)
+        }
+        arguments += ["--ro-bind", info, "/.flatpak-info"]
+    }
+    return arguments
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PickerdTestKit
+import Synchronization
 import Testing
 
 /// Who is calling: an app on the host, an app in a bubblewrap sandbox that sees only the client
@@ -36,12 +37,26 @@ final class World {
             // unentitled copy stays unknown to pickerd, and is refused as such).
             precondition(allow ? result.status == 0 : result.stderr.contains("not registered"), result.stderr)
         }
+        // The same app in a sandbox: pickerd knows a sandboxed app by its Flatpak app id alone.
+        let registered = try pickerd.ctl(["apps", "register", "--flatpak-app-id", Self.sandboxedAppID,
+                                          "--entitlements", root + "/allowed.plist", "--name", "Conformance (sandboxed)"])
+        precondition(registered.status == 0, registered.stderr)
         // Let user nobody traverse to the programs (not to pickerd's sockets: those stay 0700).
         chmod(root, 0o755)
         chmod(unentitled, 0o755)
     }
 
     deinit { pickerd.stop() }
+
+    /// The Flatpak app id the entitled test client has in its sandbox.
+    static let sandboxedAppID = "org.conformance.Sandboxed"
+
+    /// The app id a program's sandbox names: the registered one for the test client, and for any
+    /// other program (an unentitled copy, an attacker) an id of its own that pickerd does not know.
+    func flatpakAppID(of program: String) -> String {
+        program == client ? Self.sandboxedAppID
+            : "org.conformance." + URL(fileURLWithPath: program).lastPathComponent.filter { $0.isLetter || $0.isNumber || $0 == "-" }
+    }
 
     /// Runs the test client as `caller`; returns its JSON lines (and its raw output for messages).
     /// `apps`: other registered apps the client runs at once (`PICKERD_TEST_APPS`), each visible
@@ -63,7 +78,8 @@ final class World {
         case .host:
             return (URL(fileURLWithPath: program), [pickerd.runtime] + arguments)
         case .sandboxed:
-            return (URL(fileURLWithPath: "/usr/bin/bwrap"), clientSandbox(program: program, socket: pickerd.runtime + "/client.sock")
+            return (URL(fileURLWithPath: "/usr/bin/bwrap"), clientSandbox(program: program, socket: pickerd.runtime + "/client.sock",
+                                                                          flatpakAppID: flatpakAppID(of: program), in: pickerd.root)
                     + apps.flatMap { ["--ro-bind", $0, $0] } + [program, "/run/pickerd"] + arguments)
         case .otherUID:
             // The copy under the 0755 root: user nobody can run it (but not reach pickerd's 0700 sockets).
@@ -228,6 +244,28 @@ struct ConformanceTests {
         let world = try World(script: #"{"reviews": [{}]}"#)
         check(7, caller) {
             if caller == .otherUID { return try refusedOtherUID(world, "isolation") }
+            if caller == .sandboxed {
+                // Eight Flatpaks at once, each in a sandbox of its own (one sandbox is one app).
+                let ids = (0..<8).map { "org.conformance.Isolated\($0)" }
+                for id in ids {
+                    let r = try world.pickerd.ctl(["apps", "register", "--flatpak-app-id", id, "--entitlements", world.pickerd.root + "/allowed.plist"])
+                    guard r.status == 0 else { return (false, "register \(id): \(r.stderr)") }
+                }
+                let outcomes = Mutex<[Int: (approved: Bool, own: Bool)]>([:])
+                let client = world.client, runtime = world.pickerd.runtime, root = world.pickerd.root
+                DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+                    let argv = clientSandbox(program: client, socket: runtime + "/client.sock",
+                                             flatpakAppID: ids[index], in: root) + [client, "/run/pickerd", "present"]
+                    let lines = ((try? runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), argv))?.stdout ?? "").split(separator: "\n")
+                        .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    let accepted = lines.first { $0["event"] as? String == "accepted" }?["handle"] as? String
+                    let outcome = lines.last { $0["event"] as? String == "outcome" }
+                    outcomes.withLock { $0[index] = (outcome?["result"] as? String == "approved",
+                                                     accepted != nil && outcome?["handle"] as? String == accepted) }
+                }
+                let mismatches = outcomes.withLock { all in (0..<ids.count).filter { !(all[$0]?.approved ?? false) || !(all[$0]?.own ?? false) }.count }
+                return (mismatches == 0, "8 concurrent sandboxed apps, mismatched outcomes: \(mismatches)")
+            }
             // Eight apps at once (one picker per app), each in its own process.
             let apps = try world.pickerd.registerAppCopies(of: world.client, count: 8, entitlements: world.pickerd.root + "/allowed.plist")
             let result = try world.run(caller, "isolation", "8", apps: apps).lines.last
@@ -414,27 +452,81 @@ struct ConformanceTests {
                         : "refused \(refused), approved after Allow \(afterAllow): \(text)")
             }
         case .sandboxed:
-            // A sandbox puts another binary (a byte-for-byte copy, even) at the registered app's path:
-            // the kernel's file is not the registered one, so pickerd does not take it for the app.
+            // In a sandbox a file identifies nothing: the sandbox can put another binary (a copy,
+            // even) at the registered path, or run the registered file itself under its own
+            // control. Only the Flatpak app id the person registered presents.
             let world = try World(script: #"{"reviews": [{}]}"#)
             check(15, caller) {
                 let impostor = world.pickerd.root + "/impostor"
                 try FileManager.default.copyItem(atPath: world.client, toPath: impostor)
                 chmod(impostor, 0o755)
-                var sandbox = clientSandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock")
-                let at = sandbox.firstIndex(of: world.client)!
-                sandbox[at] = impostor  // --ro-bind IMPOSTOR REGISTERED-PATH
-                let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [world.client, "/run/pickerd", "present"])
-                let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-                let refused = lines.last?["code"] as? String == "notEntitled" && result.stdout.contains("is not a registered app")
-                let real = try world.run(.sandboxed, "present").lines.last?["result"] as? String == "approved"
-                return (refused && real, refused && real
-                        ? "a copy bound at the registered path is refused; the registered file itself, sandboxed, is approved"
-                        : "impostor refused \(refused), real approved \(real): \(result.stdout) \(result.stderr)")
+                func plainSandbox(binding file: String) throws -> (refused: Bool, text: String) {
+                    var sandbox = clientSandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock")
+                    sandbox[sandbox.firstIndex(of: world.client)!] = file  // --ro-bind FILE REGISTERED-PATH
+                    let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [world.client, "/run/pickerd", "present"])
+                    let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    return (lines.last?["code"] as? String == "notEntitled" && result.stdout.contains("not a Flatpak's")
+                            && lines.allSatisfy { $0["result"] == nil }, result.stdout + result.stderr)
+                }
+                let copy = try plainSandbox(binding: impostor), itself = try plainSandbox(binding: world.client)
+                let flatpak = try world.run(.sandboxed, "present").lines.last?["result"] as? String == "approved"
+                return (copy.refused && itself.refused && flatpak, copy.refused && itself.refused && flatpak
+                        ? "outside a Flatpak a copy at the registered path and the registered file itself are refused; the registered Flatpak id is approved"
+                        : "copy refused \(copy.refused), registered file refused \(itself.refused), Flatpak approved \(flatpak): \(copy.text) \(itself.text)")
             }
         case .otherUID:
             let world = try World(script: #"{"reviews": [{}]}"#)
             check(15, caller) { try refusedOtherUID(world) }
+        }
+    }
+}
+
+extension ConformanceTests {
+    @Test("16. an app's identity is its connection's: an exec after connecting, or a connection shared with another program, is refused",
+          arguments: Caller.allCases)
+    func identityAtConnection(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": [{}, {}, {}, {}]}"#)
+        check(16, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world) }
+            /// Whether a run got nothing: no approved outcome, no descriptor, and a refusal.
+            func refused(_ lines: [[String: Any]]) -> Bool {
+                lines.allSatisfy { $0["result"] == nil && (($0["descriptors"] as? [Any])?.isEmpty ?? true) }
+                    && lines.contains { ["permissionDenied", "notEntitled"].contains($0["code"] as? String ?? "") }
+            }
+            func codes(_ lines: [[String: Any]]) -> String { "\(lines.compactMap { $0["code"] ?? $0["result"] })" }
+            var seen: [String] = []
+            var ok = true
+            // An unregistered program connects, forks, its parent execs the registered app and is
+            // stopped; the child presents. "keep": the parent's copy of the connection survives the
+            // exec, so the registered app holds it too.
+            for variant in ["borrow", "borrow-keep"] {
+                let lines: [[String: Any]]
+                if caller == .host {
+                    lines = try world.run(.host, variant, world.client, program: world.unentitled).lines
+                } else {
+                    // A sandbox that sees the client socket, the attacker and the registered file.
+                    let sandbox = clientSandbox(program: world.unentitled, socket: world.pickerd.runtime + "/client.sock")
+                        + ["--ro-bind", world.client, world.client]
+                    let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"),
+                                                sandbox + [world.unentitled, "/run/pickerd", variant, world.client])
+                    lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                }
+                let borrowed = lines.first { $0["event"] as? String == "borrowed" }?["running-registered"] as? Bool == true
+                ok = ok && borrowed && refused(lines)
+                seen.append("\(variant): parent ran the app \(borrowed), \(codes(lines))")
+            }
+            // On the host, the registered app hands its connection to another program, then
+            // presents. (A sandbox is one app: a Flatpak's app id names every program in it.)
+            if caller == .host {
+                let shared = try world.run(caller, "share", "/usr/bin/sleep").lines
+                ok = ok && refused(shared)
+                seen.append("shared with sleep: \(codes(shared))")
+            }
+            // And the app itself, on a connection of its own, is served.
+            let own = try world.run(caller, "present").lines.last?["result"] as? String == "approved"
+            ok = ok && own
+            seen.append("the app itself approved: \(own)")
+            return (ok, seen.joined(separator: "; "))
         }
     }
 }

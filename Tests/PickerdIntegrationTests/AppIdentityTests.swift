@@ -72,15 +72,6 @@ struct AppIdentityTests {
         pickerd.stop()
     }
 
-    /// bwrap arguments for a Flatpak-like sandbox: the client socket only, and a `.flatpak-info`
-    /// naming `appID` at the sandbox's root, as Flatpak writes it.
-    static func flatpakSandbox(program: String, socket: String, appID: String, in directory: String) throws -> [String] {
-        let info = directory + "/flatpak-info-\(appID)"
-        try "[Application]\nname=\(appID)\nruntime=runtime/org.freedesktop.Platform/x86_64/23.08\n\n[Instance]\ninstance-id=1234\n"
-            .write(toFile: info, atomically: true, encoding: .utf8)
-        return clientSandbox(program: program, socket: socket) + ["--ro-bind", info, "/.flatpak-info"]
-    }
-
     @Test("a Flatpak is known by its sandbox's app id: an approved id presents, an unknown one is refused, a registered one waits for the person")
     func flatpak() throws {
         let root = try TemporaryDirectory.forThisRun(prefix: "pkd-flatpak")
@@ -90,7 +81,7 @@ struct AppIdentityTests {
                                          environment: ["XDG_DATA_DIRS": app.share], developerMode: false)
         let client = BuiltProducts.url("pickerd-test-client").path
         func present(as appID: String) throws -> [[String: Any]] {
-            let sandbox = try Self.flatpakSandbox(program: client, socket: pickerd.runtime + "/client.sock", appID: appID, in: root)
+            let sandbox = clientSandbox(program: client, socket: pickerd.runtime + "/client.sock", flatpakAppID: appID, in: root)
             return Self.lines(try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [client, "/run/pickerd", "present"]))
         }
         #expect(try present(as: "org.example.Journal").last?["result"] as? String == "approved", "\(pickerd.logText.suffix(1500))")

@@ -44,6 +44,17 @@ func sessionPickerd(script: String, entitlements: String? = nil, register: Bool 
     return pickerd
 }
 
+/// The bwrap arguments of a Flatpak-like sandbox for `program` that sees only pickerd's client
+/// socket, its app id (`appID`) registered with pickerd as a Flatpak allowed to present: a sandboxed
+/// app is known to pickerd only by its Flatpak app id, never by its executable.
+func registeredSandbox(_ pickerd: RunningPickerd, program: String, appID: String = "com.example.Sandboxed") throws -> [String] {
+    let file = pickerd.root + "/sandboxed.entitlements"
+    try Entitlements.allowed.write(toFile: file, atomically: true, encoding: .utf8)
+    let r = try pickerd.ctl(["apps", "register", "--flatpak-app-id", appID, "--entitlements", file])
+    #expect(r.status == 0, "register \(appID): \(r.stderr)")
+    return clientSandbox(program: program, socket: pickerd.runtime + "/client.sock", flatpakAppID: appID, in: pickerd.root)
+}
+
 enum Entitlements {
     static func plist(_ body: String) -> String {
         """
@@ -139,11 +150,11 @@ struct SessionTests {
         pickerd.stop()
     }
 
-    @Test("a sandboxed app (bwrap) that sees only the client socket presents and gets its items; the store is out of its view")
+    @Test("a sandboxed app (a Flatpak-like bwrap sandbox) that sees only the client socket presents and gets its items; the store is out of its view")
     func sandboxed() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": ["photo", "workout"]}]}"#)
         let client = BuiltProducts.url("pickerd-test-client").path
-        let sandbox = clientSandbox(program: client, socket: pickerd.runtime + "/client.sock")
+        let sandbox = try registeredSandbox(pickerd, program: client)
         let bwrap = URL(fileURLWithPath: "/usr/bin/bwrap")
         let result = try runCommand(bwrap, sandbox + [client, "/run/pickerd", "present"])
         let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

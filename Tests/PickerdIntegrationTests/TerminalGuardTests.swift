@@ -26,7 +26,7 @@ struct TerminalGuardTests {
         let client = BuiltProducts.url("pickerd-test-client").path
         let result: CommandResult
         if sandboxed {
-            let sandbox = clientSandbox(program: client, socket: pickerd.runtime + "/client.sock")
+            let sandbox = try registeredSandbox(pickerd, program: client)
             result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [client, "/run/pickerd", "own-pty", variant])
         } else {
             result = try runProduct("pickerd-test-client", [pickerd.runtime, "own-pty", variant])

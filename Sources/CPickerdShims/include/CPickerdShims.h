@@ -132,4 +132,11 @@ int pickerd_fd_is_devpts(int fd);
  * when shared, 0 when not, -1 with errno (ENOSYS without CONFIG_KCMP, EPERM). */
 int pickerd_same_descriptor_table(int32_t pid1, int32_t pid2);
 
+/* The inode of the other end of a connected Unix socket, as `ss -x` shows it: a NETLINK_SOCK_DIAG
+ * query (sock_diag(7), unix_diag) for this socket's inode with UDIAG_SHOW_PEER. Nothing else tells
+ * which descriptors in which processes are the client's end of a connection pickerd accepted.
+ * Returns 0 and sets *peer, or -1 with errno (ENOENT when the kernel has no unix_diag, or the peer
+ * is gone). */
+int pickerd_unix_peer_inode(int fd, uint64_t *peer);
+
 #endif

@@ -32,11 +32,14 @@ extension Broker {
     func entitledApp(_ identity: PeerIdentity, key: String, logger: Logger) -> Result<AppManifest, Refused> {
         // Who is calling, from the kernel: a Flatpak by its sandbox's app id, anyone else by the
         // executable file itself (device and inode), never by a path or what the caller says.
-        let flatpak = identity.flatpakAppID()
-        guard let app = registry.app(executable: identity.executableFile(), flatpakAppID: flatpak) else {
+        let flatpak = identity.flatpakAppID
+        guard let app = registry.app(for: identity) else {
             let message = flatpak.map {
                 "the Flatpak app \($0) is not known to pickerd (a system manifest naming it, or pickerctl apps register --flatpak-app-id \($0))"
-            } ?? "\(identity.executablePath ?? "this program") is not a registered app (pickerctl apps register)"
+            } ?? (identity.sandboxed
+                  ? "\(identity.executablePath ?? "this program") runs in a sandbox that is not a Flatpak's: pickerd knows a sandboxed app "
+                    + "only by its Flatpak app id (/.flatpak-info), never by its executable, which a sandbox can run under any program's control"
+                  : "\(identity.executablePath ?? "this program") is not a registered app (pickerctl apps register)")
             logger.notice("not entitled: unregistered", metadata: ["executable": "\(identity.executablePath ?? "?")", "flatpak": "\(flatpak ?? "")"])
             return .failure(Refused(ErrorInfo(code: .notEntitled, message: message)))
         }
@@ -111,7 +114,7 @@ extension Broker {
         switch entitledApp(identity, key: EntitlementGate.donationsKey, logger: logger) {
         case .success(let entitled): app = entitled
         case .failure(let refused):
-            guard let known = registry.app(executable: identity.executableFile(), flatpakAppID: identity.flatpakAppID()) else { return .error(refused.info) }
+            guard let known = registry.app(for: identity) else { return .error(refused.info) }
             app = known
         }
         guard request.all || !request.externalIds.isEmpty else {
@@ -141,6 +144,7 @@ extension Broker {
         let touched = try store.apply(changes)
         try MomentEngine(store: store, builder: builder).refresh(touching: touched)
         store.removeUnreferencedMedia(donated.flatMap(\.media).map(\.relativePath))
+        truncateLog()
         return donated.count
     }
 }

@@ -30,58 +30,15 @@ struct PtyMasters {
     ///   - table: the `/proc` to read.
     /// - Returns: who holds it, and who could not be inspected.
     static func scan(index: Int, instance: UInt64, in table: ProcessTable) -> PtyMasters {
-        var found = PtyMasters()
-        for pid in table.processes() {
-            // Threads usually share one descriptor table, but a thread may unshare its own
-            // (unshare(CLONE_FILES)); kcmp(2) says which tables are distinct, and each is read once.
-            var read: [Int32] = []
-            for tid in table.tasks(of: pid) {
-                if read.contains(where: { pickerd_same_descriptor_table($0, tid) == 1 }) { continue }
-                read.append(tid)
-                switch scanTable(pid: pid, tid: tid, index: index, instance: instance) {
-                case .holds: found.holders.insert(pid)
-                case .uninspectable: found.uninspectable.insert(pid)
-                case .none: break
-                }
-            }
-        }
-        return found
-    }
-
-    private enum TableResult { case holds, uninspectable, none }
-
-    private static func scanTable(pid: Int32, tid: Int32, index: Int, instance: UInt64) -> TableResult {
-        let task = "/proc/\(pid)/task/\(tid)"
-        let descriptors: [String]
-        do {
-            descriptors = try ProcessTable.entries(task + "/fd")
-        } catch {
-            // Gone (ENOENT, ESRCH) is nothing; anything else is a table pickerd may not see.
-            return error == .noSuchFileOrDirectory || error == .noSuchProcess ? .none : .uninspectable
-        }
-        for descriptor in descriptors {
-            let path = task + "/fd/" + descriptor
-            let target: String
-            do {
-                target = try ProcessTable.link(path)
-            } catch {
-                if error == .permissionDenied || error == .notPermitted { return .uninspectable }
-                continue  // closed meanwhile
-            }
+        let found = DescriptorTables.scan(in: table) { pid, task, descriptor, target throws(Errno) in
             // Sockets, pipes and anonymous inodes are never a ptmx.
-            if target.hasPrefix("socket:") || target.hasPrefix("pipe:") || target.hasPrefix("anon_inode:") { continue }
-            let info: String
-            do {
-                info = try ProcessTable.text(task + "/fdinfo/" + descriptor)
-            } catch {
-                if error == .permissionDenied || error == .notPermitted { return .uninspectable }
-                continue
-            }
+            if target.hasPrefix("socket:") || target.hasPrefix("pipe:") || target.hasPrefix("anon_inode:") { return false }
+            let info = try ProcessTable.text(task + "/fdinfo/" + descriptor)
             guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("tty-index:") }),
-                  Int(line.dropFirst("tty-index:".count).drop(while: { $0 == " " || $0 == "\t" })) == index else { continue }
-            if master(at: path, shownAs: target, root: "/proc/\(pid)/root", isIn: instance) { return .holds }
+                  Int(line.dropFirst("tty-index:".count).drop(while: { $0 == " " || $0 == "\t" })) == index else { return false }
+            return master(at: task + "/fd/" + descriptor, shownAs: target, root: "/proc/\(pid)/root", isIn: instance)
         }
-        return .none
+        return PtyMasters(holders: found.holders, uninspectable: found.uninspectable)
     }
 
     /// Whether the master open at `path` belongs to devpts instance `instance` (see the type's

@@ -48,6 +48,19 @@ extension Broker: FrameHandler {
             }
             switch served.role {
             case .client:
+                // The caller must still be the one that connected; what presents, donates or
+                // withdraws must also hold its connection alone (DESIGN.md, "App identity").
+                let releasesOrStores: Bool
+                switch body {
+                case .present, .donation, .withdrawDonations: releasesOrStores = true
+                default: releasesOrStores = false
+                }
+                if let descriptor = connection.descriptor,
+                   let change = served.identity.change(connection: descriptor, holders: releasesOrStores) {
+                    log.warning("refused a request: the caller changed since it connected", metadata: ["why": "\(change)"])
+                    reply(connection, id, .error(ErrorInfo(code: .permissionDenied, message: change)))
+                    return .close
+                }
                 handleClient(body, descriptors: frame.descriptors, id: id, connection: connection, identity: served.identity, logger: log)
             case .agent:
                 handleAgent(body, id: id, connection: connection)

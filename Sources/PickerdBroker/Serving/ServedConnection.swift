@@ -69,16 +69,10 @@ struct CallerKey: Hashable, Sendable, CustomStringConvertible {
 
     init(_ identity: PeerIdentity) {
         uid = identity.uid
-        var info = stat()
-        // stat(2) on /proc/PID/exe follows the kernel's own link to the file the process runs.
-        if stat("/proc/\(identity.pid)/exe", &info) == 0 {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        } else {
-            // Gone already, or not inspectable: one shared share for every such caller.
-            device = 0
-            inode = 0
-        }
+        // The file it ran when it connected; gone already or not inspectable: one shared share for
+        // every such caller.
+        device = identity.runningFile?.device ?? 0
+        inode = identity.runningFile?.inode ?? 0
     }
 
     var description: String { "uid \(uid), executable \(device):\(inode)" }

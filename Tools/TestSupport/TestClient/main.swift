@@ -5,6 +5,7 @@
 // a latency run, and an app that hands over a pty whose master it keeps (own-pty, OwnPty.swift).
 
 import Foundation
+import CTestClientShims
 import Glibc
 import Synchronization
 import PickerdTransport
@@ -113,6 +114,10 @@ switch mode {
 case "own-pty": OwnPty.main(variant: extra, socket: socket)
 case "read-master": OwnPty.readMaster(Int32(extra) ?? -1, parent: CommandLine.arguments.count > 4 ? Int32(CommandLine.arguments[4]) ?? 1 : 1)
 case "present-tty": OwnPty.presentOnTTY(extra, socket: socket)
+case "pause":
+    // What a borrowed app's process runs until the attacker stops it (borrow, below).
+    sleep(120)
+    exit(0)
 default: break
 }
 
@@ -128,6 +133,49 @@ do {
         return frame
     }
     switch mode {
+    case "borrow", "borrow-keep":
+        // An attacker (issue 27): connected as itself, it forks; its parent (the process pickerd
+        // saw connect) execs the registered app at EXTRA and is stopped by the child, which holds
+        // the connection and presents. "borrow-keep": the parent keeps the connection across the
+        // exec too, so both hold it. Prints the child's replies; ends the parent.
+        guard let descriptor = connection.descriptor?.rawValue else { exit(1) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([extra, runtime, "pause"] as [String]).map { strdup($0) } + [nil]
+        guard testclient_fork_and_exec_parent(descriptor, mode == "borrow-keep" ? 1 : 0, extra, argv) == 0 else {
+            emit(["event": "failure", "message": "fork or exec failed: \(errno)"])
+            exit(1)
+        }
+        let parent = getppid()
+        let registered = try? FileManager.default.destinationOfSymbolicLink(atPath: extra)
+        var running = false
+        for _ in 0..<1000 where !running {
+            let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(parent)/exe")
+            running = exe == extra || (registered != nil && exe == registered)
+            if !running { usleep(10_000) }
+        }
+        kill(parent, SIGSTOP)
+        emit(["event": "borrowed", "parent": Int(parent), "running-registered": running])
+        try present(1)
+        while let frame = try next() {
+            if case .outcome? = frame.envelope.body { break }
+            if case .error? = frame.envelope.body { break }
+        }
+        kill(parent, SIGKILL)
+    case "share":
+        // An app that hands its connection to another program (EXTRA, e.g. /bin/sleep) and then
+        // presents: that program holds the app's end too.
+        guard let descriptor = connection.descriptor?.rawValue else { exit(1) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([extra, "30"] as [String]).map { strdup($0) } + [nil]
+        let child = testclient_spawn_holding(descriptor, extra, argv)
+        // Until the child runs that program (before its exec it is still this one).
+        for _ in 0..<1000 where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child)/exe")) != extra {
+            usleep(10_000)
+        }
+        try present(1)
+        while let frame = try next() {
+            if case .outcome? = frame.envelope.body { break }
+            if case .error? = frame.envelope.body { break }
+        }
+        kill(child, SIGKILL)
     case "present":
         try present(10, token: extra)
         while let frame = try next() { if case .outcome? = frame.envelope.body { break }; if case .error? = frame.envelope.body { break } }
