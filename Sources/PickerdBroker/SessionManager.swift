@@ -763,20 +763,23 @@ final class SessionManager: Sendable {
         return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS(bytes))
     }
 
-    /// Opens a media file for release or preview. A person's own file must be the one indexed: the
-    /// descriptor's size and mtime (read from it, so no rename in between can swap it) must match.
+    /// Opens a media file for release or preview. A person's own file must be the one indexed: opened
+    /// without following links, the descriptor's device, inode, size, mtime and ctime (read from it,
+    /// so no rename in between can swap it) must be the index's (``PersonsFile``).
     /// - Throws: ``MediaUnavailable`` for a person's file changed or gone; other errors otherwise.
     private func open(_ media: StoredMedia) throws -> FileDescriptor {
         let path = broker.store.path(of: media)
-        let fd: FileDescriptor
+        guard media.isPersonsFile else { return try FileDescriptor.open(path, .readOnly, options: .closeOnExec) }
+        guard let raw = PersonsFile.open(path) else { throw MediaUnavailable(reason: PersonsFile.missing(media)) }
+        let fd = FileDescriptor(rawValue: raw)
+        let record: SourceFile?
         do {
-            fd = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+            record = try broker.store.sourceFiles(paths: [path]).first
         } catch {
-            guard media.isPersonsFile else { throw error }
-            throw MediaUnavailable(reason: PersonsFile.missing(media))
+            try? fd.close()
+            throw error
         }
-        guard media.isPersonsFile else { return fd }
-        if let reason = PersonsFile.unavailability(of: media, descriptor: fd.rawValue) {
+        if let reason = PersonsFile.unavailability(of: media, record: record, descriptor: fd.rawValue) {
             try? fd.close()
             throw MediaUnavailable(reason: reason)
         }

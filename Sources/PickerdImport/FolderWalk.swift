@@ -22,6 +22,8 @@ struct WalkedFile: Sendable, Hashable {
     var mtimeNs: Int64
     var device: UInt64
     var inode: UInt64
+    /// Its inode's change time (ns since 1970): anything done to the file, even with its mtime set back.
+    var ctimeNs: Int64
 }
 
 /// Lists the files below folders with `readdir` and `fstatat`, never following a symbolic link to a
@@ -98,6 +100,7 @@ struct FolderWalk {
     private static func file(_ path: String, _ info: stat) -> WalkedFile {
         WalkedFile(path: path, size: Int64(info.st_size),
                    mtimeNs: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                   device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+                   device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                   ctimeNs: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 }

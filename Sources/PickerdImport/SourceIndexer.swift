@@ -143,7 +143,10 @@ public struct SourceIndexer: Sendable {
         var present = Set<String>()
         for file in walk.files {
             present.insert(file.path)
+            // The same file, unchanged: same inode (a file swapped in under the same name, even with
+            // the same size and mtime, is read again) and no change to it at all (ctime).
             if let record = known[file.path], record.size == file.size, record.mtimeNs == file.mtimeNs,
+               record.device == file.device, record.inode == file.inode, record.ctimeNs == file.ctimeNs,
                record.itemID != nil || !record.problem.isEmpty {
                 report.unchanged += 1
                 continue
@@ -160,7 +163,7 @@ public struct SourceIndexer: Sendable {
             guard known[file.path] == nil,
                   let record = gone.removeValue(forKey: [Int64(bitPattern: file.device), Int64(bitPattern: file.inode), file.size, file.mtimeNs])
             else { return true }
-            changes.moves.append((from: record.path, to: file.path))
+            changes.moves.append((from: record.path, to: file.path, ctimeNs: file.ctimeNs))
             report.moved += 1
             return false
         }
@@ -236,13 +239,13 @@ public struct SourceIndexer: Sendable {
                     changes.removedItems.removeAll { $0 == item.id }
                     changes.items.append(item)
                     changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
-                                                    device: file.device, inode: file.inode, itemID: item.id, role: "workout"))
+                                                    device: file.device, inode: file.inode, itemID: item.id, role: "workout", ctimeNs: file.ctimeNs))
                     continue
                 }
                 let reason = error.kind == .unsupported ? "not a photo, video or workout file pickerd reads" : error.message
                 report.skipped.append(.init(path: file.path, reason: reason))
                 changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
-                                                device: file.device, inode: file.inode, problem: reason))
+                                                device: file.device, inode: file.inode, problem: reason, ctimeNs: file.ctimeNs))
             }
         }
 
@@ -311,7 +314,7 @@ public struct SourceIndexer: Sendable {
         // Items.
         func record(_ p: Probed, role: String, item: UUID) -> SourceFile {
             SourceFile(path: p.file.path, sourceID: source.id, size: p.file.size, mtimeNs: p.file.mtimeNs, device: p.file.device,
-                       inode: p.file.inode, itemID: item, role: role, contentIdentifier: p.media.contentIdentifier)
+                       inode: p.file.inode, itemID: item, role: role, contentIdentifier: p.media.contentIdentifier, ctimeNs: p.file.ctimeNs)
         }
         var people: [UUID: [String]] = [:]
         for (still, clip) in pairs {
@@ -329,7 +332,7 @@ public struct SourceIndexer: Sendable {
                let partnerProbe = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true) {
                 let (partnerMedia, partnerPeople) = partnerProbe
                 let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
-                                       device: partnerFile.device, inode: partnerFile.inode)
+                                       device: partnerFile.device, inode: partnerFile.inode, ctimeNs: partnerFile.ctimeNs ?? 0)
                 let stillIsNew = p.media.kind == .photo
                 let id = stillIsNew ? p.itemID : partnerItem
                 people[id] = p.people + partnerPeople
@@ -341,7 +344,8 @@ public struct SourceIndexer: Sendable {
                                                notAMemory: stillIsNew ? notMemory[index] : NotAMemoryRules.classify(partnerMedia, path: other.path)))
                 let otherRecord = SourceFile(path: other.path, sourceID: partnerFile.sourceID, size: other.size, mtimeNs: other.mtimeNs,
                                              device: other.device, inode: other.inode, itemID: id,
-                                             role: stillIsNew ? "livePhotoVideo" : "livePhotoImage", contentIdentifier: partnerMedia.contentIdentifier)
+                                             role: stillIsNew ? "livePhotoVideo" : "livePhotoImage", contentIdentifier: partnerMedia.contentIdentifier,
+                                             ctimeNs: partnerFile.ctimeNs)
                 changes.files += [record(p, role: stillIsNew ? "livePhotoImage" : "livePhotoVideo", item: id), otherRecord]
                 report.livePhotos += 1
                 continue

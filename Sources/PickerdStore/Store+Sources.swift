@@ -66,10 +66,13 @@ public struct SourceFile: Sendable, Hashable {
     public var contentIdentifier: String?
     /// Why it was skipped (empty when indexed).
     public var problem: String
+    /// Its inode's change time (ns since 1970) when indexed; `nil` for a file indexed before pickerd
+    /// recorded it. With the device, inode, size and mtime, what a release checks the open file against.
+    public var ctimeNs: Int64?
 
     /// Creates a file record.
     public init(path: String, sourceID: Int64, size: Int64, mtimeNs: Int64, device: UInt64, inode: UInt64,
-                itemID: UUID? = nil, role: String = "", contentIdentifier: String? = nil, problem: String = "") {
+                itemID: UUID? = nil, role: String = "", contentIdentifier: String? = nil, problem: String = "", ctimeNs: Int64? = nil) {
         self.path = path
         self.sourceID = sourceID
         self.size = size
@@ -80,6 +83,7 @@ public struct SourceFile: Sendable, Hashable {
         self.role = role
         self.contentIdentifier = contentIdentifier
         self.problem = problem
+        self.ctimeNs = ctimeNs
     }
 
     /// The folder it is in (its path without the last component).
@@ -102,8 +106,9 @@ public struct SourceChanges: Sendable {
     public var removedItems: [UUID] = []
     /// File records to remove (the files vanished).
     public var removedFiles: [String] = []
-    /// Files that moved within a source: their records and media rows follow; their items stay.
-    public var moves: [(from: String, to: String)] = []
+    /// Files that moved within a source: their records and media rows follow (with the change time
+    /// the rename gave the file); their items stay.
+    public var moves: [(from: String, to: String, ctimeNs: Int64)] = []
 
     /// Creates an empty change.
     public init() {}
@@ -248,8 +253,8 @@ extension Store {
                 return []
             }
             for move in changes.moves {
-                try db.cachedStatement(sql: "UPDATE source_file SET path = ?, directory = ? WHERE path = ?")
-                    .execute(arguments: [move.to, SourceFile.directory(of: move.to), move.from])
+                try db.cachedStatement(sql: "UPDATE source_file SET path = ?, directory = ?, ctime_ns = ? WHERE path = ?")
+                    .execute(arguments: [move.to, SourceFile.directory(of: move.to), move.ctimeNs, move.from])
                 try db.cachedStatement(sql: "UPDATE media SET relative_path = ?, filename = ? WHERE relative_path = ?")
                     .execute(arguments: [move.to, (move.to as NSString).lastPathComponent, move.from])
             }
@@ -265,11 +270,11 @@ extension Store {
             }
             for file in changes.files {
                 try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO source_file (path, source_id, directory, size, mtime_ns, device, inode, item_id, role, content_id, problem)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO source_file (path, source_id, directory, size, mtime_ns, device, inode, item_id, role, content_id, problem, ctime_ns)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [file.path, file.sourceID, file.directory, file.size, file.mtimeNs,
                                              Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
-                                             file.itemID?.uuidString, file.role, file.contentIdentifier, file.problem])
+                                             file.itemID?.uuidString, file.role, file.contentIdentifier, file.problem, file.ctimeNs])
             }
             return touched
         }
@@ -295,6 +300,6 @@ extension Store {
         SourceFile(path: row[0], sourceID: row[1], size: row[3], mtimeNs: row[4],
                    device: UInt64(bitPattern: row[5]), inode: UInt64(bitPattern: row[6]),
                    itemID: (row[7] as String?).flatMap(UUID.parsing), role: row[8],
-                   contentIdentifier: row[9], problem: row[10])
+                   contentIdentifier: row[9], problem: row[10], ctimeNs: row[11])
     }
 }

@@ -242,7 +242,7 @@ struct SourceIndexerTests {
         #expect(mode & 0o077 == 0, "the previews' folder is the person's only: \(String(mode, radix: 8))")
     }
 
-    @Test("a file is released only while it is the one indexed")
+    @Test("a file is released only while it is the one indexed: not edited, not swapped for another with its size and mtime")
     func releaseCheck() throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
@@ -251,17 +251,51 @@ struct SourceIndexerTests {
         try MediaFixtures.jpeg(at: root + "/a.jpg", exif: Self.lisbon("10:00"))
         _ = try SourceIndexer(store: store).scan(try store.addSource(path: root, timeMs: 0))
         let media = try #require(try store.items().first?.media.first)
-        func check() -> String? {
-            let fd = open(root + "/a.jpg", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return PersonsFile.missing(media) }
+        func check() throws -> String? {
+            guard let fd = PersonsFile.open(root + "/a.jpg") else { return PersonsFile.missing(media) }
             defer { close(fd) }
-            return PersonsFile.unavailability(of: media, descriptor: fd)
+            return PersonsFile.unavailability(of: media, record: try store.sourceFiles(paths: [root + "/a.jpg"]).first, descriptor: fd)
         }
-        #expect(check() == nil)
-        try MediaFixtures.writeExif(.init(model: "Edited"), to: root + "/a.jpg")
-        #expect(check() == "a.jpg changed since pickerd indexed it")
+        #expect(try check() == nil)
+        let original = try FileManager.default.attributesOfItem(atPath: root + "/a.jpg")
+        let size = (original[.size] as? Int) ?? 0, modified = try #require(original[.modificationDate] as? Date)
+
+        // Swapped (an atomic rename) for another file, or for a link to one outside every source,
+        // each given the same size and mtime: not the file indexed.
+        let outside = temporary.directory + "/secret.txt"
+        for link in [false, true] {
+            try Data(repeating: 0x41, count: size).write(to: URL(fileURLWithPath: outside))
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: outside)
+            let swapped = root + "/.swap"
+            if link {
+                try FileManager.default.createSymbolicLink(atPath: swapped, withDestinationPath: outside)
+            } else {
+                try FileManager.default.copyItem(atPath: outside, toPath: swapped)
+                try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: swapped)
+            }
+            let kept = root + "/.kept"
+            if !link { try FileManager.default.moveItem(atPath: root + "/a.jpg", toPath: kept) }
+            #expect(rename(swapped, root + "/a.jpg") == 0)
+            #expect(try check() == "a.jpg changed since pickerd indexed it", "swapped for a \(link ? "link" : "file")")
+            if !link { try FileManager.default.removeItem(atPath: root + "/a.jpg"); try FileManager.default.moveItem(atPath: kept, toPath: root + "/a.jpg") }
+        }
+        // A rescan reads the swapped-in file again (its inode is another): it is not a photo.
+        _ = try SourceIndexer(store: store).scan(try #require(try store.sources().first))
+        #expect(try store.items().isEmpty, "the swapped-in file is not kept as the photo it replaced")
+
         try FileManager.default.removeItem(atPath: root + "/a.jpg")
-        #expect(check() == "a.jpg is no longer there")
+        try MediaFixtures.jpeg(at: root + "/a.jpg", exif: Self.lisbon("10:00"))
+        _ = try SourceIndexer(store: store).scan(try #require(try store.sources().first))
+        let again = try #require(try store.items().first?.media.first)
+        #expect(try { () throws -> String? in
+            guard let fd = PersonsFile.open(root + "/a.jpg") else { return "missing" }
+            defer { close(fd) }
+            return PersonsFile.unavailability(of: again, record: try store.sourceFiles(paths: [root + "/a.jpg"]).first, descriptor: fd)
+        }() == nil)
+        try MediaFixtures.writeExif(.init(model: "Edited"), to: root + "/a.jpg")
+        #expect(try check() == "a.jpg changed since pickerd indexed it")
+        try FileManager.default.removeItem(atPath: root + "/a.jpg")
+        #expect(try check() == "a.jpg is no longer there")
     }
 
     @Test("XDG's Pictures and Videos folders are read from user-dirs.dirs")
