@@ -59,6 +59,12 @@ struct ControlHandler {
         case .consentReset:
             try store.resetConsent()
             return try settingsReply()
+        case .history(let request) where request.clear:
+            let cleared = try store.clearHistory(bundleID: request.bundleId)
+            broker.truncateLog()
+            logger.info("history cleared by the person", metadata: ["app": "\(request.bundleId.isEmpty ? "every app" : request.bundleId)",
+                                                                   "entries": "\(cleared)"])
+            return .historyReply(HistoryReply(cleared: UInt32(clamping: cleared)))
         case .history(let request):
             let entries = try store.history(limit: Int(request.limit), bundleID: request.bundleId).map {
                 HistoryEntry(id: $0.id, time: Timestamp(unixMs: $0.timeMs), bundleId: $0.bundleID, appDisplayName: $0.appName,
@@ -100,8 +106,12 @@ struct ControlHandler {
             return .appsListReply(AppsListReply(apps: try broker.listedApps().filter { $0.bundleId == request.bundleId }))
         case .appRegister(let request):
             do throws(BrokerError) {
-                var app = try broker.registry.register(request.app ?? AppManifest())
-                app.state = broker.state(of: app, (try? store.appRecords()) ?? [:])
+                let registered = try broker.registry.register(request.app ?? AppManifest())
+                // The reply is the entry as stored and listed, never what the request claimed
+                // (approved_ms, last_presented_ms and problem are not the registering process's to say).
+                guard let app = (try? broker.listedApps())?.first(where: { $0.bundleId == registered.bundleId }) else {
+                    return .error(ErrorInfo(code: .storage, message: "\(registered.bundleId) was registered but cannot be read back"))
+                }
                 logger.info("app registered", metadata: ["bundle": "\(app.bundleId)", "executable": "\(app.executablePath)",
                                                          "flatpak": "\(app.flatpakAppId)", "state": "\(app.state)"])
                 return .appRegisterReply(AppRegisterReply(app: app))

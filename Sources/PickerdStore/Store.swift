@@ -69,7 +69,16 @@ public final class Store: Sendable {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        // What is deleted is overwritten in the file, not left in free pages: a removed donation, a
+        // cleared history, a removed source leave nothing behind (with ``truncateLog()``).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         let path = databasePath
+        // The person's alone whatever the umask: SQLite gives its write-ahead log and shared-memory
+        // files the database file's mode, so that file is made (or set) 0600 before SQLite opens it.
+        for file in [path, path + "-wal", path + "-shm"] {
+            let fd = open(file, file == path ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDWR | O_CLOEXEC), 0o600)
+            if fd >= 0 { fchmod(fd, 0o600); close(fd) }
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             // Reading the schema finds a file that is not SQLite at once; the pages are checked below.
@@ -82,6 +91,38 @@ public final class Store: Sendable {
             throw StoreError(.corrupt, "the store \(path) is not a readable SQLite database (\(error.message ?? "\(error.resultCode)")); move it aside to start afresh")
         } catch {
             throw StoreError(.unreadable, "cannot open the store \(path): \(Self.reason(error))")
+        }
+    }
+
+    /// Moves what the write-ahead log holds into the database and empties the log file
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`): after a deletion, so deleted rows (overwritten in the
+    /// database by `secure_delete`) stay in no file, and when pickerd stops.
+    /// - Throws: ``StoreError`` `.writeFailed` when a reader kept the log from being emptied.
+    public func truncateLog() throws(StoreError) {
+        do {
+            try pool.writeWithoutTransaction { db in
+                let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                if let busy: Int = row?[0], busy != 0 { throw StoreError(.writeFailed, "a reader kept \(databasePath)-wal from being emptied") }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.writeFailed, "could not empty \(databasePath)-wal: \(Self.reason(error))")
+        }
+    }
+
+    /// Deletes release history: every entry, or one app's.
+    /// - Parameter bundleID: the app, or empty for every app.
+    /// - Returns: how many entries were deleted.
+    /// - Throws: ``StoreError`` `.writeFailed`.
+    public func clearHistory(bundleID: String = "") throws(StoreError) -> Int {
+        try write("clear the release history") { db in
+            if bundleID.isEmpty {
+                try db.execute(sql: "DELETE FROM release")
+            } else {
+                try db.execute(sql: "DELETE FROM release WHERE bundle_id = ?", arguments: [bundleID])
+            }
+            return db.changesCount
         }
     }
 
@@ -481,6 +522,12 @@ public final class Store: Sendable {
                 WHEN NOT EXISTS (SELECT 1 FROM person_link WHERE contact_item_id = OLD.contact_item_id)
                 BEGIN DELETE FROM item WHERE id = OLD.contact_item_id; END;
                 """)
+        }
+        migrator.registerMigration("v10: a person's file's change time, which a release checks") { db in
+            // A release opens the person's file and compares the descriptor's device, inode, size,
+            // mtime and ctime with the index: a file swapped for another (even one given the same
+            // size and mtime) is not released. Rows from before have no ctime; a rescan fills it.
+            try db.execute(sql: "ALTER TABLE source_file ADD COLUMN ctime_ns INTEGER")
         }
         return migrator
     }

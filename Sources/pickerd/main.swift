@@ -76,6 +76,9 @@ struct PickerdCommand: ParsableCommand {
 
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
+        // Every file pickerd writes (store, settings, app manifests, previews, media copies) is the
+        // person's alone whatever umask it was started with, as the user unit's UMask=0077 says.
+        umask(0o077)
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "pickerd")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info

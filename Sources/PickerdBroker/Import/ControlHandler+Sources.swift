@@ -71,6 +71,7 @@ extension ControlHandler {
         }
         broker.importer.forget(path)
         if let range { try MomentEngine(store: broker.store, builder: broker.builder).refresh(touching: [range]) }
+        broker.truncateLog()
         logger.info("source removed", metadata: ["source": "\(path)"])
         return try sourcesList()
     }

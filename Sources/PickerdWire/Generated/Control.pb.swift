@@ -1118,14 +1118,20 @@ public struct HistoryRequest: Hashable, Sendable {
     public var limit: UInt32
     /// empty: every app
     public var bundleId: String
+    /// Delete the entries (of bundle_id, or every app's) instead of listing them: the reply says how
+    /// many went and holds no entries. The store's write-ahead log is truncated after, so nothing of
+    /// them stays in pickerd's files.
+    public var clear: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - limit: the field's value.
     ///   - bundleId: the field's value.
-    public init(limit: UInt32 = 0, bundleId: String = "") {
+    ///   - clear: the field's value.
+    public init(limit: UInt32 = 0, bundleId: String = "", clear: Bool = false) {
         self.limit = limit
         self.bundleId = bundleId
+        self.clear = clear
     }
 }
 
@@ -1137,6 +1143,7 @@ extension HistoryRequest: CMessageConvertible {
         self.init()
         self.limit = c.limit
         self.bundleId = swiftString(c.bundle_id)
+        self.clear = c.clear != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HistoryRequest> {
@@ -1144,6 +1151,7 @@ extension HistoryRequest: CMessageConvertible {
         pickerd__v1__history_request__init(c)
         c.pointee.limit = self.limit
         c.pointee.bundle_id = arena.string(self.bundleId)
+        c.pointee.clear = self.clear ? 1 : 0
         return c
     }
 
@@ -1324,12 +1332,16 @@ extension HistoryEntry: ProtobufMessage {
 public struct HistoryReply: Hashable, Sendable {
     /// `entries` (field 1).
     public var entries: [HistoryEntry]
+    /// for a clear: how many entries were deleted
+    public var cleared: UInt32
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - entries: the field's value.
-    public init(entries: [HistoryEntry] = []) {
+    ///   - cleared: the field's value.
+    public init(entries: [HistoryEntry] = [], cleared: UInt32 = 0) {
         self.entries = entries
+        self.cleared = cleared
     }
 }
 
@@ -1340,6 +1352,7 @@ extension HistoryReply: CMessageConvertible {
         let c = pointer.pointee
         self.init()
         self.entries = cArray(c.entries, c.n_entries).map { HistoryEntry(c: $0!) }
+        self.cleared = c.cleared
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HistoryReply> {
@@ -1347,6 +1360,7 @@ extension HistoryReply: CMessageConvertible {
         pickerd__v1__history_reply__init(c)
         c.pointee.n_entries = self.entries.count
         c.pointee.entries = arena.array(self.entries.map { Optional($0.toC(arena)) })
+        c.pointee.cleared = self.cleared
         return c
     }
 

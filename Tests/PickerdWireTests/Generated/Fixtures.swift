@@ -609,7 +609,7 @@ extension Ack {
 extension HistoryRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [HistoryRequest] {
-        [HistoryRequest(limit: 100003, bundleId: "HistoryRequest.bundle_id #0 ✓ ünïcode")]
+        [HistoryRequest(limit: 100003, bundleId: "HistoryRequest.bundle_id #0 ✓ ünïcode", clear: true)]
     }
 }
 
@@ -630,7 +630,7 @@ extension HistoryEntry {
 extension HistoryReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [HistoryReply] {
-        [HistoryReply(entries: [HistoryEntry.fixtures[0], HistoryEntry.fixtures[0]])]
+        [HistoryReply(entries: [HistoryEntry.fixtures[0], HistoryEntry.fixtures[0]], cleared: 200003)]
     }
 }
 

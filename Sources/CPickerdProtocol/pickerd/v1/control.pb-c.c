@@ -3453,7 +3453,7 @@ const ProtobufCMessageDescriptor pickerd__v1__ack__descriptor =
   (ProtobufCMessageInit) pickerd__v1__ack__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__history_request__field_descriptors[2] =
+static const ProtobufCFieldDescriptor pickerd__v1__history_request__field_descriptors[3] =
 {
   {
     "limit",
@@ -3479,15 +3479,28 @@ static const ProtobufCFieldDescriptor pickerd__v1__history_request__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "clear",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HistoryRequest, clear),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__history_request__field_indices_by_name[] = {
   1,   /* field[1] = bundle_id */
+  2,   /* field[2] = clear */
   0,   /* field[0] = limit */
 };
 static const ProtobufCIntRange pickerd__v1__history_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__history_request__descriptor =
 {
@@ -3497,7 +3510,7 @@ const ProtobufCMessageDescriptor pickerd__v1__history_request__descriptor =
   "Pickerd__V1__HistoryRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__HistoryRequest),
-  2,
+  3,
   pickerd__v1__history_request__field_descriptors,
   pickerd__v1__history_request__field_indices_by_name,
   1,  pickerd__v1__history_request__number_ranges,
@@ -3684,7 +3697,7 @@ const ProtobufCMessageDescriptor pickerd__v1__history_entry__descriptor =
   (ProtobufCMessageInit) pickerd__v1__history_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__history_reply__field_descriptors[1] =
+static const ProtobufCFieldDescriptor pickerd__v1__history_reply__field_descriptors[2] =
 {
   {
     "entries",
@@ -3698,14 +3711,27 @@ static const ProtobufCFieldDescriptor pickerd__v1__history_reply__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "cleared",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HistoryReply, cleared),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__history_reply__field_indices_by_name[] = {
+  1,   /* field[1] = cleared */
   0,   /* field[0] = entries */
 };
 static const ProtobufCIntRange pickerd__v1__history_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__history_reply__descriptor =
 {
@@ -3715,7 +3741,7 @@ const ProtobufCMessageDescriptor pickerd__v1__history_reply__descriptor =
   "Pickerd__V1__HistoryReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__HistoryReply),
-  1,
+  2,
   pickerd__v1__history_reply__field_descriptors,
   pickerd__v1__history_reply__field_indices_by_name,
   1,  pickerd__v1__history_reply__number_ranges,

@@ -416,10 +416,16 @@ struct  Pickerd__V1__HistoryRequest
    * empty: every app
    */
   char *bundle_id;
+  /*
+   * Delete the entries (of bundle_id, or every app's) instead of listing them: the reply says how
+   * many went and holds no entries. The store's write-ahead log is truncated after, so nothing of
+   * them stays in pickerd's files.
+   */
+  protobuf_c_boolean clear;
 };
 #define PICKERD__V1__HISTORY_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__history_request__descriptor) \
-    , 0, (char *)protobuf_c_empty_string }
+    , 0, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Pickerd__V1__ReleasedItem
@@ -465,10 +471,14 @@ struct  Pickerd__V1__HistoryReply
   ProtobufCMessage base;
   size_t n_entries;
   Pickerd__V1__HistoryEntry **entries;
+  /*
+   * for a clear: how many entries were deleted
+   */
+  uint32_t cleared;
 };
 #define PICKERD__V1__HISTORY_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__history_reply__descriptor) \
-    , 0,NULL }
+    , 0,NULL, 0 }
 
 
 /*
