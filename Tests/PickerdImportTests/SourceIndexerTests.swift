@@ -258,20 +258,22 @@ struct SourceIndexerTests {
         }
         #expect(try check() == nil)
         let original = try FileManager.default.attributesOfItem(atPath: root + "/a.jpg")
-        let size = (original[.size] as? Int) ?? 0, modified = try #require(original[.modificationDate] as? Date)
+        let size = (original[.size] as? Int) ?? 0
+        /// The photo's mtime to the nanosecond (touch -r), as an attacker would set it.
+        func sameTimes(_ path: String) throws { #expect(try runCommand(URL(fileURLWithPath: "/usr/bin/touch"), ["-h", "-r", root + "/a.jpg", path]).status == 0) }
 
         // Swapped (an atomic rename) for another file, or for a link to one outside every source,
         // each given the same size and mtime: not the file indexed.
         let outside = temporary.directory + "/secret.txt"
         for link in [false, true] {
             try Data(repeating: 0x41, count: size).write(to: URL(fileURLWithPath: outside))
-            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: outside)
+            try sameTimes(outside)
             let swapped = root + "/.swap"
             if link {
                 try FileManager.default.createSymbolicLink(atPath: swapped, withDestinationPath: outside)
             } else {
                 try FileManager.default.copyItem(atPath: outside, toPath: swapped)
-                try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: swapped)
+                try sameTimes(swapped)
             }
             let kept = root + "/.kept"
             if !link { try FileManager.default.moveItem(atPath: root + "/a.jpg", toPath: kept) }

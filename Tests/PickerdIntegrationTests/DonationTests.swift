@@ -262,4 +262,44 @@ struct DonationTests {
         #expect(list.stdout == "org.test.donor-0 has donated nothing\n")
         pickerd.stop()
     }
+
+    @Test("removal removes: a removed donation's title and a cleared history are in no file of the data folder after stop, whose files are the person's alone under umask 022")
+    func removalRemoves() throws {
+        let previous = umask(0o022)  // pickerd started by hand with a permissive umask
+        defer { umask(previous) }
+        let (pickerd, apps) = try Self.start(script: #"{"reviews": [{"title": "Canary Shelf", "set-title": "HISTORY-CANARY-9Z"}]}"#)
+        #expect(try Self.run(apps[0], pickerd, ["donate", "--id", "m", "--title", "GONE-TITLE-5K", "--album", "Canary Shelf",
+                                                "--date", Self.noon(daysAgo: 5)]).status == 0)
+        #expect(try testClient(pickerd, "present").last?["result"] as? String == "approved")
+        #expect(try pickerd.ctl(["history"]).stdout.contains("HISTORY-CANARY-9Z"))
+        let removed = try pickerd.ctl(["donations", "remove", "--app", "org.test.donor-0"])
+        #expect(removed.stdout == "removed 1 donation\n", "\(removed.stderr)")
+        let cleared = try pickerd.ctl(["history", "clear"])
+        #expect(cleared.stdout == "deleted 1 release from the history\n", "\(cleared.stdout)\(cleared.stderr)")
+        #expect(try pickerd.ctl(["history"]).stdout.contains("nothing has been released yet"))
+        #expect(pickerd.stop() == 0)
+
+        var seen: [String] = []
+        let files = FileManager.default.enumerator(atPath: pickerd.data)?.compactMap { $0 as? String } ?? []
+        for name in files {
+            let path = pickerd.data + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let mode = info.st_mode & 0o777
+            if info.st_mode & S_IFMT == S_IFDIR {
+                #expect(mode == 0o700, "\(name) is \(String(mode, radix: 8))")
+                continue
+            }
+            #expect(mode & 0o077 == 0, "\(name) is \(String(mode, radix: 8))")
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            for canary in ["GONE-TITLE-5K", "HISTORY-CANARY-9Z"] where data.range(of: Data(canary.utf8)) != nil { seen.append("\(canary) in \(name)") }
+        }
+        #expect(files.contains("pickerd.sqlite"))
+        #expect(seen.isEmpty, "what was removed is still in the data folder: \(seen)")
+        let manifests = (try? FileManager.default.contentsOfDirectory(atPath: pickerd.config + "/apps")) ?? []
+        for name in manifests {
+            var info = stat()
+            #expect(stat(pickerd.config + "/apps/" + name, &info) == 0 && info.st_mode & 0o077 == 0, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+        }
+    }
 }
