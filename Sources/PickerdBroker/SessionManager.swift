@@ -692,6 +692,14 @@ final class SessionManager: Sendable {
                     // The person's file changed or went since it was indexed: not what they saw, so it stays.
                     leftOut.append(unavailable.reason)
                     continue
+                } catch let refused as ExifRedactor.NotRedactable {
+                    // Without its place the file may leave only with no location in it: a type that
+                    // cannot be redacted stays (redaction fails closed).
+                    leftOut.append("\(item.media.first?.filename ?? "a file"): \(refused)")
+                    continue
+                } catch let unreadable as ExifRedactor.Unreadable {
+                    leftOut.append("\(item.media.first?.filename ?? "a file"): its metadata cannot be read to remove its place (\(unreadable))")
+                    continue
                 }
                 descriptors += copies
                 let asset = item.asset.mappingMedia { media in
@@ -746,8 +754,9 @@ final class SessionManager: Sendable {
         return try SealedMemoryFile.copy(from: source, name: media.filename)
     }
 
-    /// A sealed copy with location metadata removed (EXIF GPS in JPEG, PNG and HEIC; QuickTime and
-    /// MP4 location atoms; XMP GPS), decided by the file's content.
+    /// A sealed copy with location metadata removed, decided by the file's content
+    /// (``ExifRedactor/strippingGPS(_:)``: JPEG with its appended images and motion-photo movies,
+    /// PNG, TIFF and DNG, HEIC, QuickTime and MP4, WebP, GIF); a type it cannot redact throws.
     private func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
         let source = try open(media)
         defer { try? source.close() }

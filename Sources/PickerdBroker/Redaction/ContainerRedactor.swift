@@ -334,7 +334,9 @@ extension ExifRedactor {
         "provincestate", "countryname", "worldregion",
     ]
 
-    private static func isXMPLocation(_ local: ArraySlice<UInt8>) -> Bool {
+    /// Whether an XMP property's local name (or a PNG text keyword's part after its last colon)
+    /// says where.
+    static func isXMPLocation(_ local: ArraySlice<UInt8>) -> Bool {
         let name = String(decoding: local, as: UTF8.self).lowercased()
         return name.hasPrefix("gps") || placeNames.contains(name)
     }
