@@ -260,7 +260,7 @@ let package = Package(
         // A test helper: writes store batches until killed (the durability test).
         .executableTarget(
             name: "pickerd-store-writer",
-            dependencies: ["PickerdStore", "PickerdWire"],
+            dependencies: ["PickerdStore", "PickerdWire", "PickerdLibrary"],
             path: "Tools/TestSupport/StoreWriter"
         ),
         // A test helper app: presents over the raw protocol and prints everything it received.

@@ -39,7 +39,7 @@ final class World {
         }
         // The same app in a sandbox: pickerd knows a sandboxed app by its Flatpak app id alone.
         let registered = try pickerd.ctl(["apps", "register", "--flatpak-app-id", Self.sandboxedAppID,
-                                          "--entitlements", root + "/allowed.plist", "--name", "Conformance (sandboxed)"])
+                                          "--entitlements", root + "/allowed.plist", "--name", "Conformance Sandboxed"])
         precondition(registered.status == 0, registered.stderr)
         // Let user nobody traverse to the programs (not to pickerd's sockets: those stay 0700).
         chmod(root, 0o755)
@@ -349,7 +349,8 @@ struct ConformanceTests {
             let (lines, _) = try world.run(caller, "present")
             let count = (lines.last?["items"] as? [Any])?.count ?? 0
             let history = try world.pickerd.ctl(["history"]).stdout
-            let recorded = history.contains("Conformance (org.conformance.app): \"Recorded\", \(count) items")
+            let app = caller == .sandboxed ? "Conformance Sandboxed (\(World.sandboxedAppID))" : "Conformance (org.conformance.app)"
+            let recorded = history.contains("\(app): \"Recorded\", \(count) items")
             return (count > 0 && recorded, "released \(count) items; history: \(history.split(separator: "\n").first ?? "")")
         }
     }

@@ -7,6 +7,7 @@
 //                                             {"item id": ["canary", …]} as JSON
 
 import Foundation
+import PickerdLibrary
 import PickerdStore
 import PickerdWire
 
@@ -33,10 +34,22 @@ if CommandLine.arguments.count == 3 && CommandLine.arguments[2] == "canaries" {
     func file(_ label: String, _ media: inout [StoredMedia], _ strings: inout [String]) throws -> Media {
         let marker = canary("bytes-\(label)")
         strings.append(marker)
-        let path = "canary/\(UUID().uuidString).bin"
-        let bytes = Array("media \(marker) end".utf8)
+        // A real (1×1) PNG whose comment holds the canary: what pickerd releases must be a type it
+        // can redact (anything else is left out of a release that does not keep the place).
+        let path = "canary/\(UUID().uuidString).png"
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            let crc = CRC32.checksum(body)
+            return [UInt8(data.count >> 24), UInt8((data.count >> 16) & 0xFF), UInt8((data.count >> 8) & 0xFF), UInt8(data.count & 0xFF)]
+                + body + [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)]
+        }
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+            + chunk("tEXt", Array("Comment".utf8) + [0] + Array("media \(marker) end".utf8))
+            + chunk("IDAT", [0x78, 0x01, 0x01, 0x02, 0x00, 0xFD, 0xFF, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01])
+            + chunk("IEND", [])
         try store.writeMedia(bytes, to: path)
-        let stored = StoredMedia(relativePath: path, contentType: "application/octet-stream", filename: "\(label).bin", byteCount: UInt64(bytes.count))
+        let stored = StoredMedia(relativePath: path, contentType: "image/png", filename: "\(label).png", byteCount: UInt64(bytes.count))
         media.append(stored)
         return stored.media(slot: media.count - 1)
     }
