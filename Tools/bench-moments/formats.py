@@ -1,0 +1,512 @@
+"""Writers of the real file formats a labelled life is made of, by hand, standard library only.
+
+- JPEG: a tiny baseline (SOF0) JPEG, 4:4:4 YCbCr, every 8x8 block one flat colour (DC-only
+  coefficients), with an optional EXIF APP1 segment (TIFF big-endian: IFD0, Exif IFD, GPS IFD) as
+  phones write it: Make, Model, Software, DateTime, DateTimeOriginal, SubSecTimeOriginal,
+  OffsetTimeOriginal, exposure, GPS latitude/longitude/altitude, GPSDateStamp/GPSTimeStamp (UTC).
+- PNG: a palette PNG of any size (screenshots are 1080x2400 but a few hundred bytes).
+- MP4/MOV: ftyp, mdat with one Motion-JPEG frame, moov with mvhd (creation time, seconds since
+  1904, UTC), one video trak ('jpeg' sample entry) and udta/(c)xyz (ISO 6709 location) as Android's
+  MediaMuxer writes it.
+- GPX 1.1 (Strava, komoot), TCX v2 (Garmin Connect), iCalendar (Google Calendar), vCard 3.0
+  (Google Contacts), Daylio CSV, ListenBrainz JSON Lines, OwnTracks .rec lines.
+"""
+
+import datetime as _dt
+import io
+import struct
+import zipfile
+import zlib
+from xml.sax.saxutils import escape
+
+# ---------------------------------------------------------------- JPEG
+
+_DC_BITS = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]  # ITU T.81 Table K.3 (luminance DC)
+_DC_VALUES = list(range(12))
+_AC_BITS = [1] + [0] * 15  # one symbol: EOB (0x00), code "0": every block is DC only
+_AC_VALUES = [0x00]
+
+
+def _huffman_codes(bits, values):
+    codes, code, k = {}, 0, 0
+    for length in range(1, 17):
+        for _ in range(bits[length - 1]):
+            codes[values[k]] = (code, length)
+            code += 1
+            k += 1
+        code <<= 1
+    return codes
+
+
+_DC_CODES = _huffman_codes(_DC_BITS, _DC_VALUES)
+_AC_CODES = _huffman_codes(_AC_BITS, _AC_VALUES)
+
+
+class _BitWriter:
+    def __init__(self):
+        self.out = bytearray()
+        self.acc = 0
+        self.n = 0
+
+    def put(self, value, length):
+        for i in range(length - 1, -1, -1):
+            self.acc = (self.acc << 1) | ((value >> i) & 1)
+            self.n += 1
+            if self.n == 8:
+                self.out.append(self.acc)
+                if self.acc == 0xFF:
+                    self.out.append(0x00)  # byte stuffing
+                self.acc, self.n = 0, 0
+
+    def flush(self):
+        while self.n:
+            self.put(1, 1)  # pad with ones
+        return bytes(self.out)
+
+
+def _segment(marker, payload):
+    return bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
+
+
+def _ycbcr(r, g, b):
+    y = 0.299 * r + 0.587 * g + 0.114 * b
+    cb = 128 - 0.168736 * r - 0.331264 * g + 0.5 * b
+    cr = 128 + 0.5 * r - 0.418688 * g - 0.081312 * b
+    return y, cb, cr
+
+
+def jpeg(blocks_wide, blocks_high, colours, exif=None):
+    """A baseline JPEG of blocks_wide x blocks_high 8x8 blocks; colours: one (r, g, b) per block, row
+    by row (repeated if short). exif: an APP1 payload from ``exif_app1`` or None."""
+    width, height = blocks_wide * 8, blocks_high * 8
+    out = bytearray(b"\xFF\xD8")
+    out += _segment(0xE0, b"JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00") if exif is None else b""
+    if exif is not None:
+        out += _segment(0xE1, exif)
+    out += _segment(0xDB, b"\x00" + bytes([8] * 64))  # one quantisation table, all 8
+    sof = struct.pack(">BHHB", 8, height, width, 3) + bytes([1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0])
+    out += _segment(0xC0, sof)
+    out += _segment(0xC4, bytes([0x00]) + bytes(_DC_BITS) + bytes(_DC_VALUES))
+    out += _segment(0xC4, bytes([0x10]) + bytes(_AC_BITS) + bytes(_AC_VALUES))
+    out += _segment(0xDA, bytes([3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0]))
+    bits = _BitWriter()
+    previous = [0, 0, 0]
+    for index in range(blocks_wide * blocks_high):
+        r, g, b = colours[index % len(colours)]
+        for component, value in enumerate(_ycbcr(r, g, b)):
+            dc = int(round(value - 128))  # 8 * (v - 128) quantised by 8
+            diff = dc - previous[component]
+            previous[component] = dc
+            magnitude = abs(diff)
+            size = magnitude.bit_length()
+            code, length = _DC_CODES[size]
+            bits.put(code, length)
+            if size:
+                bits.put(diff if diff > 0 else diff + (1 << size) - 1, size)
+            code, length = _AC_CODES[0x00]
+            bits.put(code, length)
+    out += bits.flush()
+    out += b"\xFF\xD9"
+    return bytes(out)
+
+
+# ---------------------------------------------------------------- EXIF
+
+_ASCII, _SHORT, _LONG, _RATIONAL, _BYTE, _UNDEFINED, _SRATIONAL = 2, 3, 4, 5, 1, 7, 10
+
+
+def _rational(value, denominator=10000):
+    return (int(round(value * denominator)), denominator)
+
+
+def _ifd(entries, base, next_offset=0):
+    """An IFD at offset `base` (from the TIFF header): entries (tag, type, value); returns its bytes
+    (entries, next pointer, then the values that do not fit in four bytes)."""
+    entries = sorted(entries, key=lambda e: e[0])
+    head_size = 2 + 12 * len(entries) + 4
+    data = bytearray()
+    body = bytearray(struct.pack(">H", len(entries)))
+    for tag, kind, value in entries:
+        if kind == _ASCII:
+            raw = value.encode("ascii") + b"\x00"
+            count = len(raw)
+        elif kind == _SHORT:
+            values = value if isinstance(value, (list, tuple)) else [value]
+            raw = b"".join(struct.pack(">H", v) for v in values)
+            count = len(values)
+        elif kind == _LONG:
+            values = value if isinstance(value, (list, tuple)) else [value]
+            raw = b"".join(struct.pack(">I", v) for v in values)
+            count = len(values)
+        elif kind in (_RATIONAL, _SRATIONAL):
+            values = value if isinstance(value, list) else [value]
+            fmt = ">II" if kind == _RATIONAL else ">ii"
+            raw = b"".join(struct.pack(fmt, n, d) for n, d in values)
+            count = len(values)
+        elif kind in (_BYTE, _UNDEFINED):
+            raw = bytes(value)
+            count = len(raw)
+        else:
+            raise ValueError(kind)
+        if len(raw) <= 4:
+            field = raw + b"\x00" * (4 - len(raw))
+        else:
+            field = struct.pack(">I", base + head_size + len(data))
+            data += raw
+            if len(data) % 2:
+                data += b"\x00"
+        body += struct.pack(">HHI", tag, kind, count) + field
+    body += struct.pack(">I", next_offset)
+    return bytes(body + data)
+
+
+def exif_app1(make=None, model=None, software=None, local=None, offset=None, subsec=None,
+              gps=None, utc=None, exposure=True, scan=False):
+    """An EXIF APP1 payload ("Exif\\0\\0" + TIFF).
+
+    local: the local datetime (naive) written as DateTime/DateTimeOriginal/DateTimeDigitized;
+    offset: "+01:00" for OffsetTime*; gps: (lat, lon, altitude_m) or None; utc: aware UTC datetime
+    for GPSDateStamp/GPSTimeStamp; exposure: write ExposureTime/FNumber/ISO (what a camera writes)."""
+    ifd0 = []
+    if make:
+        ifd0.append((0x010F, _ASCII, make))
+    if model:
+        ifd0.append((0x0110, _ASCII, model))
+    ifd0.append((0x0112, _SHORT, 1))
+    ifd0.append((0x011A, _RATIONAL, [(72, 1)]))
+    ifd0.append((0x011B, _RATIONAL, [(72, 1)]))
+    ifd0.append((0x0128, _SHORT, 2))
+    if software:
+        ifd0.append((0x0131, _ASCII, software))
+    stamp = local.strftime("%Y:%m:%d %H:%M:%S") if local else None
+    if stamp:
+        ifd0.append((0x0132, _ASCII, stamp))
+    exif = [(0x9000, _UNDEFINED, b"0232")]
+    if exposure:
+        exif += [(0x829A, _RATIONAL, [(1, 120)]), (0x829D, _RATIONAL, [(18, 10)]), (0x8827, _SHORT, 100),
+                 (0x920A, _RATIONAL, [(554, 100)])]
+    if stamp:
+        exif += [(0x9003, _ASCII, stamp), (0x9004, _ASCII, stamp)]
+        if offset:
+            exif += [(0x9010, _ASCII, offset), (0x9011, _ASCII, offset), (0x9012, _ASCII, offset)]
+        if subsec:
+            exif += [(0x9290, _ASCII, subsec), (0x9291, _ASCII, subsec), (0x9292, _ASCII, subsec)]
+    gps_entries = None
+    if gps:
+        lat, lon, alt = gps
+
+        def dms(value):
+            value = abs(value)
+            d = int(value)
+            m = int((value - d) * 60)
+            s = (value - d - m / 60) * 3600
+            return [(d, 1), (m, 1), _rational(s, 1000)]
+
+        gps_entries = [(0x0000, _BYTE, [2, 2, 0, 0]),
+                       (0x0001, _ASCII, "N" if lat >= 0 else "S"), (0x0002, _RATIONAL, dms(lat)),
+                       (0x0003, _ASCII, "E" if lon >= 0 else "W"), (0x0004, _RATIONAL, dms(lon)),
+                       (0x0005, _BYTE, [0 if alt >= 0 else 1]), (0x0006, _RATIONAL, [_rational(abs(alt), 100)])]
+        if utc is not None:
+            gps_entries += [(0x0007, _RATIONAL, [(utc.hour, 1), (utc.minute, 1), (utc.second, 1)]),
+                            (0x001D, _ASCII, utc.strftime("%Y:%m:%d"))]
+    # Layout: header (8) | IFD0 | Exif IFD | GPS IFD. Sizes are computed by building twice.
+    pointer_entries = [(0x8769, _LONG, 0)] + ([(0x8825, _LONG, 0)] if gps_entries else [])
+    first = _ifd(ifd0 + pointer_entries, 8)
+    exif_at = 8 + len(first)
+    exif_bytes = _ifd(exif, exif_at)
+    gps_at = exif_at + len(exif_bytes)
+    pointers = [(0x8769, _LONG, exif_at)] + ([(0x8825, _LONG, gps_at)] if gps_entries else [])
+    first = _ifd(ifd0 + pointers, 8)
+    assert 8 + len(first) == exif_at
+    tiff = b"MM\x00\x2a\x00\x00\x00\x08" + first + exif_bytes
+    if gps_entries:
+        tiff += _ifd(gps_entries, gps_at)
+    return b"Exif\x00\x00" + tiff
+
+
+# ---------------------------------------------------------------- PNG
+
+def _chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def png(width, height, rgb=(240, 240, 245), bar=(30, 30, 40), text_chunks=None):
+    """A 1-bit palette PNG: a light screen with a dark status bar (a screenshot's look)."""
+    row_bytes = (width + 7) // 8
+    light = b"\x00" + b"\x00" * row_bytes
+    dark = b"\x00" + b"\xFF" * row_bytes
+    bar_rows = max(1, height // 30)
+    raw = dark * bar_rows + light * (height - bar_rows)
+    out = b"\x89PNG\r\n\x1a\n"
+    out += _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 1, 3, 0, 0, 0))
+    out += _chunk(b"PLTE", bytes(rgb) + bytes(bar))
+    for key, value in (text_chunks or {}).items():
+        out += _chunk(b"tEXt", key.encode("latin-1") + b"\x00" + value.encode("latin-1"))
+    out += _chunk(b"IDAT", zlib.compress(raw, 9))
+    out += _chunk(b"IEND", b"")
+    return out
+
+
+# ---------------------------------------------------------------- MP4 / MOV
+
+_EPOCH_1904 = _dt.datetime(1904, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+def _box(kind, payload):
+    return struct.pack(">I", 8 + len(payload)) + kind + payload
+
+
+def _full(kind, version, flags, payload):
+    return _box(kind, bytes([version]) + flags.to_bytes(3, "big") + payload)
+
+
+_MATRIX = struct.pack(">9I", 0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000)
+
+
+def mp4(created_utc, duration_s, frame, width, height, location=None, quicktime=False, make=None, model=None):
+    """A one-frame Motion-JPEG movie. created_utc: aware datetime (mvhd/tkhd/mdhd creation time);
+    frame: a JPEG; location: (lat, lon, alt) written as udta/(c)xyz ISO 6709; quicktime: a .MOV
+    ('qt  ' brand) instead of an MP4 ('isom')."""
+    seconds = int((created_utc - _EPOCH_1904).total_seconds())
+    duration = int(duration_s * 1000)
+    if quicktime:
+        ftyp = _box(b"ftyp", b"qt  " + struct.pack(">I", 0) + b"qt  ")
+    else:
+        ftyp = _box(b"ftyp", b"isom" + struct.pack(">I", 512) + b"isomiso2mp41")
+    mdat_header = struct.pack(">I", 8 + len(frame)) + b"mdat"
+    frame_offset = len(ftyp) + len(mdat_header)
+    mvhd = _full(b"mvhd", 0, 0, struct.pack(">IIII", seconds, seconds, 1000, duration) + struct.pack(">IH", 0x00010000, 0x0100)
+                 + b"\x00" * 10 + _MATRIX + b"\x00" * 24 + struct.pack(">I", 2))
+    tkhd = _full(b"tkhd", 0, 3, struct.pack(">IIIII", seconds, seconds, 1, 0, duration) + b"\x00" * 8
+                 + struct.pack(">hhhH", 0, 0, 0, 0) + _MATRIX + struct.pack(">II", width << 16, height << 16))
+    mdhd = _full(b"mdhd", 0, 0, struct.pack(">IIIIHH", seconds, seconds, 1000, duration, 0x55C4, 0))
+    hdlr = _full(b"hdlr", 0, 0, struct.pack(">I", 0) + b"vide" + b"\x00" * 12 + b"VideoHandle\x00")
+    vmhd = _full(b"vmhd", 0, 1, b"\x00" * 8)
+    dinf = _box(b"dinf", _full(b"dref", 0, 0, struct.pack(">I", 1) + _full(b"url ", 0, 1, b"")))
+    compressor = b"\x0cPhoto - JPEG" + b"\x00" * 19
+    entry = _box(b"jpeg", b"\x00" * 6 + struct.pack(">H", 1) + b"\x00" * 16 + struct.pack(">HHII", width, height, 0x00480000, 0x00480000)
+                 + struct.pack(">IH", 0, 1) + compressor + struct.pack(">Hh", 24, -1))
+    stsd = _full(b"stsd", 0, 0, struct.pack(">I", 1) + entry)
+    stts = _full(b"stts", 0, 0, struct.pack(">III", 1, 1, duration))
+    stsc = _full(b"stsc", 0, 0, struct.pack(">IIII", 1, 1, 1, 1))
+    stsz = _full(b"stsz", 0, 0, struct.pack(">III", 0, 1, len(frame)))
+    stco = _full(b"stco", 0, 0, struct.pack(">II", 1, frame_offset))
+    stbl = _box(b"stbl", stsd + stts + stsc + stsz + stco)
+    minf = _box(b"minf", vmhd + dinf + stbl)
+    mdia = _box(b"mdia", mdhd + hdlr + minf)
+    trak = _box(b"trak", tkhd + mdia)
+    udta_payload = b""
+    if location:
+        lat, lon, alt = location
+        text = ("%+08.4f%+09.4f%+.1f/" % (lat, lon, alt)).encode("ascii")
+        udta_payload += _box(b"\xa9xyz", struct.pack(">HH", len(text), 0x15C7) + text)
+    for tag, value in ((b"\xa9mak", make), (b"\xa9mod", model)):
+        if value:
+            text = value.encode("utf-8")
+            udta_payload += _box(tag, struct.pack(">HH", len(text), 0x15C7) + text)
+    moov = _box(b"moov", mvhd + trak + (_box(b"udta", udta_payload) if udta_payload else b""))
+    return ftyp + mdat_header + frame + moov
+
+
+# ---------------------------------------------------------------- GPX / TCX
+
+def _t(t):
+    return _dt.datetime.fromtimestamp(round(t), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def gpx_strava(name, activity_type, points):
+    """Strava's "Export GPX": points (t, lat, lon, ele, hr)."""
+    out = io.StringIO()
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write('<gpx creator="StravaGPX" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+              'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd '
+              'http://www.garmin.com/xmlschemas/GpxExtensions/v3 http://www.garmin.com/xmlschemas/GpxExtensionsv3.xsd '
+              'http://www.garmin.com/xmlschemas/TrackPointExtension/v1 http://www.garmin.com/xmlschemas/TrackPointExtensionv1.xsd" '
+              'version="1.1" xmlns="http://www.topografix.com/GPX/1/1" '
+              'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" '
+              'xmlns:gpxx="http://www.garmin.com/xmlschemas/GpxExtensions/v3">\n')
+    out.write(' <metadata>\n  <time>%s</time>\n </metadata>\n' % _t(points[0][0]))
+    out.write(' <trk>\n  <name>%s</name>\n  <type>%s</type>\n  <trkseg>\n' % (escape(name), activity_type))
+    for t, lat, lon, ele, hr in points:
+        out.write('   <trkpt lat="%.7f" lon="%.7f">\n    <ele>%.1f</ele>\n    <time>%s</time>\n' % (lat, lon, ele, _t(t)))
+        if hr:
+            out.write('    <extensions>\n     <gpxtpx:TrackPointExtension>\n      <gpxtpx:hr>%d</gpxtpx:hr>\n'
+                      '     </gpxtpx:TrackPointExtension>\n    </extensions>\n' % hr)
+        out.write('   </trkpt>\n')
+    out.write('  </trkseg>\n </trk>\n</gpx>\n')
+    return out.getvalue()
+
+
+def gpx_komoot(name, points):
+    """komoot's GPX export of a recorded tour (no activity type in the file)."""
+    out = io.StringIO()
+    out.write("<?xml version='1.0' encoding='UTF-8'?>\n")
+    out.write('<gpx version="1.1" creator="https://www.komoot.de" xmlns="http://www.topografix.com/GPX/1/1" '
+              'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+              'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">\n')
+    out.write('  <metadata>\n    <name>%s</name>\n    <author>\n      <link href="https://www.komoot.de">\n'
+              '        <text>komoot</text>\n        <type>text/html</type>\n      </link>\n    </author>\n  </metadata>\n' % escape(name))
+    out.write('  <trk>\n    <name>%s</name>\n    <trkseg>\n' % escape(name))
+    for t, lat, lon, ele, _hr in points:
+        out.write('      <trkpt lat="%.6f" lon="%.6f">\n        <ele>%.6f</ele>\n        <time>%s</time>\n      </trkpt>\n'
+                  % (lat, lon, ele, _dt.datetime.fromtimestamp(round(t), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")))
+    out.write('    </trkseg>\n  </trk>\n</gpx>\n')
+    return out.getvalue()
+
+
+def tcx_garmin(sport, points, distances, calories, steps):
+    """Garmin Connect's "Export to TCX": one activity, one lap; points (t, lat, lon, ele, hr) with the
+    device's cumulative DistanceMeters (its own filtered distance)."""
+    start, end = points[0][0], points[-1][0]
+    total = distances[-1]
+    hrs = [p[4] for p in points if p[4]]
+    out = io.StringIO()
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write('<TrainingCenterDatabase\n  xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 '
+              'http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd"\n'
+              '  xmlns:ns5="http://www.garmin.com/xmlschemas/ActivityGoals/v1"\n'
+              '  xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2"\n'
+              '  xmlns:ns2="http://www.garmin.com/xmlschemas/UserProfile/v2"\n'
+              '  xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"\n'
+              '  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:ns4="http://www.garmin.com/xmlschemas/ProfileExtension/v1">\n')
+    stamp = _dt.datetime.fromtimestamp(round(start), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    out.write('  <Activities>\n    <Activity Sport="%s">\n      <Id>%s</Id>\n      <Lap StartTime="%s">\n' % (sport, stamp, stamp))
+    out.write('        <TotalTimeSeconds>%.1f</TotalTimeSeconds>\n        <DistanceMeters>%.1f</DistanceMeters>\n'
+              '        <MaximumSpeed>%.3f</MaximumSpeed>\n        <Calories>%d</Calories>\n'
+              % (end - start, total, 4.1, calories))
+    if hrs:
+        out.write('        <AverageHeartRateBpm>\n          <Value>%d</Value>\n        </AverageHeartRateBpm>\n'
+                  '        <MaximumHeartRateBpm>\n          <Value>%d</Value>\n        </MaximumHeartRateBpm>\n'
+                  % (round(sum(hrs) / len(hrs)), max(hrs)))
+    out.write('        <Intensity>Active</Intensity>\n        <TriggerMethod>Manual</TriggerMethod>\n        <Track>\n')
+    for (t, lat, lon, ele, hr), d in zip(points, distances):
+        out.write('          <Trackpoint>\n            <Time>%s</Time>\n            <Position>\n'
+                  '              <LatitudeDegrees>%.14f</LatitudeDegrees>\n              <LongitudeDegrees>%.14f</LongitudeDegrees>\n'
+                  '            </Position>\n            <AltitudeMeters>%.1f</AltitudeMeters>\n            <DistanceMeters>%.2f</DistanceMeters>\n'
+                  % (_dt.datetime.fromtimestamp(round(t), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z"), lat, lon, ele, d))
+        if hr:
+            out.write('            <HeartRateBpm>\n              <Value>%d</Value>\n            </HeartRateBpm>\n' % hr)
+        out.write('          </Trackpoint>\n')
+    out.write('        </Track>\n        <Extensions>\n          <ns3:LX>\n            <ns3:AvgSpeed>%.3f</ns3:AvgSpeed>\n'
+              '            <ns3:Steps>%d</ns3:Steps>\n          </ns3:LX>\n        </Extensions>\n      </Lap>\n'
+              % (total / max(1.0, end - start), steps))
+    out.write('      <Creator xsi:type="Device_t">\n        <Name>Forerunner 255</Name>\n        <UnitId>3441234567</UnitId>\n'
+              '        <ProductID>3992</ProductID>\n        <Version>\n          <VersionMajor>20</VersionMajor>\n'
+              '          <VersionMinor>26</VersionMinor>\n          <BuildMajor>0</BuildMajor>\n          <BuildMinor>0</BuildMinor>\n'
+              '        </Version>\n      </Creator>\n    </Activity>\n  </Activities>\n')
+    out.write('  <Author xsi:type="Application_t">\n    <Name>Connect Api</Name>\n    <Build>\n      <Version>\n'
+              '        <VersionMajor>0</VersionMajor>\n        <VersionMinor>0</VersionMinor>\n        <BuildMajor>0</BuildMajor>\n'
+              '        <BuildMinor>0</BuildMinor>\n      </Version>\n    </Build>\n    <LangID>en</LangID>\n'
+              '    <PartNumber>006-D2449-00</PartNumber>\n  </Author>\n</TrainingCenterDatabase>\n')
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- iCalendar / vCard
+
+def ics_fold(line):
+    """RFC 5545 line folding at 75 octets."""
+    raw = line.encode("utf-8")
+    if len(raw) <= 75:
+        return line + "\r\n"
+    parts, current = [], b""
+    for ch in line:
+        b = ch.encode("utf-8")
+        if len(current) + len(b) > (75 if not parts else 74):
+            parts.append(current)
+            current = b""
+        current += b
+    parts.append(current)
+    return "\r\n ".join(p.decode("utf-8") for p in parts) + "\r\n"
+
+
+def ics_text(value):
+    return value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,").replace("\n", "\\n")
+
+
+# VTIMEZONE blocks as Google Calendar exports them.
+VTIMEZONES = {
+    "Europe/Berlin": [
+        "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "X-LIC-LOCATION:Europe/Berlin",
+        "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "TZNAME:CEST", "DTSTART:19700329T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT",
+        "BEGIN:STANDARD", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "TZNAME:CET", "DTSTART:19701025T030000",
+        "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "END:VTIMEZONE"],
+    "Asia/Tokyo": [
+        "BEGIN:VTIMEZONE", "TZID:Asia/Tokyo", "X-LIC-LOCATION:Asia/Tokyo",
+        "BEGIN:STANDARD", "TZOFFSETFROM:+0900", "TZOFFSETTO:+0900", "TZNAME:JST", "DTSTART:19700101T000000",
+        "END:STANDARD", "END:VTIMEZONE"],
+    "Australia/Melbourne": [
+        "BEGIN:VTIMEZONE", "TZID:Australia/Melbourne", "X-LIC-LOCATION:Australia/Melbourne",
+        "BEGIN:STANDARD", "TZOFFSETFROM:+1100", "TZOFFSETTO:+1000", "TZNAME:AEST", "DTSTART:19700405T030000",
+        "RRULE:FREQ=YEARLY;BYMONTH=4;BYDAY=1SU", "END:STANDARD",
+        "BEGIN:DAYLIGHT", "TZOFFSETFROM:+1000", "TZOFFSETTO:+1100", "TZNAME:AEDT", "DTSTART:19701004T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=1SU", "END:DAYLIGHT", "END:VTIMEZONE"],
+}
+
+
+def ics_calendar(zone, owner_email, events):
+    """Google Calendar's export of one calendar. events: dicts with uid, summary, location, start
+    and end (naive local datetimes, or dates for all-day), rrule, attendees [(name, email)], created (UTC epoch)."""
+    lines = ["BEGIN:VCALENDAR", "PRODID:-//Google Inc//Google Calendar 70.9054//EN", "VERSION:2.0", "CALSCALE:GREGORIAN",
+             "METHOD:PUBLISH", "X-WR-CALNAME:" + owner_email, "X-WR-TIMEZONE:" + zone]
+    lines += VTIMEZONES[zone]
+    for e in events:
+        lines.append("BEGIN:VEVENT")
+        if isinstance(e["start"], _dt.datetime):
+            lines.append("DTSTART;TZID=%s:%s" % (zone, e["start"].strftime("%Y%m%dT%H%M%S")))
+            lines.append("DTEND;TZID=%s:%s" % (zone, e["end"].strftime("%Y%m%dT%H%M%S")))
+        else:
+            lines.append("DTSTART;VALUE=DATE:%s" % e["start"].strftime("%Y%m%d"))
+            lines.append("DTEND;VALUE=DATE:%s" % e["end"].strftime("%Y%m%d"))
+        if e.get("rrule"):
+            lines.append("RRULE:" + e["rrule"])
+        created = _dt.datetime.fromtimestamp(e["created"], _dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        lines.append("DTSTAMP:" + created)
+        lines.append("ORGANIZER;CN=%s:mailto:%s" % (owner_email, owner_email))
+        lines.append("UID:" + e["uid"])
+        for name, email in e.get("attendees", []):
+            lines.append("ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;CN=%s;X-NUM-GUESTS=0:mailto:%s" % (name, email))
+        lines.append("ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=TRUE;CN=%s;X-NUM-GUESTS=0:mailto:%s"
+                     % (owner_email, owner_email))
+        lines.append("CREATED:" + created)
+        lines.append("DESCRIPTION:" + ics_text(e.get("description", "")))
+        lines.append("LAST-MODIFIED:" + created)
+        lines.append("LOCATION:" + ics_text(e.get("location", "")))
+        lines.append("SEQUENCE:0")
+        lines.append("STATUS:CONFIRMED")
+        lines.append("SUMMARY:" + ics_text(e["summary"]))
+        lines.append("TRANSP:" + ("TRANSPARENT" if not isinstance(e["start"], _dt.datetime) else "OPAQUE"))
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "".join(ics_fold(l) for l in lines)
+
+
+def vcards(cards):
+    """Google Contacts' "Export → vCard": cards dicts with name (given, family), email, phone, birthday, org."""
+    out = []
+    for c in cards:
+        out += ["BEGIN:VCARD", "VERSION:3.0", "FN:%s %s" % (c["given"], c["family"]), "N:%s;%s;;;" % (c["family"], c["given"])]
+        if c.get("email"):
+            out.append("EMAIL;TYPE=INTERNET;TYPE=HOME:" + c["email"])
+        if c.get("phone"):
+            out.append("TEL;TYPE=CELL:" + c["phone"])
+        if c.get("birthday"):
+            out.append("BDAY:" + c["birthday"])
+        if c.get("org"):
+            out.append("ORG:" + c["org"])
+        out += ["CATEGORIES:myContacts", "END:VCARD"]
+    return "\r\n".join(out) + "\r\n"
+
+
+# ---------------------------------------------------------------- zip
+
+def deterministic_zip(members):
+    """A zip of (name, bytes) members with fixed timestamps (deterministic bytes)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, data)
+    return buffer.getvalue()
