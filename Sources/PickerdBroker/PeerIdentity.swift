@@ -30,8 +30,8 @@ struct PeerIdentity {
     /// The executable file the process ran when the connection was accepted, whatever its
     /// namespace (for telling an exec since, and for sharing capacity among callers).
     let runningFile: FileSignature?
-    /// The process's mount namespace (the inode of `/proc/<pid>/ns/mnt`) at the connection.
-    let mountNamespace: UInt64?
+    /// The process's mount namespace (`/proc/<pid>/ns/mnt`, such as `mnt:[4026531841]`) at the connection.
+    let mountNamespace: String?
     /// Whether the caller runs in a mount namespace other than pickerd's: a sandbox.
     let sandboxed: Bool
     /// The Flatpak app id of a sandboxed caller: `[Application] name=` of the `.flatpak-info` at its
@@ -99,7 +99,7 @@ struct PeerIdentity {
     /// - Returns: the reason, in words an app developer can act on.
     func change(connection: FileDescriptor, holders: Bool) -> String? {
         guard Self.alive(pidfd) else { return "the process that connected (pid \(pid)) has exited; its connection serves no one else" }
-        guard let runningFile, let file = FileSignature(path: "/proc/\(pid)/exe"), FileIdentity(file) == FileIdentity(runningFile),
+        guard let runningFile, FileIdentity(path: "/proc/\(pid)/exe") == FileIdentity(runningFile),
               Self.mountNamespace("/proc/\(pid)") == mountNamespace, Self.alive(pidfd) else {
             return "the process that connected (pid \(pid)) runs another program than when it connected; connect again from the app itself"
         }
@@ -114,8 +114,7 @@ struct PeerIdentity {
         }
         let table = ProcessTable()
         for holder in SocketHolders.scan(inode: peer, in: table) where holder != pid {
-            let file = FileSignature(path: "/proc/\(holder)/exe").map(FileIdentity.init)
-            if file != FileIdentity(runningFile) || Self.mountNamespace("/proc/\(holder)") != mountNamespace {
+            if FileIdentity(path: "/proc/\(holder)/exe") != FileIdentity(runningFile) || Self.mountNamespace("/proc/\(holder)") != mountNamespace {
                 return "another program (pid \(holder)) holds this connection too; an app's connection must stay its own"
             }
         }
@@ -139,12 +138,10 @@ struct PeerIdentity {
         return nil
     }
 
-    /// The inode of a process's mount namespace (`stat` of `PROC/ns/mnt`), or `nil` when it cannot
-    /// be inspected.
-    private static func mountNamespace(_ process: String) -> UInt64? {
-        var st = stat()
-        guard stat(process + "/ns/mnt", &st) == 0 else { return nil }
-        return UInt64(st.st_ino)
+    /// A process's mount namespace (the target of `PROC/ns/mnt`, as ``ProcessTable`` reads it), or
+    /// `nil` when it cannot be inspected.
+    private static func mountNamespace(_ process: String) -> String? {
+        try? ProcessTable.link(process + "/ns/mnt")
     }
 
     /// Whether the process that connected is still alive (its pidfd, not its pid, which could have

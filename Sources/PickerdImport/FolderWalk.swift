@@ -99,8 +99,12 @@ struct FolderWalk {
 
     private static func file(_ path: String, _ info: stat) -> WalkedFile {
         WalkedFile(path: path, size: Int64(info.st_size),
-                   mtimeNs: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-                   device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-                   ctimeNs: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+                   mtimeNs: info.st_mtim.nanoseconds, device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                   ctimeNs: info.st_ctim.nanoseconds)
     }
+}
+
+extension timespec {
+    /// The time in nanoseconds since 1970, as the index records a file's mtime and ctime.
+    var nanoseconds: Int64 { Int64(tv_sec) * 1_000_000_000 + Int64(tv_nsec) }
 }

@@ -33,11 +33,10 @@ public enum PersonsFile {
     public static func unavailability(of media: StoredMedia, record: SourceFile?, descriptor: Int32) -> String? {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return "\(media.filename) cannot be read (\(String(cString: strerror(errno))))" }
-        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        let ctime = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
         guard let record else { return "\(media.filename) is no longer in pickerd's index of its folder" }
-        guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_size) == media.byteCount, mtime == media.modifiedNs,
-              UInt64(info.st_dev) == record.device, UInt64(info.st_ino) == record.inode, record.ctimeNs.map({ $0 == ctime }) ?? true else {
+        guard info.st_mode & S_IFMT == S_IFREG, UInt64(info.st_size) == media.byteCount, info.st_mtim.nanoseconds == media.modifiedNs,
+              UInt64(info.st_dev) == record.device, UInt64(info.st_ino) == record.inode,
+              record.ctimeNs.map({ $0 == info.st_ctim.nanoseconds }) ?? true else {
             return "\(media.filename) changed since pickerd indexed it"
         }
         return nil

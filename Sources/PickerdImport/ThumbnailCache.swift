@@ -30,7 +30,7 @@ public struct ThumbnailCache: Sendable {
         let stamp = media.modifiedNs ?? 0
         var info = stat()
         if stat(path, &info) == 0, info.st_size > 0,
-           Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec) == stamp {
+           info.st_mtim.nanoseconds == stamp {
             return (path, UInt64(info.st_size))
         }
         // The orientation is read again (metadata only): the index keeps what suggestions need.

@@ -77,6 +77,14 @@ public func eventually(timeout: Double = 10, _ condition: () throws -> Bool) ret
     }
 }
 
+/// A program's output read as JSON lines (as `pickerd-test-client` and the test stand-ins print):
+/// each line that is a JSON object, in order; other lines are skipped.
+/// - Parameter text: the output.
+/// - Returns: the objects.
+public func jsonLines(_ text: some StringProtocol) -> [[String: Any]] {
+    text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+}
+
 /// Every byte a `pickerd-test-client` run received, from its JSON lines: each frame body exactly as
 /// it arrived (`raw`) and each descriptor's content (`base64`).
 /// - Parameter lines: the client's output, one JSON object a line.

@@ -68,7 +68,7 @@ final class World {
         let environment = apps.isEmpty ? [:] : ["PICKERD_TEST_APPS": apps.joined(separator: ":")]
         let (executable, argv) = command(caller, program: program, arguments: arguments, apps: apps)
         let result = try runCommand(executable, argv, environment: environment)
-        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = jsonLines(result.stdout)
         return (lines, result.stdout + result.stderr)
     }
 
@@ -256,8 +256,7 @@ struct ConformanceTests {
                 DispatchQueue.concurrentPerform(iterations: ids.count) { index in
                     let argv = clientSandbox(program: client, socket: runtime + "/client.sock",
                                              flatpakAppID: ids[index], in: root) + [client, "/run/pickerd", "present"]
-                    let lines = ((try? runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), argv))?.stdout ?? "").split(separator: "\n")
-                        .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    let lines = jsonLines((try? runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), argv))?.stdout ?? "")
                     let accepted = lines.first { $0["event"] as? String == "accepted" }?["handle"] as? String
                     let outcome = lines.last { $0["event"] as? String == "outcome" }
                     outcomes.withLock { $0[index] = (outcome?["result"] as? String == "approved",
@@ -465,7 +464,7 @@ struct ConformanceTests {
                     var sandbox = clientSandbox(program: world.client, socket: world.pickerd.runtime + "/client.sock")
                     sandbox[sandbox.firstIndex(of: world.client)!] = file  // --ro-bind FILE REGISTERED-PATH
                     let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + [world.client, "/run/pickerd", "present"])
-                    let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    let lines = jsonLines(result.stdout)
                     return (lines.last?["code"] as? String == "notEntitled" && result.stdout.contains("not a Flatpak's")
                             && lines.allSatisfy { $0["result"] == nil }, result.stdout + result.stderr)
                 }
@@ -510,7 +509,7 @@ extension ConformanceTests {
                         + ["--ro-bind", world.client, world.client]
                     let result = try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"),
                                                 sandbox + [world.unentitled, "/run/pickerd", variant, world.client])
-                    lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    lines = jsonLines(result.stdout)
                 }
                 let borrowed = lines.first { $0["event"] as? String == "borrowed" }?["running-registered"] as? Bool == true
                 ok = ok && borrowed && refused(lines)

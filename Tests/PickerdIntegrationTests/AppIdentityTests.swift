@@ -31,7 +31,7 @@ struct AppIdentityTests {
     }
 
     static func lines(_ result: CommandResult) -> [[String: Any]] {
-        result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        jsonLines(result.stdout)
     }
 
     @Test("an app installed by the system presents without registration; a user-writable executable, entitlements or manifest is refused, saying why")

@@ -71,8 +71,7 @@ struct PagingTests {
         let chosen = page.suggestions[10]
         try agent.connection.send(Envelope(requestId: reviewID, body: .reviewDecision(ReviewDecision(
             sessionHandle: review.sessionHandle, decision: .approve(Approval(suggestionId: chosen.id, keptItemIds: chosen.items.map(\.id)))))))
-        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        let outcome = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.last
+        let outcome = jsonLines(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)).last
         #expect(outcome?["result"] as? String == "approved" && outcome?["title"] as? String == chosen.title, "\(outcome ?? [:])")
         #expect(bytes < 1 << 20, "the first frame stays small: \(bytes) bytes")
         print("paging: the ReviewRequest for \(total) suggestions was \(bytes) bytes")

@@ -218,9 +218,7 @@ final class DesktopSession {
 
     /// The notifications shown so far, one JSON object each.
     var shown: [[String: Any]] {
-        ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        jsonLines((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
     }
 
     deinit {

@@ -101,7 +101,7 @@ struct RobustnessTests {
         let concurrently = { (count: Int) throws -> [[String: Any]] in
             let result = try runCommand(BuiltProducts.url("pickerd-test-client"), [pickerd.runtime, "concurrent", "\(count)"],
                                         environment: ["PICKERD_TEST_APPS": apps.joined(separator: ":")])
-            return result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return jsonLines(result.stdout)
         }
         // Warm up: under concurrency the store's connection pool opens its readers (at most five,
         // a database and a WAL descriptor each) and keeps them. The soak starts from that steady state.

@@ -7,9 +7,7 @@ import Testing
 /// Runs the test client app; returns its JSON lines.
 func testClient(_ pickerd: RunningPickerd, _ mode: String, _ extra: String = "") throws -> [[String: Any]] {
     let result = try runProduct("pickerd-test-client", [pickerd.runtime, mode] + (extra.isEmpty ? [] : [extra]))
-    return result.stdout.split(separator: "\n").compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-    }
+    return jsonLines(result.stdout)
 }
 
 /// The approved suggestion in a test client's output, decoded from the bytes it received.
@@ -157,7 +155,7 @@ struct SessionTests {
         let sandbox = try registeredSandbox(pickerd, program: client)
         let bwrap = URL(fileURLWithPath: "/usr/bin/bwrap")
         let result = try runCommand(bwrap, sandbox + [client, "/run/pickerd", "present"])
-        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = jsonLines(result.stdout)
         #expect(lines.last?["result"] as? String == "approved", "\(result.stdout)\(result.stderr)")
         let kinds = Set((lines.last?["items"] as? [[String: String]] ?? []).compactMap { $0["kind"] })
         #expect(kinds == ["photo", "workout"])

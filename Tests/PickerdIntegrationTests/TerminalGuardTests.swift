@@ -31,7 +31,7 @@ struct TerminalGuardTests {
         } else {
             result = try runProduct("pickerd-test-client", [pickerd.runtime, "own-pty", variant])
         }
-        let lines = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let lines = jsonLines(result.stdout)
         #expect(!lines.contains { $0["event"] as? String == "failure" }, "the app could not set up its pty: \(result.stdout)\(result.stderr)")
         return lines
     }
