@@ -268,15 +268,7 @@ class Life:
         sim.wait_until(leave)
         st_home = self.station_home(date)
         st_work = pl.get("st_work")
-        # to work
-        if self.spec["cafe_time"] == "morning_home":
-            sim.go(pl["cafe"], "WALKING", routine=True)
-            sim.wait(self.mins(14, 24))
-            sim.transit(pl["work"], self.spec["commute"], st_home, st_work, routine=True)
-        else:
-            sim.transit(pl["cafe"], self.spec["commute"], st_home, st_work, routine=True)
-            sim.wait(self.mins(12, 20))
-            sim.go(pl["work"], "WALKING", routine=True)
+        self.to_work(date)
         sim.wait_until(self.loc(date, 12, 5) + self.mins(0, 25))
         if run and run["when"] == "lunch":
             self.run(date, pl["work"], run)
@@ -525,8 +517,12 @@ class Life:
         sim.wait_until(self.loc(sunday, 19, 0))
 
     def work_day_morning(self, date):
+        self.sim.wait_until(self.loc(date, 7, 40) + self.mins(0, 20))
+        self.to_work(date)
+
+    def to_work(self, date):
+        """The routine way to work: by the usual café, before or after the commute."""
         sim, pl = self.sim, self.places
-        sim.wait_until(self.loc(date, 7, 40) + self.mins(0, 20))
         st_home, st_work = self.station_home(date), pl.get("st_work")
         if self.spec["cafe_time"] == "morning_home":
             sim.go(pl["cafe"], "WALKING", routine=True)
