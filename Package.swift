@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
+        .library(name: "PickerdPlaces", targets: ["PickerdPlaces"]),
         .library(name: "PickerdImport", targets: ["PickerdImport"]),
         .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
         .library(name: "PickerdTestKit", targets: ["PickerdTestKit"]),
@@ -119,6 +120,19 @@ let package = Package(
         // `pickerctl import` reads calendar (.ics) files (VTIMEZONEs, TZIDs, recurrence rules). A small
         // C API over it (`ci_` functions, opaque calendars, plain time structs), so PickerdImport
         // never handles a libical type.
+        // GeoNames' cities (Debian: libgeonames-dev, through pkg-config), copied out of GLib's
+        // GVariants in C so no GLib type reaches Swift.
+        .target(
+            name: "CGeonames",
+            cSettings: [.unsafeFlags(pkgConfig("--cflags-only-I geonames"))],
+            linkerSettings: pkgConfig("--libs-only-l geonames").map { .linkedLibrary(String($0.dropFirst(2))) }
+        ),
+        // Places have names: an offline gazetteer over GeoNames' cities, nearest city in
+        // microseconds, and what a place is called ("Porto", "near Buckow").
+        .target(
+            name: "PickerdPlaces",
+            dependencies: ["CGeonames"]
+        ),
         .target(
             name: "CICal",
             linkerSettings: [.linkedLibrary("ical")]
@@ -153,7 +167,7 @@ let package = Package(
         // suggestion builder.
         .target(
             name: "PickerdLibrary",
-            dependencies: ["PickerdWire", "PickerdStore"],
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdPlaces"],
             exclude: ["README.md"]
         ),
         // A person's own files: sources (folders pickerd indexes in place), reading photos and videos
@@ -288,6 +302,7 @@ let package = Package(
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
         .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

@@ -1,0 +1,130 @@
+import CGeonames
+import Foundation
+
+/// A city of GeoNames' list of places with 15,000 people or more, as Debian's libgeonames embeds it.
+public struct City: Sendable, Hashable {
+    /// Its name, as GeoNames gives it ("Porto", "Lisbon", "Arcos de Valdevez").
+    public let name: String
+    /// Its first-level region ("Viana do Castelo", "Victoria").
+    public let region: String
+    /// Its country ("Portugal").
+    public let country: String
+    /// The country's ISO 3166 code ("PT").
+    public let countryCode: String
+    /// Its IANA time zone ("Europe/Lisbon").
+    public let timeZone: String
+    /// Where it is: its centre, in degrees.
+    public let latitude: Double
+    /// Where it is: its centre, in degrees.
+    public let longitude: Double
+    /// How many people live there.
+    public let population: Int
+
+    /// How far from its centre a place is still in it, in metres: 3 km for a town, about 21 km for
+    /// a city of three million (3 km + √population / 100 km). A rough disc: GeoNames gives centres,
+    /// not boundaries.
+    public var radiusM: Double { 3_000 + (Double(population).squareRoot() / 100) * 1_000 }
+}
+
+/// An offline gazetteer: the nearest city to a coordinate, from GeoNames' cities (24,361 in
+/// libgeonames 0.3.0), with no network, ever.
+///
+/// The cities are read once, on first use, into a grid of one-degree cells; a lookup searches the
+/// cells in rings around the coordinate until no closer city can lie further out. Each lookup reads a
+/// few dozen cities (Tools/bench-places measures it).
+public final class Gazetteer: Sendable {
+    /// The gazetteer of libgeonames' cities, read on first use.
+    public static let shared = Gazetteer()
+
+    /// Every city.
+    public let cities: [City]
+    private let cells: [Int: [Int32]]
+
+    /// Reads every city libgeonames holds into a one-degree grid.
+    public init() {
+        var cities: [City] = []
+        let count = Int(pickerd_city_count())
+        cities.reserveCapacity(count)
+        var raw = pickerd_city()
+        for index in 0..<count where pickerd_city_at(Int32(index), &raw) == 0 {
+            func text<T>(_ field: T) -> String {
+                withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            }
+            cities.append(City(name: text(raw.name), region: text(raw.state), country: text(raw.country),
+                               countryCode: text(raw.country_code), timeZone: text(raw.time_zone),
+                               latitude: raw.latitude, longitude: raw.longitude, population: Int(raw.population)))
+        }
+        var cells: [Int: [Int32]] = [:]
+        for (index, city) in cities.enumerated() {
+            cells[Self.cell(Self.row(city.latitude), Self.column(city.longitude)), default: []].append(Int32(index))
+        }
+        self.cities = cities
+        self.cells = cells
+    }
+
+    /// The city nearest to a coordinate, and how far its centre is.
+    /// - Parameters:
+    ///   - latitude: degrees, −90…90.
+    ///   - longitude: degrees, −180…180.
+    /// - Returns: the city and the distance in metres, or `nil` when the library holds no city (or
+    ///   the coordinate is not a number).
+    public func nearest(latitude: Double, longitude: Double) -> (city: City, distanceM: Double)? {
+        guard latitude.isFinite, longitude.isFinite, !cities.isEmpty else { return nil }
+        let row = Self.row(latitude), column = Self.column(longitude)
+        var best: (index: Int, distance: Double)?
+        // Ring r holds the cells r steps away; any city in ring r is at least r − 1 degrees away in
+        // latitude or in longitude, a degree of longitude being shortest at the ring's edge nearest
+        // a pole, so the search stops once that bound exceeds the best found.
+        for ring in 0...180 {
+            let shortest = max(0.01, cos(min(89.9, abs(latitude) + Double(ring)) * .pi / 180))
+            if let best, Double(ring - 1) * 111_000 * shortest > best.distance { break }
+            for r in (row - ring)...(row + ring) where r >= 0 && r < 180 {
+                let edge = r == row - ring || r == row + ring
+                let columns = edge ? Array((column - ring)...(column + ring)) : [column - ring, column + ring]
+                for c in Set(columns.map { (($0 % 360) + 360) % 360 }) {
+                    for index in cells[Self.cell(r, c)] ?? [] {
+                        let city = cities[Int(index)]
+                        let d = Self.distance(latitude, longitude, city.latitude, city.longitude)
+                        if best.map({ d < $0.distance }) ?? true { best = (Int(index), d) }
+                    }
+                }
+            }
+        }
+        return best.map { (cities[$0.index], $0.distance) }
+    }
+
+    /// The cities whose centre lies within `distance` of a coordinate, from the grid cells around it.
+    /// - Parameters:
+    ///   - latitude: degrees.
+    ///   - longitude: degrees.
+    ///   - distance: metres.
+    /// - Returns: the cities, in no order.
+    public func cities(near latitude: Double, _ longitude: Double, within distance: Double) -> [City] {
+        guard latitude.isFinite, longitude.isFinite else { return [] }
+        let row = Self.row(latitude), column = Self.column(longitude)
+        let rows = Int((distance / 111_000).rounded(.up)) + 1
+        let columns = min(180, Int((distance / (111_000 * max(0.01, cos(min(89.9, abs(latitude) + Double(rows)) * .pi / 180)))).rounded(.up)) + 1)
+        var found: [City] = []
+        for r in max(0, row - rows)...min(179, row + rows) {
+            for c in Set(((column - columns)...(column + columns)).map { (($0 % 360) + 360) % 360 }) {
+                for index in cells[Self.cell(r, c)] ?? [] {
+                    let city = cities[Int(index)]
+                    if Self.distance(latitude, longitude, city.latitude, city.longitude) <= distance { found.append(city) }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The great-circle distance between two coordinates, in metres (haversine, mean Earth radius).
+    public static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * 6_371_008.8 * asin(min(1, a.squareRoot()))
+    }
+
+    private static func row(_ latitude: Double) -> Int { min(179, max(0, Int((latitude + 90).rounded(.down)))) }
+    private static func column(_ longitude: Double) -> Int { ((Int((longitude + 180).rounded(.down)) % 360) + 360) % 360 }
+    private static func cell(_ row: Int, _ column: Int) -> Int { row * 360 + column }
+}

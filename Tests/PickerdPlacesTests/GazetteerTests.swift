@@ -1,0 +1,57 @@
+import Foundation
+import PickerdPlaces
+import Testing
+
+@Suite("Places have names: the offline gazetteer")
+struct GazetteerTests {
+    let gazetteer = Gazetteer.shared
+
+    @Test("the nearest city to a coordinate, as GeoNames has it, and how far its centre is",
+          arguments: [(41.1522, -8.6205, "Porto", 0.8), (38.7139, -9.1394, "Lisbon", 0.6), (40.78, -73.97, "Manhattan", 0.5),
+                      (41.738, -8.144, "Arcos de Valdevez", 25.8), (-37.81, 144.96, "Melbourne", 0.5), (35.0, 135.77, "Kyoto", 2.8),
+                      (64.1466, -21.9426, "Reykjavik", 2.6), (-33.45, -70.66, "Santiago", 1)])
+    func nearest(latitude: Double, longitude: Double, name: String, kilometres: Double) throws {
+        let (city, distance) = try #require(gazetteer.nearest(latitude: latitude, longitude: longitude))
+        #expect(city.name == name)
+        #expect(abs(distance / 1000 - kilometres) < 0.5, "\(city.name) is \(distance / 1000) km away")
+    }
+
+    @Test("the grid search finds what a scan of every city finds, across the antimeridian and near the poles")
+    func gridAgreesWithScan() throws {
+        var generator = SystemRandomNumberGenerator()
+        var points = [(0.0, 179.99), (0.0, -179.99), (-16.5, 179.9), (78.2, 15.6), (-77.8, 166.7), (89.9, 0), (-89.9, 0)]
+        for _ in 0..<200 { points.append((Double.random(in: -80...80, using: &generator), Double.random(in: -180..<180, using: &generator))) }
+        for (latitude, longitude) in points {
+            let found = try #require(gazetteer.nearest(latitude: latitude, longitude: longitude))
+            let best = gazetteer.cities.map { Gazetteer.distance(latitude, longitude, $0.latitude, $0.longitude) }.min()!
+            #expect(abs(found.distanceM - best) < 1, "at \(latitude), \(longitude): \(found.city.name) \(found.distanceM) m, best \(best) m")
+        }
+    }
+
+    @Test("a place is named by the city it lies in, else the town it is near, else its region")
+    func names() throws {
+        #expect(gazetteer.name(latitude: 41.1522, longitude: -8.6205)?.place == "Porto")
+        let countryside = try #require(gazetteer.name(latitude: 41.738, longitude: -8.144))
+        #expect(countryside.place == "near Arcos de Valdevez" && !countryside.isInCity && countryside.city.timeZone == "Europe/Lisbon")
+        #expect(gazetteer.name(latitude: 52.60, longitude: 14.05)?.place == "near Strausberg")
+        #expect(gazetteer.timeZone(latitude: 35.0, longitude: 135.77)?.identifier == "Asia/Tokyo")
+    }
+
+    @Test("an address's city, as people's exports write addresses: with or without a country, postcode first or last, any language")
+    func addresses() {
+        let berlin = (52.4986, 13.4187), lisbon = (38.6979, -9.1950), newYork = (40.7794, -73.9632), porto = (41.1496, -8.6109)
+        let cases: [(String, (Double, Double), String?)] = [
+            ("Oranienstraße 12, Berlin", berlin, "Berlin"),                       // street number, city: no country
+            ("Oranienstraße 12, 10999 Berlin", berlin, "Berlin"),
+            ("Oranienstraße 12, 10999 Berlin, Deutschland", berlin, "Berlin"),
+            ("Berlin, Deutschland", berlin, "Berlin"),
+            ("Rua da Junqueira, 1400-206 Lisboa, Portugal", lisbon, "Lisboa"),      // the person's own spelling
+            ("1000 5th Ave, New York, NY 10028, USA", newYork, "New York"),
+            ("Rua de Santa Catarina 112\n4000-442 Porto", porto, "Porto"),
+            ("Somewhere", berlin, nil),
+        ]
+        for (address, at, city) in cases {
+            #expect(gazetteer.city(fromAddress: address, latitude: at.0, longitude: at.1) == city, "\(address)")
+        }
+    }
+}
