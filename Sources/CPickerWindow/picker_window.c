@@ -50,7 +50,10 @@ static gboolean on_wake(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
-void pw_wake(int32_t id) { g_idle_add(on_wake, GINT_TO_POINTER(id)); }
+// At the priority of input, above redrawing: a frame from pickerd (the next screen) is taken in
+// before the next frame is painted. At idle priority it would wait for painting to stop, and an
+// animation painted slower than its frame rate (GL emulated on a busy CPU) never stops.
+void pw_wake(int32_t id) { g_idle_add_full(G_PRIORITY_DEFAULT, on_wake, GINT_TO_POINTER(id), NULL); }
 
 void pw_css(const char *css) {
     GtkCssProvider *provider = gtk_css_provider_new();
@@ -140,7 +143,84 @@ unsigned long pw_window_xid(pw_widget *window) {
     return 0;
 }
 
+typedef struct {
+    GtkWidget *window;
+    char *state;
+    int32_t id;
+    gulong handler;
+} pending_mark;
+
+static pending_mark *pending;
+
+static void set_screen_property(GtkWidget *window, const char *state) {
+#ifdef GDK_WINDOWING_X11
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface && GDK_IS_X11_SURFACE(surface)) {
+        GdkDisplay *display = gdk_surface_get_display(surface);
+        Display *xdisplay = gdk_x11_display_get_xdisplay(display);
+        Atom property = XInternAtom(xdisplay, "_PICKERD_SCREEN", False);
+        Atom utf8 = XInternAtom(xdisplay, "UTF8_STRING", False);
+        XChangeProperty(xdisplay, gdk_x11_surface_get_xid(surface), property, utf8, 8, PropModeReplace,
+                        (const unsigned char *)state, (int)strlen(state));
+        XFlush(xdisplay);
+    }
+#endif
+    (void)window, (void)state;
+}
+
+static void drop_pending(void) {
+    if (!pending) return;
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(pending->window);
+    if (clock && pending->handler) g_signal_handler_disconnect(clock, pending->handler);
+    g_object_unref(pending->window);
+    g_free(pending->state);
+    g_free(pending);
+    pending = NULL;
+}
+
+static void on_after_paint(GdkFrameClock *clock, gpointer data) {
+    (void)clock, (void)data;
+    if (!pending) return;
+    GtkWidget *window = pending->window;
+    char *state = g_strdup(pending->state);
+    int32_t id = pending->id;
+    drop_pending();
+    set_screen_property(window, state);
+    emit(id, PW_EVENT_DRAWN, 0, state);
+    g_free(state);
+}
+
+void pw_window_mark_drawn(pw_widget *window, const char *state, int32_t id) {
+    drop_pending();
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(W(window));
+    if (!clock) {  // not realized yet: the first frame will come with the window
+        gtk_widget_realize(W(window));
+        clock = gtk_widget_get_frame_clock(W(window));
+    }
+    if (!clock) return;
+    pending = g_new0(pending_mark, 1);
+    pending->window = g_object_ref(W(window));
+    pending->state = g_strdup(state);
+    pending->id = id;
+    pending->handler = g_signal_connect(clock, "after-paint", G_CALLBACK(on_after_paint), NULL);
+    gtk_widget_queue_draw(W(window));
+}
+
+static gboolean on_key(GtkEventControllerKey *controller, guint keyval, guint keycode, GdkModifierType state, gpointer data) {
+    (void)controller, (void)keycode, (void)state;
+    emit(GPOINTER_TO_INT(data), PW_EVENT_KEY, (int32_t)keyval, NULL);
+    return FALSE;
+}
+
+void pw_window_report_keys(pw_widget *window, int32_t id) {
+    GtkEventController *keys = gtk_event_controller_key_new();
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE);
+    g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key), GINT_TO_POINTER(id));
+    gtk_widget_add_controller(W(window), keys);
+}
+
 void pw_destroy(pw_widget *widget) {
+    if (pending && pending->window == W(widget)) drop_pending();
     if (GTK_IS_WINDOW(widget)) gtk_window_destroy(GTK_WINDOW(widget));
 }
 
@@ -269,6 +349,14 @@ static void on_clicked(GtkButton *button, gpointer data) {
     emit(GPOINTER_TO_INT(data), PW_EVENT_CLICKED, 0, NULL);
 }
 
+// Alt with the underlined letter clicks at once. GTK's own mnemonic activation shows the button
+// pressed for 250 ms (ACTIVATE_TIMEOUT) before it clicks, a quarter of a second added to every step.
+static gboolean on_mnemonic(GtkWidget *button, gboolean group_cycling, gpointer data) {
+    if (group_cycling || !gtk_widget_is_sensitive(button)) return FALSE;
+    emit(GPOINTER_TO_INT(data), PW_EVENT_CLICKED, 0, NULL);
+    return TRUE;
+}
+
 pw_widget *pw_button(const char *label, int style, int32_t id) {
     GtkWidget *button = gtk_button_new_with_mnemonic(label);
     // Its name for screen readers comes from its label widget alone: GTK 4.8 also sets the label
@@ -277,6 +365,7 @@ pw_widget *pw_button(const char *label, int style, int32_t id) {
     static const char *classes[] = {NULL, "suggested-action", "destructive-action", "flat"};
     if (style > 0 && style < 4) gtk_widget_add_css_class(button, classes[style]);
     g_signal_connect(button, "clicked", G_CALLBACK(on_clicked), GINT_TO_POINTER(id));
+    g_signal_connect(button, "mnemonic-activate", G_CALLBACK(on_mnemonic), GINT_TO_POINTER(id));
     return P(button);
 }
 
@@ -430,15 +519,31 @@ static GtkWidget *picture_of(GdkTexture *texture, int width, int height, const c
     return picture;
 }
 
+typedef struct {
+    int width, height;
+} fit_size;
+
+static void on_size_prepared(GdkPixbufLoader *loader, int width, int height, gpointer data) {
+    const fit_size *fit = data;
+    double scale = fmin((double)fit->width / width, (double)fit->height / height);
+    if (scale < 1) gdk_pixbuf_loader_set_size(loader, (int)fmax(1, width * scale), (int)fmax(1, height * scale));
+}
+
 pw_widget *pw_picture_encoded(const uint8_t *bytes, size_t count, int width, int height, const char *alternative) {
-    GBytes *data = g_bytes_new(bytes, count);
+    // Scaled once, as it is decoded, to twice the size shown (sharp on a 2× screen): a photo's
+    // full size would otherwise be scaled down again in every frame painted.
+    fit_size fit = {width * 2, height * 2};
+    GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
+    g_signal_connect(loader, "size-prepared", G_CALLBACK(on_size_prepared), &fit);
     GError *error = NULL;
-    GdkTexture *texture = gdk_texture_new_from_bytes(data, &error);
-    g_bytes_unref(data);
-    if (!texture) {
-        g_clear_error(&error);
-        return NULL;
-    }
+    gboolean wrote = gdk_pixbuf_loader_write(loader, bytes, count, &error);
+    g_clear_error(&error);
+    gboolean closed = gdk_pixbuf_loader_close(loader, &error);  // always closed, even after a failed write
+    g_clear_error(&error);
+    GdkPixbuf *pixbuf = wrote && closed ? gdk_pixbuf_loader_get_pixbuf(loader) : NULL;
+    GdkTexture *texture = pixbuf ? gdk_texture_new_for_pixbuf(pixbuf) : NULL;
+    g_object_unref(loader);
+    if (!texture) return NULL;
     return P(picture_of(texture, width, height, alternative));
 }
 

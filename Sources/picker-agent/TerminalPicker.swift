@@ -28,8 +28,23 @@ enum TerminalPicker {
             FileHandle.standardError.write(Data("picker-agent: \(error)\n".utf8))
             return 3
         }
-        let inbox = Inbox(client.connection)
-        return PickerScreen(client: client, inbox: inbox).run()
+        // The inbox's thread wakes the picker's loop through a pipe, so a frame from pickerd is drawn
+        // at once rather than when the wait for a key times out.
+        var wake: [Int32] = [-1, -1]
+        guard pipe(&wake) == 0 else {
+            FileHandle.standardError.write(Data("picker-agent: pipe: \(Errno(rawValue: errno))\n".utf8))
+            return 3
+        }
+        for end in wake {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        let writeEnd = wake[1]
+        let inbox = Inbox(client.connection) {
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+        return PickerScreen(client: client, inbox: inbox, wake: wake[0]).run()
     }
 }
 
@@ -39,7 +54,14 @@ final class PickerScreen {
 
     private let client: ProtocolClient
     private let inbox: Inbox
+    /// Readable when the inbox has frames (the read end of its wake pipe).
+    private let wake: Int32
     private let session: ReviewSession
+    private let trace = PickerTrace(picker: "picker-agent")
+    /// Something changed since the screen was last drawn.
+    private var dirty = true
+    /// Screens drawn so far, for the trace.
+    private var drawnCount = 0
     private var terminal: OwnedFileDescriptor?
     private var review: ReviewRequest { session.review }
     private var screen = Screen.waiting
@@ -64,30 +86,58 @@ final class PickerScreen {
     private var previews: [String: PixelImage?] = [:]
     private var message = ""
 
-    init(client: ProtocolClient, inbox: Inbox) {
+    init(client: ProtocolClient, inbox: Inbox, wake: Int32) {
         self.client = client
         self.inbox = inbox
+        self.wake = wake
         session = ReviewSession(connection: client.connection)
     }
 
+    /// Draws only when something changed (a frame, a key, a resize), then waits for whichever comes
+    /// next: a key on the terminal or a frame from pickerd. Keys curses has already read are taken
+    /// before waiting again.
     func run() -> Int32 {
         while exitCode == nil {
-            for frame in inbox.take() { handle(frame) }
+            let frames = inbox.take()
+            for frame in frames { handle(frame) }
+            if !frames.isEmpty { dirty = true }
             if exitCode != nil { break }
             if inbox.isClosed {
                 finish(1)
                 break
             }
-            guard terminal != nil else {
-                usleep(20_000)
+            guard let tty = terminal?.descriptor?.rawValue else {
+                waitForWake(tty: nil, milliseconds: 100)
                 continue
             }
-            _ = term_poll_size()
-            draw()
-            let key = Int(term_key(100))
-            if key == TERM_KEY_CLOSED { cancel() } else if key != TERM_KEY_NONE { press(key) }
+            if term_poll_size() != 0 { dirty = true }
+            if dirty {
+                draw()
+                dirty = false
+            }
+            var key = Int(term_key(0))
+            if key == TERM_KEY_NONE {
+                waitForWake(tty: tty, milliseconds: 250)
+                key = Int(term_key(0))
+            }
+            if key == TERM_KEY_CLOSED {
+                cancel()
+            } else if key != TERM_KEY_NONE {
+                trace.note("key", String(key))
+                press(key)
+                dirty = true
+            }
         }
         return exitCode ?? 0
+    }
+
+    /// Waits up to `milliseconds` for a key on `tty` or a frame (poll(2)); empties the wake pipe.
+    private func waitForWake(tty: Int32?, milliseconds: Int32) {
+        var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        if let tty { fds.append(pollfd(fd: tty, events: Int16(POLLIN), revents: 0)) }
+        _ = poll(&fds, nfds_t(fds.count), milliseconds)
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(wake, &drain, drain.count) > 0 {}
     }
 
     // MARK: Messages from pickerd
@@ -352,6 +402,10 @@ final class PickerScreen {
         case .review, .editTitle: drawReview()
         }
         term_refresh()
+        if trace.isOn {
+            drawnCount += 1
+            trace.note("drawn", "\(drawnCount) \(screen)")
+        }
     }
 
     private func text(_ row: Int32, _ column: Int32, _ string: String, bold: Bool = false, reverse: Bool = false, color: Int32 = 0) {

@@ -15,6 +15,8 @@ final class DesktopPicker {
     enum Control: Int32 {
         case inbox = 1, window, allow, deny, turnOn, customize, about, notNow, back, turnOnCustomized
         case learnMore, dismissBanner, cancel, tabs, previous, next, editTitle, titleEntry, titleDone, anotherPrompt, add
+        /// The lists' rows past the first screenful, a few at a time.
+        case moreRows = 30
         case recommendedList = 40, recentList, itemList
         static let categoryBase: Int32 = 1000
         static let itemBase: Int32 = 2000
@@ -36,6 +38,9 @@ final class DesktopPicker {
     private(set) var exitCode: Int32 = 0
     private var screen = Screen.waiting
     private var ended = false
+    /// Screens shown so far: the number each drawn screen is marked with (`_PICKERD_SCREEN`).
+    private var shownCount = 0
+    private let trace = PickerTrace(picker: "picker-gtk")
 
     private var categories: [CategorySetting] = []
     private var tab = ReviewSession.List.recommended
@@ -87,6 +92,10 @@ final class DesktopPicker {
             receive()
             return
         }
+        if id == Control.moreRows.rawValue {
+            appendMoreRows()
+            return
+        }
         if id >= Control.itemBase, kind == PW_EVENT_TOGGLED {
             toggle(Int(id - Control.itemBase), to: value != 0)
             return
@@ -98,6 +107,11 @@ final class DesktopPicker {
         }
         guard let control = Control(rawValue: id) else { return }
         switch (control, kind) {
+        case (.window, PW_EVENT_DRAWN):
+            trace.note("drawn", text ?? "")
+            // The lists are on screen: now the rest of their rows.
+            if screen == .lists { appendMoreRows() }
+        case (.window, PW_EVENT_KEY): trace.note("key", String(value))
         case (.window, PW_EVENT_CLOSE): closeOrEscape(closing: true)
         case (.window, PW_EVENT_ESCAPE): closeOrEscape(closing: false)
         case (.allow, _): answerApproval(allow: true)
@@ -174,6 +188,7 @@ final class DesktopPicker {
             guard !ended else { return }
             switch frame.envelope.body {
             case .review(let request)?:
+                trace.note("received", "review")
                 let stage = session.begin(request, id: frame.envelope.requestId)
                 openWindow()
                 switch stage {
@@ -347,6 +362,7 @@ final class DesktopPicker {
         let title = "\(session.review.appDisplayName) — Journaling Suggestions"
         let created = pw_window(title, 940, 660, Control.window.rawValue)!
         window = created
+        if trace.isOn { pw_window_report_keys(created, Control.window.rawValue) }
         if !session.review.parentWindow.isEmpty {
             if pw_window_set_parent(created, session.review.parentWindow) == 0 {
                 log("shown over the app's window \(session.review.parentWindow)")
@@ -376,6 +392,32 @@ final class DesktopPicker {
         }
         pw_window_set_child(window, root)
         focusFirst()
+        trace.note("built", screenName)
+        markDrawn()
+    }
+
+    /// What the screen is called where it is marked drawn: its name, and "review-title" while the
+    /// title is edited.
+    private var screenName: String {
+        switch screen {
+        case .waiting: "waiting"
+        case .approval: "approval"
+        case .consent: "consent"
+        case .customize: "customize"
+        case .about: "about"
+        case .lists: "lists"
+        case .learnMore: "learn-more"
+        case .review: editingTitle ? "review-title" : "review"
+        }
+    }
+
+    /// Once the window has painted what was just built, it says so: the X11 property
+    /// `_PICKERD_SCREEN` becomes "<count> <screen>" (the demo and the tests press the next key only
+    /// then), and the trace notes it.
+    private func markDrawn() {
+        guard let window else { return }
+        shownCount += 1
+        pw_window_mark_drawn(window, "\(shownCount) \(screenName)", Control.window.rawValue)
     }
 
     private var firstFocus: OpaquePointer?
@@ -410,7 +452,8 @@ final class DesktopPicker {
         let box = pw_box(1, 12)!
         pw_align(box, 3, 3)
         pw_expand(box, 1, 1)
-        pw_append(box, pw_spinner())
+        // No spinner: an animation is painted again and again, and on a busy machine without a GPU
+        // that painting takes the CPU the next screen needs. The wait is short.
         pw_append(box, label("One moment…", 3, centered: true))
         pw_append(root, box)
     }
@@ -505,7 +548,7 @@ final class DesktopPicker {
             pw_append(page, view)
             widgets.listPages.append(page)
             pw_stack_add(stack, page, name.lowercased(), "\(name) (\(session.totals[list.rawValue]))")
-            for suggestion in session.loaded[list.rawValue] { appendRow(suggestion, to: view) }
+            for suggestion in session.loaded[list.rawValue].prefix(Self.firstRows) { appendRow(suggestion, to: view) }
         }
         pw_stack_show(stack, tab == .recommended ? "recommended" : "recent")
         pw_append(root, stack)
@@ -549,6 +592,25 @@ final class DesktopPicker {
         pw_append(text, label(PickerWords.contents(suggestion.items), 4))
         pw_append(row, text)
         pw_list_append(list, row, "\(suggestion.title), \(PickerWords.range(suggestion.date)), \(PickerWords.contents(suggestion.items))")
+    }
+
+    /// How many rows a list is built with: about a screenful. The rest are added after the screen is
+    /// drawn, `rowsAtOnce` at a time, with the person's keys taken in between.
+    static let firstRows = 10
+    static let rowsAtOnce = 8
+
+    /// Adds a few more of the rows loaded but not shown yet, and asks to be called again while any
+    /// are left.
+    private func appendMoreRows() {
+        guard screen == .lists else { return }
+        var left = false
+        for list in ReviewSession.List.allCases where widgets.lists.indices.contains(list.rawValue) {
+            let view = widgets.lists[list.rawValue]
+            let shown = Int(pw_list_count(view))
+            for suggestion in session.loaded[list.rawValue].dropFirst(shown).prefix(Self.rowsAtOnce) { appendRow(suggestion, to: view) }
+            left = left || Int(pw_list_count(view)) < session.loaded[list.rawValue].count
+        }
+        if left { pw_wake(Control.moreRows.rawValue) }
     }
 
     /// The rows a page brought.
@@ -646,6 +708,7 @@ final class DesktopPicker {
         editingTitle = editing
         fillTitleRow()
         if !editing, let list = widgets.lists.first { pw_list_select(list, Int32(itemIndex), 1) }
+        markDrawn()
     }
 
     /// The checks, notes, counts and the Add button, as the session stands.

@@ -24,6 +24,8 @@ typedef enum {
     PW_EVENT_ESCAPE = 8,       // Escape was pressed in the window (outside an entry that handles it)
     PW_EVENT_WAKE = 9,         // pw_wake() was called
     PW_EVENT_PAGE = 10,        // a stack switched page: value is the page's index
+    PW_EVENT_DRAWN = 11,       // the frame asked for with pw_window_mark_drawn() was painted
+    PW_EVENT_KEY = 12,         // a key went to the window (before any widget handles it), for the trace
 } pw_event_kind;
 
 typedef void (*pw_event_handler)(int32_t id, int32_t kind, int32_t value, const char *text);
@@ -54,6 +56,14 @@ int pw_window_set_parent(pw_widget *window, const char *handle);
 /// The window's X11 id (0 on Wayland), for the log and the tests.
 unsigned long pw_window_xid(pw_widget *window);
 void pw_destroy(pw_widget *widget);
+/// Once the window's next frame has been painted (its frame clock's "after-paint"): sets the X11
+/// property _PICKERD_SCREEN (UTF8_STRING) on the window to `state` (nothing on Wayland), then delivers
+/// PW_EVENT_DRAWN with `id`. What drives the picker (the demo, the tests, the benchmark) waits for the
+/// screen a key is meant for by reading the property, not by waiting a while.
+void pw_window_mark_drawn(pw_widget *window, const char *state, int32_t id);
+/// Key presses on `window` are reported as PW_EVENT_KEY with `id` (value: the keyval) before the
+/// window handles them; used only to time "key → next screen".
+void pw_window_report_keys(pw_widget *window, int32_t id);
 
 // Layout
 pw_widget *pw_box(int vertical, int spacing);
