@@ -152,21 +152,23 @@ typedef struct {
 
 static pending_mark *pending;
 
-static void set_screen_property(GtkWidget *window, const char *state) {
+static void set_property(GtkWidget *window, const char *name, const char *value) {
 #ifdef GDK_WINDOWING_X11
     GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
     if (surface && GDK_IS_X11_SURFACE(surface)) {
         GdkDisplay *display = gdk_surface_get_display(surface);
         Display *xdisplay = gdk_x11_display_get_xdisplay(display);
-        Atom property = XInternAtom(xdisplay, "_PICKERD_SCREEN", False);
+        Atom property = XInternAtom(xdisplay, name, False);
         Atom utf8 = XInternAtom(xdisplay, "UTF8_STRING", False);
         XChangeProperty(xdisplay, gdk_x11_surface_get_xid(surface), property, utf8, 8, PropModeReplace,
-                        (const unsigned char *)state, (int)strlen(state));
+                        (const unsigned char *)value, (int)strlen(value));
         XFlush(xdisplay);
     }
 #endif
-    (void)window, (void)state;
+    (void)window, (void)name, (void)value;
 }
+
+void pw_window_set_property(pw_widget *window, const char *name, const char *value) { set_property(W(window), name, value); }
 
 static void drop_pending(void) {
     if (!pending) return;
@@ -185,7 +187,7 @@ static void on_after_paint(GdkFrameClock *clock, gpointer data) {
     char *state = g_strdup(pending->state);
     int32_t id = pending->id;
     drop_pending();
-    set_screen_property(window, state);
+    set_property(window, "_PICKERD_SCREEN", state);
     emit(id, PW_EVENT_DRAWN, 0, state);
     g_free(state);
 }

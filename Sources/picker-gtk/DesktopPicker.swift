@@ -323,6 +323,9 @@ final class DesktopPicker {
             let next = wanted.removeFirst()
             if previews[next] == nil { session.fetchMedia(next) }
         }
+        // How many pictures are still to come (`_PICKERD_PICTURES`): the demo photographs a screen
+        // when its pictures are in.
+        if let window { pw_window_set_property(window, "_PICKERD_PICTURES", String(wanted.count + (session.fetchingMedia ? 1 : 0))) }
     }
 
     private func pictureArrived(_ itemID: String) {

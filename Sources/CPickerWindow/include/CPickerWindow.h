@@ -61,6 +61,8 @@ void pw_destroy(pw_widget *widget);
 /// PW_EVENT_DRAWN with `id`. What drives the picker (the demo, the tests, the benchmark) waits for the
 /// screen a key is meant for by reading the property, not by waiting a while.
 void pw_window_mark_drawn(pw_widget *window, const char *state, int32_t id);
+/// Sets the X11 property `name` (UTF8_STRING) on the window to `value` (nothing on Wayland).
+void pw_window_set_property(pw_widget *window, const char *name, const char *value);
 /// Key presses on `window` are reported as PW_EVENT_KEY with `id` (value: the keyval) before the
 /// window handles them; used only to time "key → next screen".
 void pw_window_report_keys(pw_widget *window, int32_t id);
