@@ -174,7 +174,7 @@ let package = Package(
         // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "CMedia", "CICal"],
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal"],
             linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
         ),
         // pickerd as a library, so the executable's main is a few lines.

@@ -20,8 +20,11 @@ public import PickerdWire
 public struct SuggestionBuilder: Sendable {
     /// The most items a suggestion holds (as Apple's picker).
     public static let maxItems = 13
-    /// How far from home a day counts as away (a trip's day), in metres.
-    static let awayDistance = 80_000.0
+    /// How far from home a day counts as away (a trip's day), in metres: farther than a day's
+    /// outing in town, as the stay-point literature's trips and Apple's "trip" suggestions are.
+    static let awayDistance = 50_000.0
+    /// How far before or after a workout its photos, music and mood may lie and still be part of it.
+    static let workoutMargin: Int64 = 10 * 60_000
     /// The fewest photos and videos that make a run of them a moment of its own.
     static let minimumPhotoRun = 3
 
@@ -82,44 +85,69 @@ public struct SuggestionBuilder: Sendable {
         }
         let workouts = items.filter { $0.kind == .workout }
 
-        // Workouts with what happened during them.
+        // Workouts with what happened during them: the workout's own time, photos and music a few
+        // minutes around it, and the place it was at (a visit that overlaps it, never what follows).
         for workout in workouts {
-            let window = within(workout.startMs - 15 * 60_000, workout.endMs + 30 * 60_000,
-                                kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .location, .stateOfMind])
-                .filter { !isDailyMood($0) }
-            let at = window.first { $0.kind == .location }.map(place) ?? ""
-            moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + window))
+            let window = within(workout.startMs - Self.workoutMargin, workout.endMs + Self.workoutMargin,
+                                kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .stateOfMind])
+                .filter { !isDailyMood($0) && !used.contains($0.id) }
+            let visits = within(workout.startMs - 12 * 3_600_000, workout.endMs, kinds: [.location])
+                .filter { $0.endMs > workout.startMs && $0.startMs < workout.endMs }
+            let at = visits.first.map(place) ?? ""
+            moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + visits.prefix(1) + window))
+            // Each item in one moment: what a workout took, no outing takes too.
+            used.formUnion(window.map(\.id))
         }
-        // Outings: visits to places other than home and work.
+        // Outings: stays at places other than home and work. A routine place (one the window's
+        // visits reach on several days: the usual café, the supermarket) is an outing only with
+        // something notable there (photos, someone); anywhere else a stay long enough is one.
+        let routine = routinePlaces(items)
+        let notable: Set<AssetKind> = [.photo, .livePhoto, .video, .contact]
         for visit in items where visit.kind == .location {
             guard case .location(let l) = visit.asset, !home.isHome(l), l.isWorkLocation != true else { continue }
             // A visit during a workout belongs to the workout's moment.
-            if within(visit.startMs - 6 * 3_600_000, visit.endMs, kinds: [.workout]).contains(where: { $0.endMs > visit.startMs }) { continue }
+            if within(visit.startMs - 6 * 3_600_000, visit.endMs, kinds: [.workout]).contains(where: { $0.endMs > visit.startMs && $0.startMs < visit.endMs }) {
+                continue
+            }
             let window = within(visit.startMs - 30 * 60_000, visit.endMs + 30 * 60_000,
                                 kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
-                .filter { !isDailyMood($0) }
-            // A place alone is not a moment.
-            if window.isEmpty { continue }
+                .filter { !isDailyMood($0) && !used.contains($0.id) }
+            let isRoutine = visit.coordinate.map { routine.contains(HomeBase.placeCell($0)) } ?? false
+            if isRoutine ? !window.contains(where: { notable.contains($0.kind) })
+                         : window.isEmpty && visit.endMs - visit.startMs < Self.outingAlone { continue }
             moments.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))
+            used.formUnion(window.map(\.id))
         }
-        // Time at home: an evening there, with its music, reading and the day's mood.
+        // Time at home: a stay there with something to remember (photos, a mood, what was read),
+        // with its music; music alone is every evening.
         for visit in items where visit.kind == .location {
             guard case .location(let l) = visit.asset, home.isHome(l) else { continue }
-            let window = within(visit.startMs, visit.endMs, kinds: [.song, .podcast, .genericMedia, .photo, .stateOfMind])
-            if !window.isEmpty { moments.append(Moment(kind: .timeAtHome, anchor: visit.startMs, place: l.place, items: [visit] + window)) }
+            let window = within(visit.startMs, visit.endMs, kinds: [.song, .podcast, .genericMedia, .photo, .livePhoto, .video, .stateOfMind])
+                .filter { !used.contains($0.id) }
+            if window.contains(where: { [.genericMedia, .photo, .livePhoto, .video, .stateOfMind].contains($0.kind) }) {
+                moments.append(Moment(kind: .timeAtHome, anchor: visit.startMs, place: l.place, items: [visit] + window))
+                used.formUnion(window.map(\.id))
+            }
         }
         // Trips: two days or more away from home, with what happened then.
         moments += trips(items, home: home)
-        // Weekly summaries: the week's workout group, its movement and a few photos.
+        // Weekly summaries, from whatever the week holds: its workouts (or a workout group an app
+        // gave), its days out, its movement, a few photos, its moods; a week with only one kind of
+        // thing is not summed up.
+        var summarized = Set<Int64>()
         for group in items where group.kind == .workoutGroup {
             let (start, end, _) = week(of: group.endMs, group)
-            let motion = within(start, end, kinds: [.motionActivity]).sorted { steps($0) > steps($1) }.prefix(3)
-            let photos = within(start, end, kinds: [.photo, .livePhoto]).prefix(4)
-            let places = within(start, end, kinds: [.locationGroup])
-            moments.append(Moment(kind: .weeklySummary, anchor: start, place: "",
-                                  items: [group] + places + Array(motion) + Array(photos)))
+            summarized.insert(start)
+            moments.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: [group] + weekContents(start, end, within)))
         }
-        for moment in moments { used.formUnion(moment.items.map(\.id)) }
+        for start in Set(items.map { week(of: $0.startMs, $0).start }).sorted() where !summarized.contains(start) {
+            let contents = weekContents(start, start + 7 * 86_400_000, within)
+            let kinds = Set(contents.map { [.photo, .livePhoto, .video].contains($0.kind) ? .photo : $0.kind })
+            guard kinds.count >= 2, contents.contains(where: { $0.kind == .workout }) || contents.count >= 5 else { continue }
+            moments.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: contents))
+        }
+        // A week's summary references what its moments hold: its photos may still make a moment.
+        for moment in moments where moment.kind != .weeklySummary { used.formUnion(moment.items.map(\.id)) }
         // Photos and videos no moment took: one time-ordered pass, split where the person paused
         // or moved on (a shorter pause at home than away), and a run of them is a moment.
         var runs = photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, home: home)
@@ -189,7 +217,7 @@ public struct SuggestionBuilder: Sendable {
             let chosen = cap(unique(moment.items), kind: moment.kind)
             let id = Self.stableID("\(moment.kind.rawValue)|\(moment.anchor)|\(moment.place)")
             guard !chosen.isEmpty, seenItems.insert(chosen.map(\.id)).inserted, seenIDs.insert(id).inserted else { continue }
-            let start = chosen.map(\.startMs).min()!, end = chosen.map(\.endMs).max()!
+            let (start, end) = Self.span(moment.kind, chosen)
             // A moment an event in the person's calendar names is one they marked as worth keeping.
             let event = titlingEvent(moment.kind, chosen, events: events)
             suggestions.append(StoredSuggestion(
@@ -198,6 +226,42 @@ public struct SuggestionBuilder: Sendable {
                 monthDay: monthDay(chosen[0]), anchorMs: moment.anchor))
         }
         return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
+    }
+
+    /// When a moment happened, from its items: all of them, except that a workout is its own time
+    /// (with what lies within its margin), not the whole visit to the place it was at.
+    static func span(_ kind: SuggestionKind, _ items: [LibraryItem]) -> (start: Int64, end: Int64) {
+        let timed = kind == .workout && items.contains(where: { $0.kind != .location }) ? items.filter { $0.kind != .location } : items
+        return (timed.map(\.startMs).min()!, timed.map(\.endMs).max()!)
+    }
+
+    /// How long a stay at a place that is not routine makes an outing by itself (an evening at a
+    /// bar with no photo is still one).
+    static let outingAlone: Int64 = 45 * 60_000
+    /// On how many distinct days a place's visits make it routine (within the window a build sees:
+    /// its weeks and three weeks on each side).
+    static let routineDays = 4
+
+    /// The places (``HomeBase/placeCell(_:)``) the window's visits reach on ``routineDays`` or more
+    /// distinct days: the usual café, the supermarket, the gym.
+    private func routinePlaces(_ items: [LibraryItem]) -> Set<String> {
+        var days: [String: Set<Int>] = [:]
+        for item in items where item.kind == .location {
+            if let c = item.coordinate { days[HomeBase.placeCell(c), default: []].insert(dayIndex(item)) }
+        }
+        return Set(days.filter { $0.value.count >= Self.routineDays }.keys)
+    }
+
+    /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
+    /// a few photos and its moments' moods.
+    private func weekContents(_ start: Int64, _ end: Int64, _ within: (Int64, Int64, Set<AssetKind>) -> [LibraryItem]) -> [LibraryItem] {
+        let workouts = within(start, end - 1, [.workout])
+        let places = within(start, end - 1, [.locationGroup])
+        let motion = within(start, end - 1, [.motionActivity]).sorted { steps($0) > steps($1) }.prefix(3)
+        let photos = within(start, end - 1, [.photo, .livePhoto, .video])
+        let spread = photos.count <= 4 ? photos : (0..<4).map { photos[$0 * photos.count / 4] }
+        let moods = within(start, end - 1, [.stateOfMind]).prefix(2)
+        return workouts + places + Array(motion) + spread + Array(moods)
     }
 
     /// A moment before its items are chosen: what it is, when it begins (for its id and its
@@ -254,14 +318,14 @@ public struct SuggestionBuilder: Sendable {
         return runs
     }
 
-    /// Runs of two days or more spent away from home: a visit in another city than home's, or
-    /// anything more than ``awayDistance`` from it, makes a day away.
+    /// Runs of two days or more spent away from home: anything more than ``awayDistance`` from home
+    /// makes a day away. Distance, not a city's name: an address's city is written many ways ("Berlin",
+    /// "10999 Berlin", a district's name), and a suburb is not a trip.
     private func trips(_ items: [LibraryItem], home: HomeBase) -> [Moment] {
         var awayDays = Set<Int>()
+        guard let base = home.coordinate else { return [] }
         for item in items {
-            if case .location(let l) = item.asset, let city = home.city, !l.city.isEmpty, l.city != city {
-                awayDays.insert(dayIndex(item))
-            } else if let c = item.coordinate, let base = home.coordinate, c.distance(to: base) > Self.awayDistance {
+            if let c = item.coordinate, c.distance(to: base) > Self.awayDistance {
                 awayDays.insert(dayIndex(item))
             }
         }
@@ -370,10 +434,11 @@ public struct SuggestionBuilder: Sendable {
     public func title(_ kind: SuggestionKind, _ items: [LibraryItem]) -> String {
         guard let first = items.first else { return "" }
         let part = partOfDay(first)
-        let place = items.lazy.compactMap { item -> String? in
-            if case .location(let l) = item.asset, !l.place.isEmpty { return l.place }
+        let located = items.lazy.compactMap { item -> Location? in
+            if case .location(let l) = item.asset, !l.place.isEmpty { return l }
             return nil
         }.first
+        let place = located.map { Self.located($0.place, city: $0.city) }
         let people = items.compactMap { item -> String? in
             if case .contact(let c) = item.asset { return c.name.split(separator: " ").first.map(String.init) }
             return nil
@@ -386,10 +451,10 @@ public struct SuggestionBuilder: Sendable {
                 return nil
             }.first
             let activity = noun.map { "\(part) \($0)" } ?? "\(part) activity"
-            return place.map { "\(activity) \(Self.located($0))" } ?? activity
+            return place.map { "\(activity) \($0)" } ?? activity
         case .outing:
             let with = people.isEmpty ? "" : " with " + people.prefix(2).joined(separator: " and ")
-            if let place { return "\(part)\(with) \(Self.located(place))" }
+            if let place { return "\(part)\(with) \(place)" }
             // Without the place, "out" would say what only the place said.
             return people.isEmpty ? "\(weekday) \(part.lowercased())" : "\(part)\(with)"
         case .timeAtHome:
@@ -468,9 +533,15 @@ public struct SuggestionBuilder: Sendable {
     static let homePlaceName = "Home"
 
     /// A place as a title says it: "at home", "in Riverside Park", "on Mount Beacon Trail", "on the
-    /// High Line", "at Via Carota".
-    static func located(_ place: String) -> String {
+    /// High Line", "at Via Carota", "in Porto" (a city), "near Buckow" (as the gazetteer names the
+    /// countryside).
+    /// - Parameters:
+    ///   - place: the place's name.
+    ///   - city: its city, when known: a place that is its city is "in" it.
+    static func located(_ place: String, city: String = "") -> String {
         if place == homePlaceName { return "at home" }
+        if place.hasPrefix("near ") { return place }
+        if !city.isEmpty && place == city { return "in \(place)" }
         let name = place.hasPrefix("The ") ? "the " + place.dropFirst(4) : place
         let words = place.lowercased().split(whereSeparator: { $0 == " " || $0 == "," })
         let last = words.last.map(String.init) ?? "", first = words.first.map(String.init) ?? ""
@@ -571,8 +642,7 @@ public struct SuggestionBuilder: Sendable {
         var listed = suggestion
         listed.itemIDs = kept.map(\.id)
         listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept, events: events)
-        listed.startMs = kept.map(\.startMs).min()!
-        listed.endMs = kept.map(\.endMs).max()!
+        (listed.startMs, listed.endMs) = Self.span(suggestion.kind, kept)
         return ListedSuggestion(suggestion: listed, items: kept, events: events)
     }
 

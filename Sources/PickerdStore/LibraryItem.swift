@@ -234,14 +234,25 @@ public struct HomeBase: Sendable, Hashable {
         self.coordinate = coordinate
     }
 
-    /// Whether a visit is to home.
-    public func isHome(_ location: Location) -> Bool { place != nil && location.place == place }
+    /// How far from home's centre a visit is still home, in metres.
+    public static let homeRadius = 300.0
+
+    /// Whether a visit is to home: within ``homeRadius`` of it where both have coordinates (a name,
+    /// such as a city the gazetteer gave a nameless visit, is no identity), else by its name.
+    public func isHome(_ location: Location) -> Bool {
+        guard let place else { return false }
+        if let home = coordinate, let there = location.location {
+            return home.distance(to: Coordinate(latitude: there.latitude, longitude: there.longitude)) <= Self.homeRadius
+        }
+        return location.place == place
+    }
 
     /// Whether `coordinate` is within 1.5 km of home (unknown home: near).
     public func isNear(_ other: Coordinate) -> Bool { coordinate.map { $0.distance(to: other) < 1_500 } ?? true }
 
-    /// Home found in a library held in memory: the place with the longest visits, work aside;
-    /// without visits, the square kilometre with the most photos.
+    /// Home found in a library held in memory: the place with the longest visits, work aside (a
+    /// place being where its visits are, to about 300 m: ``placeCell(_:)``); without visits, the
+    /// square kilometre with the most photos.
     /// - Parameter items: the library.
     /// - Returns: the home base.
     public static func find(in items: [LibraryItem]) -> HomeBase {
@@ -249,7 +260,8 @@ public struct HomeBase: Sendable, Hashable {
         var cells: [String: (Int, Coordinate)] = [:]
         for item in items {
             if case .location(let l) = item.asset, l.isWorkLocation != true {
-                dwell[l.place, default: (0, l)].0 += item.endMs - item.startMs
+                dwell[l.location.map { placeCell(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) } ?? l.place, default: (0, l)].0
+                    += item.endMs - item.startMs
             } else if let c = item.coordinate {
                 let key = "\((c.latitude * 100).rounded()),\((c.longitude * 100).rounded())"
                 cells[key, default: (0, c)].0 += 1
@@ -260,6 +272,12 @@ public struct HomeBase: Sendable, Hashable {
                             coordinate: best.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
         }
         return HomeBase(coordinate: cells.max { ($0.value.0, $1.key) < ($1.value.0, $0.key) }?.value.1)
+    }
+
+    /// A place's cell for telling places apart by where they are: about 370 m of latitude
+    /// (1/300 of a degree), as the store's ``Store/homeBase()`` groups them too.
+    public static func placeCell(_ c: Coordinate) -> String {
+        "\(Int((c.latitude * 300).rounded())),\(Int((c.longitude * 300).rounded()))"
     }
 }
 

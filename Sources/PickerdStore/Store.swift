@@ -604,10 +604,12 @@ public final class Store: Sendable {
     public func homeBase() throws(StoreError) -> HomeBase {
         try read("find home") { db in
             if let row = try Row.fetchOne(db, sql: """
-                SELECT l.place, l.city, l.latitude, l.longitude, SUM(i.end_ms - i.start_ms) AS dwell
+                SELECT l.place, l.city, l.latitude, l.longitude, SUM(i.end_ms - i.start_ms) AS dwell,
+                       CASE WHEN l.latitude IS NULL THEN l.place
+                            ELSE CAST(ROUND(l.latitude * 300) AS INTEGER) || ',' || CAST(ROUND(l.longitude * 300) AS INTEGER) END AS cell
                 FROM location l JOIN item i ON i.id = l.item_id
                 WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0
-                GROUP BY l.place ORDER BY dwell DESC, l.place ASC LIMIT 1
+                GROUP BY cell ORDER BY dwell DESC, cell ASC LIMIT 1
                 """) {
                 let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
                 return HomeBase(place: row["place"], city: row["city"],

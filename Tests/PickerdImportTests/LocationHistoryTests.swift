@@ -320,10 +320,15 @@ struct LocationHistoryTests {
         #expect(met.semantic == nil && met.placeName == "The Metropolitan Museum of Art")
         #expect(met.coordinate.distance(to: Self.museum) < 1)
 
-        // The walk is a workout; the car ride is not.
-        #expect(data.workouts.count == 1)
-        let walk = try #require(data.workouts.first)
-        #expect(walk.activityType == 52 && walk.format == "takeout")
+        // The 35-minute walk to work is the way there, not a workout; the car ride is not one either.
+        #expect(data.workouts.isEmpty, "\(data.workouts)")
+        // The same segment run instead of walked is a workout, with its route.
+        try Self.semanticMonth.replacingOccurrences(of: "\"WALKING\"", with: "\"RUNNING\"")
+            .write(toFile: root + "/2024_MAY.json", atomically: true, encoding: .utf8)
+        let ran = try SemanticLocationHistory.read(path: root + "/2024_MAY.json")
+        #expect(ran.workouts.count == 1)
+        let walk = try #require(ran.workouts.first)
+        #expect(walk.activityType == 37 && walk.format == "takeout")
         #expect(walk.startMs == Self.day + 510 * Self.minute && walk.endMs == Self.day + 545 * Self.minute)
         #expect(walk.distanceMeters == 3850)
         #expect(walk.route.count == 4)
@@ -415,7 +420,13 @@ struct LocationHistoryTests {
     @Test func timelineVisitsWithLabelsAndNoNames() throws {
         let root = try Self.folder()
         try Self.timelineJSON.write(toFile: root + "/Timeline.json", atomically: true, encoding: .utf8)
-        let data = try TakeoutTimeline.read(path: root + "/Timeline.json")
+        var data = try TakeoutTimeline.read(path: root + "/Timeline.json")
+        // The half-hour walk of 1.3 km from home to work is the way there, not a workout.
+        #expect(data.workouts.isEmpty, "\(data.workouts)")
+        // Run instead, the same segment is one.
+        try Self.timelineJSON.replacingOccurrences(of: "\"type\": \"WALKING\"", with: "\"type\": \"RUNNING\"")
+            .write(toFile: root + "/Timeline.json", atomically: true, encoding: .utf8)
+        data = try TakeoutTimeline.read(path: root + "/Timeline.json")
         #expect(data.visits.count == 2)
         guard data.visits.count == 2 else { return }
         // -04:00: midnight in New York is 04:00 UTC.
@@ -428,7 +439,7 @@ struct LocationHistoryTests {
 
         #expect(data.workouts.count == 1)
         let walk = try #require(data.workouts.first)
-        #expect(walk.activityType == 52 && walk.distanceMeters == 1310.5 && walk.format == "takeout")
+        #expect(walk.activityType == 37 && walk.distanceMeters == 1310.5 && walk.format == "takeout")
         #expect(walk.startMs == Self.day + 750 * Self.minute && walk.endMs == Self.day + 780 * Self.minute)
         // Start, the two path points inside its half hour (not the one at 09:30), end.
         #expect(walk.route.count == 4)

@@ -1,6 +1,7 @@
 import Foundation
 public import PickerdStore
 import PickerdLibrary
+import PickerdPlaces
 import PickerdWire
 
 /// Turns what an export held into library items and writes them, one transaction per file, without
@@ -90,7 +91,10 @@ public struct ExportItems: Sendable {
             let distinct = visits.filter { seen.insert($0.placeID ?? $0.placeName!).inserted }
             guard distinct.count >= 2 else { return nil }
             let locations = distinct.map { visit in
-                Location(place: visit.placeName!, city: city(from: visit.address) ?? "",
+                Location(place: visit.placeName!,
+                         city: visit.address.flatMap { Gazetteer.shared.city(fromAddress: $0, latitude: visit.coordinate.latitude,
+                                                                             longitude: visit.coordinate.longitude) }
+                             ?? Gazetteer.shared.name(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude)?.city.name ?? "",
                          location: GeoLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude),
                          date: Timestamp(unixMs: visit.startMs))
             }
@@ -119,7 +123,7 @@ public struct ExportItems: Sendable {
         let id = Self.workoutID(workout, minuteOffset: 0)
         let first = workout.route.first.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
         var items = [LibraryItem(id: id, asset: .workout(Workout(details: details, route: route)), startMs: workout.startMs, endMs: workout.endMs,
-                                 source: "import", externalID: workout.format, coordinate: first)]
+                                 source: "import", externalID: workout.format, utcOffsetSeconds: offset(at: first, workout.startMs), coordinate: first)]
         let movement: MovementType? = switch workout.activityType {
         case 37: .running
         case 52, 24: .walking
@@ -133,38 +137,35 @@ public struct ExportItems: Sendable {
         return items
     }
 
-    /// The Location item a visit becomes. Without a name in the export (no reverse geocoding here)
-    /// a visit is named by its labels (Home, Work) or its rounded coordinates.
+    /// The Location item a visit becomes, named by the person's own data first: the export's name
+    /// for the place, its label (Home, Work), and the city its address names; where the export gives
+    /// none, by the offline gazetteer ("Porto", "near Arcos de Valdevez"), never by coordinates. Its
+    /// local time is the place's time zone's.
     func item(for visit: ImportedVisit) -> LibraryItem {
+        let c = visit.coordinate
+        let named = Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude)
         let place = visit.placeName ?? visit.semantic.map { $0 == "home" ? "Home" : $0 == "work" ? "Work" : $0.capitalized }
-            ?? Self.coordinateName(visit.coordinate)
-        let location = Location(place: place, city: Self.city(from: visit.address) ?? "",
-                                location: GeoLocation(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude),
+            ?? named?.place ?? Self.coordinateName(c)
+        let city = visit.address.flatMap { Gazetteer.shared.city(fromAddress: $0, latitude: c.latitude, longitude: c.longitude) }
+            ?? named?.city.name ?? ""
+        let location = Location(place: place, city: city, location: GeoLocation(latitude: c.latitude, longitude: c.longitude),
                                 date: Timestamp(unixMs: visit.startMs), isWorkLocation: visit.semantic == "work" ? true : nil)
-        let key = visit.placeID ?? Self.coordinateName(visit.coordinate)
+        let key = visit.placeID ?? Self.coordinateName(c)
         return LibraryItem(id: SuggestionBuilder.stableID("import|visit|\(visit.startMs / 300_000)|\(key)"), asset: .location(location),
                            startMs: visit.startMs, endMs: max(visit.startMs, visit.endMs), source: "import", externalID: visit.placeID ?? "",
-                           coordinate: visit.coordinate)
+                           utcOffsetSeconds: Self.offset(at: c, visit.startMs), coordinate: c)
+    }
+
+    /// The offset from UTC of local time at a place and moment, from the place's time zone (the
+    /// gazetteer's): an export's times are UTC, and a trip abroad is lived in the local time.
+    static func offset(at c: Coordinate?, _ timeMs: Int64) -> Int32? {
+        guard let c, let zone = Gazetteer.shared.timeZone(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        return Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(timeMs) / 1000)))
     }
 
     /// "40.783° N, 73.965° W": a place with no name, to the nearest 100 m or so.
     public static func coordinateName(_ c: Coordinate) -> String {
         String(format: "%.3f° %@, %.3f° %@", abs(c.latitude), c.latitude >= 0 ? "N" : "S", abs(c.longitude), c.longitude >= 0 ? "E" : "W")
-    }
-
-    /// The city in an address as Google writes it: the part before the country, without its postal
-    /// code ("Rua da Junqueira, 1400-206 Lisboa, Portugal" → "Lisboa"); where that leaves a state's
-    /// two letters ("Riverside Dr, New York, NY 10024, USA"), the part before it.
-    static func city(from address: String?) -> String? {
-        guard let parts = address?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }), parts.count >= 2 else { return nil }
-        func words(_ part: String) -> String { part.split(separator: " ").filter { !$0.contains(where: \.isNumber) }.joined(separator: " ") }
-        var index = parts.count - 2
-        var city = words(parts[index])
-        if city.count <= 2 && city.allSatisfy(\.isUppercase) && index > 0 {
-            index -= 1
-            city = words(parts[index])
-        }
-        return city.isEmpty ? nil : city
     }
 
     static func workoutID(_ w: ImportedWorkout, minuteOffset: Int64) -> UUID {
@@ -176,9 +177,13 @@ public struct ExportItems: Sendable {
         return 0
     }
 
+    /// Whether a visit's place was named by the person's own data, not by the gazetteer or its
+    /// coordinates (a visit found in raw points).
     static func isNamed(_ item: LibraryItem) -> Bool {
         guard case .location(let l) = item.asset else { return false }
-        return !l.place.hasSuffix("° W") && !l.place.hasSuffix("° E")
+        if l.place.hasSuffix("° W") || l.place.hasSuffix("° E") { return false }
+        guard let c = item.coordinate else { return true }
+        return l.place != Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude)?.place
     }
 
     static func sameVisit(_ start: Int64, _ end: Int64, _ coordinate: Coordinate, _ visit: ImportedVisit) -> Bool {

@@ -85,6 +85,18 @@ enum LocationHistory {
         }
     }
 
+    /// Whether a segment of Google's location history is a workout: its activity is one (see
+    /// ``workoutType(google:)``), it lasts less than 12 hours, and a walk is long (45 minutes and
+    /// 3 km): Google's segments are every way from A to B, and the walk to the café is routine.
+    /// - Parameters:
+    ///   - activity: the HealthKit activity type of the segment.
+    ///   - durationMs: how long it lasted.
+    ///   - distanceM: how far it went, when the export says.
+    static func isWorkout(activity: UInt32, durationMs: Int64, distanceM: Double?) -> Bool {
+        if durationMs >= 12 * 3_600_000 { return false }
+        return activity != HealthKitActivity.walking || (durationMs >= 45 * 60_000 && (distanceM ?? 0) >= 3_000)
+    }
+
     /// `home` or `work` for Google's semantic types (`TYPE_HOME`, `HOME`, `INFERRED_HOME`, …).
     static func semantic(google: String?) -> String? {
         switch google {

@@ -25,9 +25,10 @@ import PickerdStore
 /// ```
 /// Visits become ``ImportedVisit``s with the place's name, address, id and `home`/`work` label
 /// (`TYPE_HOME`/`TYPE_WORK`); `childVisits` (a shop inside a mall already visited) are left out so
-/// no time counts twice. Walking, running, cycling and hiking segments become ``ImportedWorkout``s
-/// (format `takeout`; route: the start, the waypoints or timed raw path, the end); vehicles, flights
-/// and being still are not workouts and are left out.
+/// no time counts twice. Running, cycling and hiking segments, and walks of 45 minutes and 3 km or
+/// more, become ``ImportedWorkout``s (format `takeout`; route: the start, the waypoints or timed raw
+/// path, the end); shorter walks (the way to the café), vehicles, flights, being still and any
+/// segment of 12 hours or more are not workouts and are left out.
 public enum SemanticLocationHistory {
     private static let timelineObjects = Array("timelineObjects".utf8)
 
@@ -112,6 +113,8 @@ public enum SemanticLocationHistory {
             let type = segment["activityType"]?.string ?? segment["activities"]?.array?.first?["activityType"]?.string ?? ""
             guard let activity = LocationHistory.workoutType(google: type) else { return nil }
             let (start, end) = try span(segment["duration"])
+            let distance = segment["distance"]?.double ?? segment["waypointPath"]?["distanceMeters"]?.double
+            guard LocationHistory.isWorkout(activity: activity, durationMs: end - start, distanceM: distance) else { return nil }
             var route: [LocationPoint] = []
             if let s = try coordinate(segment["startLocation"], "startLocation") {
                 route.append(LocationPoint(timeMs: start, latitude: s.latitude, longitude: s.longitude))
@@ -133,7 +136,6 @@ public enum SemanticLocationHistory {
             if let e = try coordinate(segment["endLocation"], "endLocation") {
                 route.append(LocationPoint(timeMs: end, latitude: e.latitude, longitude: e.longitude))
             }
-            let distance = segment["distance"]?.double ?? segment["waypointPath"]?["distanceMeters"]?.double
             return ImportedWorkout(activityType: activity, startMs: start, endMs: end, distanceMeters: distance, route: route, format: "takeout")
         }
     }

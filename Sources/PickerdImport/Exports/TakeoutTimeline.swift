@@ -58,6 +58,7 @@ public enum TakeoutTimeline {
                 } else if let activity = segment["activity"] {
                     guard let type = LocationHistory.workoutType(google: activity["topCandidate"]?["type"]?.string ?? "") else { return }
                     let (start, end) = try span(segment, context)
+                    guard LocationHistory.isWorkout(activity: type, durationMs: end - start, distanceM: activity["distanceMeters"]?.double) else { return }
                     var route: [LocationPoint] = []
                     for (key, t) in [("start", start), ("end", end)] {
                         guard let text = (activity[key]?["latLng"] ?? activity[key])?.string else { continue }
