@@ -5,6 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/// Seconds on the monotonic clock.
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
 
 struct ci_calendar {
     icalcomponent *root;
@@ -18,13 +26,26 @@ static void copy_text(char *to, size_t size, const char *text) {
     snprintf(to, size, "%s", text ? text : "");
 }
 
-/// The first X-LIC-ERROR libical attached anywhere in `component`, or NULL.
-static const char *first_error(icalcomponent *component) {
-    icalproperty *p = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY);
-    if (p) return icalproperty_get_xlicerror(p);
+/// Whether libical's complaint loses nothing pickerd reads: a property with an empty value
+/// (Google Calendar writes `DESCRIPTION:` and `LOCATION:`; an empty property is just empty) or one
+/// whose name libical does not know (RFC 9253's `LINK`, a vendor's own): libical drops the property
+/// and reads the rest.
+static int harmless(const char *error) {
+    return error && (strncmp(error, "No value for ", 13) == 0 || strncmp(error, "Parse error in property name", 28) == 0);
+}
+
+/// The first X-LIC-ERROR libical attached anywhere in `component` that is not ``harmless``, or
+/// NULL; with `skip_events`, VEVENTs are not looked into (their errors leave out that event only).
+static const char *first_error(icalcomponent *component, int skip_events) {
+    for (icalproperty *p = icalcomponent_get_first_property(component, ICAL_XLICERROR_PROPERTY); p;
+         p = icalcomponent_get_next_property(component, ICAL_XLICERROR_PROPERTY)) {
+        const char *error = icalproperty_get_xlicerror(p);
+        if (!harmless(error)) return error;
+    }
     for (icalcomponent *child = icalcomponent_get_first_component(component, ICAL_ANY_COMPONENT); child;
          child = icalcomponent_get_next_component(component, ICAL_ANY_COMPONENT)) {
-        const char *found = first_error(child);
+        if (skip_events && icalcomponent_isa(child) == ICAL_VEVENT_COMPONENT) continue;
+        const char *found = first_error(child, skip_events);
         if (found) return found;
     }
     return NULL;
@@ -65,7 +86,7 @@ ci_calendar *ci_parse(const char *text, char *error, size_t error_size) {
         icalcomponent_free(root);
         return NULL;
     }
-    const char *problem = icalcomponent_count_errors(root) > 0 ? first_error(root) : NULL;
+    const char *problem = icalcomponent_count_errors(root) > 0 ? first_error(root, 1) : NULL;
     if (problem) {
         copy_text(error, error_size, problem);
         icalcomponent_free(root);
@@ -98,6 +119,11 @@ size_t ci_event_count(const ci_calendar *calendar) { return calendar->count; }
 
 static icalcomponent *event_at(const ci_calendar *calendar, size_t event) {
     return event < calendar->count ? calendar->events[event] : NULL;
+}
+
+const char *ci_event_error(const ci_calendar *calendar, size_t event) {
+    icalcomponent *c = event_at(calendar, event);
+    return c ? first_error(c, 0) : NULL;
 }
 
 const char *ci_event_uid(const ci_calendar *calendar, size_t event) {
@@ -280,6 +306,7 @@ long ci_event_occurrences(const ci_calendar *calendar, size_t event, long long f
 
     long written = 0;
     long steps = 0;
+    double deadline = now_seconds() + CI_MAX_SECONDS;
     int failed = 0;
     // DTSTART is the set's first occurrence (RFC 5545 3.8.5.2), whatever the rules say.
     long long first = key_of(start);
@@ -298,7 +325,7 @@ long ci_event_occurrences(const ci_calendar *calendar, size_t event, long long f
         }
         for (struct icaltimetype next = icalrecur_iterator_next(iterator); !icaltime_is_null_time(next);
              next = icalrecur_iterator_next(iterator)) {
-            if (++steps > CI_MAX_ITERATIONS) {
+            if (++steps > CI_MAX_ITERATIONS || (steps % 1024 == 0 && now_seconds() > deadline)) {
                 *truncated = 1;
                 break;
             }

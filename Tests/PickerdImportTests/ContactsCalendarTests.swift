@@ -172,26 +172,36 @@ import Testing
         #expect(data.peopleCounts == ["events": 7, "occurrences": 13])
     }
 
-    @Test("a broken .ics is refused whole with the line: a bad date, END without its BEGIN, a file cut short, an unknown TZID, an unreadable RRULE")
+    @Test("a broken .ics structure is refused whole with the line (END without its BEGIN, a file cut short); an event that cannot be read (a bad date, an unknown TZID, an unreadable RRULE or DURATION, no DTSTART, a stray line) is left out with its line and reason, the rest kept")
     func brokenCalendars() throws {
         func refusal(_ text: String) -> String? {
             Self.refusal { () throws(ImportError) in _ = try CalendarReader.read(Array(text.utf8), file: "test.ics", horizon: Self.horizon, timeZone: Self.utc) }?.description
         }
-        let fixture = Self.refusal { () throws(ImportError) in _ = try CalendarReader.read(try! Self.fixture("broken.ics"), file: "broken.ics", horizon: Self.horizon) }
-        #expect(fixture?.description == "broken.ics, line 11: DTSTART \"20240230T100000Z\" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS[Z])")
+        /// The reasons the events of `text` were left out, after a good event that is kept.
+        func leftOut(_ text: String) throws -> [String] {
+            let fine = "BEGIN:VEVENT\nUID:fine\nDTSTART:20240504T180000Z\nEND:VEVENT\n"
+            let read = try CalendarReader.events(Array((text.replacingOccurrences(of: "END:VCALENDAR\n", with: fine + "END:VCALENDAR\n")).utf8),
+                                                 file: "test.ics", horizon: Self.horizon, timeZone: Self.utc)
+            #expect(read.events.map(\.uid) == ["fine"])
+            return read.skipped.map { "line \($0.line): \($0.reason)" }
+        }
+        let fixture = try CalendarReader.events(try Self.fixture("broken.ics"), file: "broken.ics", horizon: Self.horizon)
+        #expect(fixture.events.map(\.uid) == ["ok@example.com"])
+        #expect(fixture.skipped.map { "line \($0.line): \($0.reason)" }
+            == ["line 9: line 11: DTSTART \"20240230T100000Z\" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS[Z])"])
         let head = "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:a\n"
         #expect(refusal(head + "DTSTART:20240504T180000Z\nEND:VTODO\nEND:VCALENDAR\n")
             == "test.ics, line 6: END:VTODO where END:VEVENT (begun at line 3) was expected")
         #expect(refusal(head + "DTSTART:20240504T180000Z\nSUMMARY:Cut") == "test.ics, line 3: BEGIN:VEVENT never ends (the file is cut short?)")
-        #expect(refusal(head + "DTSTART;TZID=Mars/Olympus_Mons:20240504T180000\nEND:VEVENT\nEND:VCALENDAR\n")
-            == "test.ics, line 5: TZID \"Mars/Olympus_Mons\" has no VTIMEZONE in the file and is not a time zone the system knows")
-        #expect(refusal(head + "DTSTART:20240504T180000Z\nRRULE:FREQ=SOMETIMES\nEND:VEVENT\nEND:VCALENDAR\n")
-            == "test.ics, line 6: RRULE \"FREQ=SOMETIMES\" is not a recurrence rule libical reads")
-        #expect(refusal(head + "SUMMARY:No start\nEND:VEVENT\nEND:VCALENDAR\n") == "test.ics, line 3: an event (BEGIN:VEVENT) with no DTSTART")
-        #expect(refusal(head + "DTSTART:20240504T180000Z\nnot a property\nEND:VEVENT\nEND:VCALENDAR\n")
-            == "test.ics, line 6: not an iCalendar property (NAME:value)")
-        #expect(refusal(head + "DTSTART:20240504T180000Z\nDURATION:1 hour\nEND:VEVENT\nEND:VCALENDAR\n")
-            == "test.ics, line 6: DURATION \"1 hour\" is not a duration (such as PT1H30M)")
+        #expect(try leftOut(head + "DTSTART;TZID=Mars/Olympus_Mons:20240504T180000\nEND:VEVENT\nEND:VCALENDAR\n")
+            == ["line 3: line 5: TZID \"Mars/Olympus_Mons\" has no VTIMEZONE in the file and is not a time zone the system knows"])
+        #expect(try leftOut(head + "DTSTART:20240504T180000Z\nRRULE:FREQ=SOMETIMES\nEND:VEVENT\nEND:VCALENDAR\n")
+            == ["line 3: line 6: RRULE \"FREQ=SOMETIMES\" is not a recurrence rule libical reads"])
+        #expect(try leftOut(head + "SUMMARY:No start\nEND:VEVENT\nEND:VCALENDAR\n") == ["line 3: an event (BEGIN:VEVENT) with no DTSTART"])
+        #expect(try leftOut(head + "DTSTART:20240504T180000Z\nnot a property\nEND:VEVENT\nEND:VCALENDAR\n")
+            == ["line 3: line 6 is not an iCalendar property (NAME:value)"])
+        #expect(try leftOut(head + "DTSTART:20240504T180000Z\nDURATION:1 hour\nEND:VEVENT\nEND:VCALENDAR\n")
+            == ["line 3: line 6: DURATION \"1 hour\" is not a duration (such as PT1H30M)"])
     }
 
     @Test("a recurrence is expanded within the horizon only, and bounded")
@@ -258,10 +268,11 @@ import Testing
         #expect(renamed.count == 2)
         #expect(renamed.contains { if case .contact(let c) = $0.asset { c.name == "Maya Lee-Santos" && c.photo == nil } else { false } })
 
-        // A broken calendar leaves what was imported as it was.
+        // A calendar with one broken event keeps the rest and names the one left out.
         let broken = importer.run([Self.fixtures.appendingPathComponent("broken.ics").path]) { _, _, _, _ in }
-        #expect(broken.first?.error?.contains("line 11") == true)
-        #expect(try store.eventCount() == first[2].counts["occurrences"]!)
+        #expect(broken.first?.error == nil)
+        #expect(broken.first?.counts.keys.contains { $0.hasPrefix("events left out (the event at line 9: line 11: DTSTART") } == true)
+        #expect(try store.eventCount() == first[2].counts["occurrences"]! + 1)
     }
 
     @Test("a folder of .vcf files (a vdir, as DAVx⁵ and Nextcloud export) is imported card by card, the same UID once")

@@ -40,7 +40,9 @@ typedef struct ci_time {
 
 /// Parses iCalendar text (RFC 5545) with libical.
 /// Returns the calendar, or NULL with a sentence in `error` when libical finds no calendar in it or
-/// reports a parse error (its `X-LIC-ERROR`, whose text is copied into `error`).
+/// reports a parse error outside its events (its `X-LIC-ERROR`, whose text is copied into `error`).
+/// An empty property (`DESCRIPTION:`) and a property libical does not know (`LINK`) are read past;
+/// an event's own errors are that event's (see `ci_event_error`).
 ci_calendar *ci_parse(const char *text, char *error, size_t error_size);
 
 /// Frees a calendar from `ci_parse` (NULL is fine).
@@ -48,6 +50,10 @@ void ci_free(ci_calendar *calendar);
 
 /// How many VEVENTs the calendar holds.
 size_t ci_event_count(const ci_calendar *calendar);
+
+/// The first parse error libical found in the event (its `X-LIC-ERROR` text), NULL when none: the
+/// caller leaves that event out and keeps the rest.
+const char *ci_event_error(const ci_calendar *calendar, size_t event);
 
 /// The event's UID, SUMMARY, LOCATION: NULL when absent.
 const char *ci_event_uid(const ci_calendar *calendar, size_t event);
@@ -82,10 +88,13 @@ int ci_event_attendee(const ci_calendar *calendar, size_t event, size_t index, c
 /// The most recurrence-iterator steps one event may take (a rule that matches rarely ends here).
 #define CI_MAX_ITERATIONS 200000
 
+/// The most seconds one event's expansion may take (checked every 1,024 steps); then `*truncated`.
+#define CI_MAX_SECONDS 2.0
+
 /// The starts of a recurring event's occurrences (RRULEs and RDATEs, less EXDATEs) between `from`
 /// and `to` (seconds since 1970; a floating time or DATE is compared as if its fields were UTC, so
 /// pass a day's slack), in the zone of DTSTART, at most `capacity` of them (then `*truncated` is
-/// set, as it is when `CI_MAX_ITERATIONS` steps were taken). Unsorted; an RDATE may repeat a rule's
+/// set, as it is when `CI_MAX_ITERATIONS` steps or `CI_MAX_SECONDS` were taken). Unsorted; an RDATE may repeat a rule's
 /// occurrence. Returns how many were written, or -1 when a rule cannot be read.
 long ci_event_occurrences(const ci_calendar *calendar, size_t event, long long from, long long to, ci_time *out,
                           size_t capacity, int *truncated);

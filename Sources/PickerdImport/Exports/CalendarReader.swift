@@ -43,10 +43,13 @@ public struct ImportedEvent: Sendable, Hashable {
 /// mailto), each recurrence (RRULE, RDATE less EXDATE, a RECURRENCE-ID replacing the occurrence it
 /// names) expanded within a horizon: the library's years and the present, capped.
 ///
-/// Before libical reads it, the text is checked line by line, so a broken file is refused whole
-/// with the line that breaks it: an unfolded line that is not a property, BEGIN and END that do not
-/// match, a date, duration or RRULE that cannot be read, a TZID nothing defines, an event without
-/// DTSTART. What libical itself then refuses is refused with its words.
+/// Before libical reads it, the text is checked line by line. A file whose structure is broken is
+/// refused whole with the line that breaks it (an unfolded line outside an event that is not a
+/// property, BEGIN and END that do not match); an event that cannot be read (a date, duration or
+/// RRULE that cannot be read or repeats by the second or minute, a duration over a century, a TZID
+/// nothing defines and no alias names,
+/// no DTSTART, what libical refuses in it) is left out with its line and reason, and the rest kept.
+/// Empty properties and properties libical does not know (RFC 9253's `LINK`) are read past.
 enum CalendarReader {
     /// The largest calendar file read.
     static let maximumFile = 64 << 20
@@ -80,13 +83,26 @@ enum CalendarReader {
     static func read(path: String, name: String, horizon: ClosedRange<Int64>, timeZone: TimeZone = .current) throws(ImportError) -> ImportedData {
         let bytes = try ExportReaders.whole(path, name: name, limit: maximumFile, what: "a calendar")
         var imported = ImportedData()
-        imported.events = try read(bytes, file: name, horizon: horizon, timeZone: timeZone)
+        let read = try events(bytes, file: name, horizon: horizon, timeZone: timeZone)
+        imported.events = read.events
+        // Each event left out, with its line and why: a person reads these among the counts.
+        for (line, reason) in read.skipped { imported.leftOut["events left out (the event at line \(line): \(reason))", default: 0] += 1 }
         return imported
+    }
+
+    /// Reads iCalendar text: the events kept.
+    /// - Throws: ``ImportError`` naming the line where it is broken.
+    static func read(_ bytes: [UInt8], file: String, horizon: ClosedRange<Int64>, timeZone: TimeZone = .current) throws(ImportError) -> [ImportedEvent] {
+        try events(bytes, file: file, horizon: horizon, timeZone: timeZone).events
     }
 
     /// Reads iCalendar text.
     /// - Throws: ``ImportError`` naming the line where it is broken.
-    static func read(_ bytes: [UInt8], file: String, horizon: ClosedRange<Int64>, timeZone: TimeZone = .current) throws(ImportError) -> [ImportedEvent] {
+    /// Reads iCalendar text: the events kept, and those left out (an event that cannot be read
+    /// costs that event only), each with the line of its BEGIN:VEVENT and why.
+    /// - Throws: ``ImportError`` naming the line where the file's structure is broken.
+    static func events(_ bytes: [UInt8], file: String, horizon: ClosedRange<Int64>,
+                       timeZone: TimeZone = .current) throws(ImportError) -> (events: [ImportedEvent], skipped: [(line: Int, reason: String)]) {
         let checked = try check(bytes, file: file)
         var message = [CChar](repeating: 0, count: 512)
         guard let calendar = checked.text.withCString({ ci_parse($0, &message, message.count) }) else {
@@ -98,70 +114,92 @@ enum CalendarReader {
         guard count == checked.eventLines.count else {
             throw ImportError(file: file, "libical read \(count) events where the file has \(checked.eventLines.count)")
         }
+        var skipped = checked.skipped
         var events: [ImportedEvent] = []
         var overrides: [String: Set<Int64>] = [:]  // uid → the occurrences replaced (moved or cancelled)
         var total = 0
         for index in 0..<count {
             let line = checked.eventLines[index]
             func fail(_ text: String) -> ImportError { ImportError(file: file, location: "line \(line)", text) }
-            var start = ci_time(), end = ci_time()
-            guard ci_event_start(calendar, index, &start) != 0, ci_event_end(calendar, index, &end) != 0 else {
-                throw fail("an event (BEGIN:VEVENT) with no DTSTART")
+            if let problem = text(ci_event_error(calendar, index)) {
+                skipped.append((line, "libical refused it: \(problem)"))
+                continue
             }
-            let summary = text(ci_event_summary(calendar, index)) ?? ""
-            let startMs = try milliseconds(start, timeZone, fail: fail)
-            var endMs = try milliseconds(end, timeZone, fail: fail)
-            let days = start.is_date != 0 ? max(1, Civil.days(year: Int(end.year), month: Int(end.month), day: Int(end.day))
-                - Civil.days(year: Int(start.year), month: Int(start.month), day: Int(start.day))) : 0
-            if endMs < startMs { endMs = startMs }
-            let uid = text(ci_event_uid(calendar, index))
-                ?? "nouid:" + SuggestionBuilder.stableID("\(summary)|\(startMs)").uuidString
-            var event = ImportedEvent(uid: uid, summary: summary, location: text(ci_event_location(calendar, index)) ?? "",
-                                      allDay: start.is_date != 0, timeZone: zoneName(start), attendees: attendees(calendar, index),
-                                      occurrences: [], line: line)
-            let cancelled = ci_event_cancelled(calendar, index) != 0
-            var recurrence = ci_time()
-            if ci_event_recurrence_id(calendar, index, &recurrence) != 0 {
-                // This one replaces an occurrence of the recurring event with its UID.
-                let key = try milliseconds(recurrence, timeZone, fail: fail)
-                overrides[uid, default: []].insert(key)
-                event.recurrenceID = key
-                if !cancelled { event.occurrences = [.init(startMs: startMs, endMs: endMs, key: key)] }
-            } else if !cancelled {
-                var starts: [Int64] = [startMs]
-                if ci_event_recurs(calendar, index) != 0 {
-                    var found = [ci_time](repeating: ci_time(), count: maximumOccurrencesPerEvent)
-                    var truncated: Int32 = 0
-                    // Floating times and dates are compared as if UTC in C: a day's slack either side.
-                    let n = ci_event_occurrences(calendar, index, horizon.lowerBound / 1000 - 2 * 86_400, horizon.upperBound / 1000 + 2 * 86_400,
+            do throws(ImportError) {
+                var start = ci_time(), end = ci_time()
+                guard ci_event_start(calendar, index, &start) != 0, ci_event_end(calendar, index, &end) != 0 else {
+                    throw fail("an event (BEGIN:VEVENT) with no DTSTART")
+                }
+                let summary = text(ci_event_summary(calendar, index)) ?? ""
+                let startMs = try milliseconds(start, timeZone, fail: fail)
+                var endMs = try milliseconds(end, timeZone, fail: fail)
+                let days = start.is_date != 0 ? max(1, Civil.days(year: Int(end.year), month: Int(end.month), day: Int(end.day))
+                    - Civil.days(year: Int(start.year), month: Int(start.month), day: Int(start.day))) : 0
+                if endMs < startMs { endMs = startMs }
+                let uid = text(ci_event_uid(calendar, index))
+                    ?? "nouid:" + SuggestionBuilder.stableID("\(summary)|\(startMs)").uuidString
+                var event = ImportedEvent(uid: uid, summary: summary, location: text(ci_event_location(calendar, index)) ?? "",
+                                          allDay: start.is_date != 0, timeZone: zoneName(start), attendees: attendees(calendar, index),
+                                          occurrences: [], line: line)
+                let cancelled = ci_event_cancelled(calendar, index) != 0
+                var recurrence = ci_time()
+                if ci_event_recurrence_id(calendar, index, &recurrence) != 0 {
+                    // This one replaces an occurrence of the recurring event with its UID.
+                    let key = try milliseconds(recurrence, timeZone, fail: fail)
+                    overrides[uid, default: []].insert(key)
+                    event.recurrenceID = key
+                    if !cancelled { event.occurrences = [.init(startMs: startMs, endMs: endMs, key: key)] }
+                } else if !cancelled {
+                    var starts: [Int64] = [startMs]
+                    if ci_event_recurs(calendar, index) != 0 {
+                        var found = [ci_time](repeating: ci_time(), count: maximumOccurrencesPerEvent)
+                        var truncated: Int32 = 0
+                        // Within the horizon; a series that ended before it (a 1997 calendar) from its own
+                        // start: never by what the library holds, so the same file imports the same
+                        // whatever was imported before.
+                        func expand(_ span: ClosedRange<Int64>) -> Int {
+                            // Floating times and dates are compared as if UTC in C: a day's slack either side.
+                            ci_event_occurrences(calendar, index, span.lowerBound / 1000 - 2 * 86_400, span.upperBound / 1000 + 2 * 86_400,
                                                  &found, found.count, &truncated)
-                    guard n >= 0 else { throw fail("its recurrence rule cannot be expanded") }
-                    starts = try found.prefix(n).map { t throws(ImportError) in try milliseconds(t, timeZone, fail: fail) }
-                        .filter { horizon.contains($0) }
-                }
-                for occurrence in Set(starts).sorted() {
-                    let occurrenceEnd: Int64
-                    if start.is_date != 0 {
-                        // Whole days, reckoned in the person's zone (a day across a clock change is still a day).
-                        let local = occurrence + offsetMs(occurrence, timeZone)
-                        let day = Int(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
-                        occurrenceEnd = utcMs(localMs: Int64(day + days) * 86_400_000, timeZone)
-                    } else {
-                        occurrenceEnd = occurrence + (endMs - startMs)
+                        }
+                        var span = horizon
+                        var n = expand(span)
+                        if n == 0, startMs < horizon.lowerBound {
+                            span = max(startMs, horizon.upperBound - maximumHorizonMs)...horizon.upperBound
+                            n = expand(span)
+                        }
+                        guard n >= 0 else { throw fail("its recurrence rule cannot be expanded") }
+                        starts = try found.prefix(n).map { t throws(ImportError) in try milliseconds(t, timeZone, fail: fail) }
+                            .filter { span.contains($0) }
                     }
-                    event.occurrences.append(.init(startMs: occurrence, endMs: max(occurrence, occurrenceEnd), key: occurrence))
+                    for occurrence in Set(starts).sorted() {
+                        let occurrenceEnd: Int64
+                        if start.is_date != 0 {
+                            // Whole days, reckoned in the person's zone (a day across a clock change is still a day).
+                            let local = occurrence + offsetMs(occurrence, timeZone)
+                            let day = Int(local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
+                            occurrenceEnd = utcMs(localMs: Int64(day + days) * 86_400_000, timeZone)
+                        } else {
+                            occurrenceEnd = occurrence + (endMs - startMs)
+                        }
+                        event.occurrences.append(.init(startMs: occurrence, endMs: max(occurrence, occurrenceEnd), key: occurrence))
+                    }
                 }
+                guard total + event.occurrences.count <= maximumOccurrences else {
+                    throw fail("the calendar gives more than \(maximumOccurrences) occurrences: the rest are left out")
+                }
+                total += event.occurrences.count
+                events.append(event)
+            } catch {
+                skipped.append((line, error.message))
             }
-            total += event.occurrences.count
-            guard total <= maximumOccurrences else { throw fail("the calendar gives more than \(maximumOccurrences) occurrences") }
-            events.append(event)
         }
         // A moved or cancelled occurrence is no longer where its rule put it: the override stands for it.
         for index in events.indices where events[index].recurrenceID == nil {
             guard let replaced = overrides[events[index].uid] else { continue }
             events[index].occurrences.removeAll { replaced.contains($0.key) }
         }
-        return events
+        return (events, skipped.sorted { $0.line < $1.line })
     }
 
     // MARK: Times
@@ -234,8 +272,10 @@ extension CalendarReader {
         var text: String
         /// The unfolded lines: where each begins, and its text.
         var lines: [(number: Int, text: Substring)]
-        /// The line of each BEGIN:VEVENT, in order (libical's events come in the same order).
+        /// The line of each BEGIN:VEVENT kept, in order (libical's events come in the same order).
         var eventLines: [Int]
+        /// The events left out: the line of each one's BEGIN:VEVENT, and why.
+        var skipped: [(line: Int, reason: String)] = []
 
         /// The line libical's message quotes (its messages end with the text they could not read).
         func line(naming message: String) -> Int? {
@@ -248,8 +288,11 @@ extension CalendarReader {
 
     /// Checks the structure libical would read past or misread, naming the line: every unfolded
     /// line a property (`NAME[;PARAM=…]:value`), BEGIN and END matched, nothing outside a
-    /// VCALENDAR, each event's dates, durations and rules readable, each TZID defined (a VTIMEZONE
-    /// in the file, or a zone the system knows), each event with a DTSTART.
+    /// VCALENDAR (else the file is refused); and for each event its dates, durations (at most a
+    /// century) and rules readable, each TZID defined (a VTIMEZONE in the file, a zone the system
+    /// knows, or a Windows or Mozilla alias of one, rewritten to it), a DTSTART (else that event is
+    /// left out with its reason, and the rest kept). Empty properties are dropped. The text handed
+    /// to libical is the unfolded lines kept.
     static func check(_ bytes: [UInt8], file: String) throws(ImportError) -> Checked {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
@@ -275,15 +318,41 @@ extension CalendarReader {
         }
         for (index, whole) in joined { lines[index].text = whole[...] }
 
-        var stack: [(name: String, line: Int)] = []
-        var eventLines: [Int] = []
-        var eventHasStart = false
+        // The TZIDs the file defines (VTIMEZONEs may come after the events that name them).
         var defined = Set<String>()
-        var referenced: [(tzid: String, line: Int)] = []
+        for (_, line) in lines {
+            if let property = CalendarProperty(line), property.name == "TZID" { defined.insert(property.value) }
+        }
+        // A TZID is the file's, one libical or the system knows, or a well-known alias (Windows,
+        // Mozilla) rewritten to its Olson name; nil when none of these.
+        var resolved: [String: String?] = [:]
+        func resolve(_ tzid: String) -> String? {
+            if let known = resolved[tzid] { return known }
+            let answer: String? = defined.contains(tzid) || tzid.withCString({ ci_zone_known($0) }) != 0 || TimeZone(identifier: tzid) != nil
+                ? tzid : CalendarTimeZones.olson(tzid)
+            resolved[tzid] = answer
+            return answer
+        }
+
+        var stack: [(name: String, line: Int)] = []
+        var kept: [(number: Int, text: Substring)] = []
+        var eventLines: [Int] = []
+        var skipped: [(line: Int, reason: String)] = []
+        // The event being read: its lines, whether it has a DTSTART, the first reason to leave it out.
+        var event: [(number: Int, text: Substring)] = []
+        var eventHasStart = false
+        var eventProblem: String?
         var sawCalendar = false
         for (number, line) in lines {
             func fail(_ message: String) -> ImportError { ImportError(file: file, location: "line \(number)", message) }
-            guard let property = CalendarProperty(line) else { throw fail("not an iCalendar property (NAME:value)") }
+            let inEvent = stack.contains { $0.name == "VEVENT" }
+            guard var property = CalendarProperty(line) else {
+                if inEvent {
+                    eventProblem = eventProblem ?? "line \(number) is not an iCalendar property (NAME:value)"
+                    continue
+                }
+                throw fail("not an iCalendar property (NAME:value)")
+            }
             let value = property.value
             switch property.name {
             case "BEGIN":
@@ -292,44 +361,94 @@ extension CalendarReader {
                     guard component == "VCALENDAR" else { throw fail("BEGIN:\(value) outside a VCALENDAR") }
                     sawCalendar = true
                 }
-                if component == "VEVENT" {
-                    eventLines.append(number)
+                if component == "VEVENT", !inEvent {
+                    event = []
                     eventHasStart = false
+                    eventProblem = nil
                 }
                 stack.append((component, number))
+                if inEvent || component == "VEVENT" { event.append((number, line)) } else { kept.append((number, line)) }
                 continue
             case "END":
                 let component = value.uppercased()
                 guard let open = stack.popLast() else { throw fail("END:\(value) without a BEGIN") }
                 guard open.name == component else { throw fail("END:\(value) where END:\(open.name) (begun at line \(open.line)) was expected") }
-                if component == "VEVENT", !eventHasStart {
-                    throw ImportError(file: file, location: "line \(open.line)", "an event (BEGIN:VEVENT) with no DTSTART")
+                guard inEvent else {
+                    kept.append((number, line))
+                    continue
+                }
+                event.append((number, line))
+                if component == "VEVENT", !stack.contains(where: { $0.name == "VEVENT" }) {
+                    if !eventHasStart, eventProblem == nil { eventProblem = "an event (BEGIN:VEVENT) with no DTSTART" }
+                    if let eventProblem {
+                        skipped.append((open.line, eventProblem))
+                    } else {
+                        eventLines.append(open.line)
+                        kept += event
+                    }
+                    event = []
                 }
                 continue
             default:
                 break
             }
             guard let component = stack.last?.name else { throw fail("text outside a VCALENDAR") }
-            if let tzid = property.parameter("TZID") { referenced.append((tzid, number)) }
-            if component == "VTIMEZONE", property.name == "TZID" { defined.insert(value) }
-            guard component == "VEVENT" else { continue }
+            // An empty property is just empty (Google Calendar writes `DESCRIPTION:` and `LOCATION:`).
+            if value.isEmpty { continue }
+            var text = line
+            if let tzid = property.parameter("TZID") {
+                if let olson = resolve(tzid) {
+                    if olson != tzid {
+                        text = Substring(CalendarProperty.replacing(parameter: "TZID", with: olson, in: line))
+                        property = CalendarProperty(text) ?? property
+                    }
+                } else if inEvent {
+                    eventProblem = eventProblem
+                        ?? "line \(number): TZID \"\(tzid)\" has no VTIMEZONE in the file and is not a time zone the system knows"
+                }
+            }
+            guard component == "VEVENT" || inEvent else {
+                kept.append((number, text))
+                continue
+            }
+            event.append((number, text))
+            guard component == "VEVENT", eventProblem == nil else { continue }
             switch property.name {
             case "DTSTART", "DTEND", "RECURRENCE-ID":
-                guard isDateOrDateTime(value) else { throw fail("\(property.name) \"\(value)\" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS[Z])") }
+                guard isDateOrDateTime(value) else {
+                    eventProblem = "line \(number): \(property.name) \"\(value)\" is not a date (YYYYMMDD) or a date-time (YYYYMMDDTHHMMSS[Z])"
+                    continue
+                }
                 if property.name == "DTSTART" { eventHasStart = true }
             case "EXDATE", "RDATE":
                 for item in value.split(separator: ",") {
                     let parts = item.split(separator: "/", maxSplits: 1)
                     guard let first = parts.first, isDateOrDateTime(first),
                           parts.count == 1 || isDateOrDateTime(parts[1]) || isDuration(parts[1]) else {
-                        throw fail("\(property.name) \"\(item)\" is not a date, a date-time or a period")
+                        eventProblem = "line \(number): \(property.name) \"\(item)\" is not a date, a date-time or a period"
+                        break
+                    }
+                    if parts.count == 2, isDuration(parts[1]), !isBoundedDuration(parts[1]) {
+                        eventProblem = "line \(number): \(property.name) \"\(item)\" lasts longer than a century"
+                        break
                     }
                 }
             case "DURATION":
-                guard isDuration(value[...]) else { throw fail("DURATION \"\(value)\" is not a duration (such as PT1H30M)") }
+                if !isDuration(value[...]) {
+                    eventProblem = "line \(number): DURATION \"\(value)\" is not a duration (such as PT1H30M)"
+                } else if !isBoundedDuration(value[...]) {
+                    // libical adds a duration day by day: P999999999999999999W would never end.
+                    eventProblem = "line \(number): DURATION \"\(value)\" is longer than a century"
+                }
             case "RRULE":
-                guard value.uppercased().contains("FREQ="), value.withCString({ ci_rrule_valid($0) }) != 0 else {
-                    throw fail("RRULE \"\(value)\" is not a recurrence rule libical reads")
+                let upper = value.uppercased()
+                if !upper.contains("FREQ=") || value.withCString({ ci_rrule_valid($0) }) == 0 {
+                    eventProblem = "line \(number): RRULE \"\(value)\" is not a recurrence rule libical reads"
+                } else if upper.contains("FREQ=SECONDLY") || upper.contains("FREQ=MINUTELY") {
+                    // libical looks for a filtered rule's next match second by second (or minute by
+                    // minute) inside one step, past any bound on steps: a rule that matches once in
+                    // decades would hold the import for hours. No calendar's event recurs so.
+                    eventProblem = "line \(number): RRULE \"\(value)\" repeats by the second or minute, which is not expanded"
                 }
             default:
                 break
@@ -339,12 +458,32 @@ extension CalendarReader {
             throw ImportError(file: file, location: "line \(open.line)", "BEGIN:\(open.name) never ends (the file is cut short?)")
         }
         guard sawCalendar else { throw ImportError(file: file, "no BEGIN:VCALENDAR") }
-        for (tzid, line) in referenced where !defined.contains(tzid) {
-            guard tzid.withCString({ ci_zone_known($0) }) != 0 || TimeZone(identifier: tzid) != nil else {
-                throw ImportError(file: file, location: "line \(line)", "TZID \"\(tzid)\" has no VTIMEZONE in the file and is not a time zone the system knows")
+        let rebuilt = kept.map { String($0.text) }.joined(separator: "\r\n") + "\r\n"
+        return Checked(text: rebuilt, lines: kept, eventLines: eventLines, skipped: skipped)
+    }
+
+    /// Whether a duration (already ``isDuration(_:)``) is at most a century: the longest an event is
+    /// taken to last (libical adds a duration to a date day by day).
+    static func isBoundedDuration<S: StringProtocol>(_ value: S) -> Bool {
+        var seconds: Double = 0
+        var digits = ""
+        for c in value {
+            if c.isASCII, c.isNumber {
+                digits.append(c)
+                continue
+            }
+            let n = Double(digits) ?? 0
+            digits = ""
+            switch c {
+            case "W": seconds += n * 604_800
+            case "D": seconds += n * 86_400
+            case "H": seconds += n * 3_600
+            case "M": seconds += n * 60
+            case "S": seconds += n
+            default: continue
             }
         }
-        return Checked(text: String(text), lines: lines, eventLines: eventLines)
+        return seconds <= 100 * 366 * 86_400
     }
 
     /// `YYYYMMDD` or `YYYYMMDDTHHMMSS` (with `Z` for UTC), each field in range.
@@ -448,4 +587,26 @@ struct CalendarProperty {
 
     /// The first parameter called `name`.
     func parameter(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
+
+    /// `line` with the value of its parameter `name` (before the property's value) set to `value`, quoted.
+    static func replacing(parameter name: String, with value: String, in line: Substring) -> String {
+        guard let property = CalendarProperty(line) else { return String(line) }
+        let head = line.dropLast(property.value.count + 1)  // NAME;PARAM=…
+        var pieces: [String] = []
+        var quoted = false, piece = ""
+        for c in head {
+            if c == "\"" { quoted.toggle() }
+            if c == ";", !quoted {
+                pieces.append(piece)
+                piece = ""
+            } else {
+                piece.append(c)
+            }
+        }
+        pieces.append(piece)
+        for index in pieces.indices.dropFirst() where pieces[index].uppercased().hasPrefix(name + "=") {
+            pieces[index] = name + "=\"" + value + "\""
+        }
+        return pieces.joined(separator: ";") + ":" + property.value
+    }
 }
