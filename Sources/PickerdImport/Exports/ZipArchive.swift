@@ -85,7 +85,10 @@ enum ZipArchive {
     }
 
     private static func inflate(_ data: [UInt8], limit: Int, name: String, entry: String) throws(ImportError) -> [UInt8] {
-        switch BoundedInflate.run(data, raw: true, limit: limit) {
+        // An empty entry (Python's zipfile deflates one to the 2 bytes `03 00`) inflates to nothing;
+        // the inflater's bound is exclusive of a zero-byte buffer, so it gets one byte of room, and
+        // the caller's size and checksum check still holds it to its header's 0.
+        switch BoundedInflate.run(data, raw: true, limit: max(limit, 1)) {
         case .inflated(let bytes): return bytes
         case .tooLarge: throw ImportError(file: name, location: entry, "expands past what its header says (a zip bomb?)")
         case .noMemory(let at), .corrupt(let at): throw ImportError(file: name, location: entry, "corrupt deflated data at byte \(at)")
