@@ -73,17 +73,28 @@ static uint32_t entry_uint(ExifContent *ifd, ExifTag tag, ExifByteOrder order) {
 /// A GPS latitude or longitude: three RATIONALs (degrees, minutes, seconds) in degrees.
 static int gps_degrees(ExifContent *gps, ExifTag tag, ExifByteOrder order, double *out) {
     ExifEntry *e = gps ? exif_content_get_entry(gps, tag) : NULL;
-    if (!e || !e->data || e->format != EXIF_FORMAT_RATIONAL || e->components < 1) return 0;
+    // The spec says RATIONAL; some phones (a Nokia 8.3's camera) write SRATIONAL, which exiftool
+    // and libexif's own readers accept too.
+    if (!e || !e->data || (e->format != EXIF_FORMAT_RATIONAL && e->format != EXIF_FORMAT_SRATIONAL) || e->components < 1) return 0;
     double parts[3] = {0, 0, 0};
     unsigned long count = e->components < 3 ? e->components : 3;
     if (e->size < count * 8) return 0;
     for (unsigned long i = 0; i < count; i++) {
-        ExifRational r = exif_get_rational(e->data + 8 * i, order);
-        if (r.denominator == 0) {
+        double numerator, denominator;
+        if (e->format == EXIF_FORMAT_SRATIONAL) {
+            ExifSRational r = exif_get_srational(e->data + 8 * i, order);
+            numerator = r.numerator;
+            denominator = r.denominator;
+        } else {
+            ExifRational r = exif_get_rational(e->data + 8 * i, order);
+            numerator = r.numerator;
+            denominator = r.denominator;
+        }
+        if (denominator == 0) {
             if (i == 0) return 0;
             continue;
         }
-        parts[i] = (double)r.numerator / (double)r.denominator;
+        parts[i] = numerator / denominator;
     }
     *out = parts[0] + parts[1] / 60.0 + parts[2] / 3600.0;
     return 1;

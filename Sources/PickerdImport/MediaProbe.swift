@@ -68,6 +68,7 @@ public enum MediaProbe {
         var exifBlock: [UInt8]?
         var xmp: [UInt8]?
         var frameSize: (width: UInt32, height: UInt32)?
+        var ciffMakeModel: (make: String, model: String)?
         var segments = 0
         walk: while true {
             segments += 1
@@ -109,6 +110,12 @@ public enum MediaProbe {
                     xmp = Array(payload.dropFirst(29))
                 }
             }
+            // Canon's first digital cameras wrote their make and model only in a CIFF heap in APP0
+            // ("HEAPJPGM"), no EXIF: without them a 1024×768 photo looks like a screen's size.
+            if marker1 == 0xE0, length > 16, ciffMakeModel == nil {
+                let payload = try file.read(at: offset + 4, count: Int(length - 2))
+                ciffMakeModel = CIFF.makeAndModel(payload)
+            }
             // SOF0…SOF15, not DHT (C4), JPG (C8), DAC (CC).
             if (0xC0...0xCF).contains(marker1), ![0xC4, 0xC8, 0xCC].contains(marker1), frameSize == nil {
                 let sof = try file.read(at: offset + 4, count: 5)
@@ -118,6 +125,10 @@ public enum MediaProbe {
             offset += 2 + length
         }
         if let exifBlock, let exif = readExif(exifBlock) { apply(exif, to: &media, timeZone: timeZone) }
+        if let ciffMakeModel, media.make == nil, media.model == nil {
+            media.make = ciffMakeModel.make.isEmpty ? nil : ciffMakeModel.make
+            media.model = ciffMakeModel.model.isEmpty ? nil : ciffMakeModel.model
+        }
         if let frameSize, frameSize.width > 0, frameSize.height > 0 {
             media.pixelWidth = frameSize.width
             media.pixelHeight = frameSize.height
@@ -136,7 +147,8 @@ public enum MediaProbe {
             let header = try file.read(at: offset, count: 8)
             guard header.count == 8 else { throw ProbeError(.corrupt, "PNG: truncated (no IEND chunk)") }
             let length = Int64(header[0]) << 24 | Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
-            let type = String(decoding: header[4..<8], as: UTF8.self)
+            // A chunk type is four ASCII letters; a broken file's are shown escaped, never as raw bytes.
+            let type = header[4..<8].map { (0x21...0x7E).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
             guard length <= 0x7FFF_FFFF, offset + 12 + length <= file.size else {
                 throw ProbeError(.corrupt, "PNG: truncated (chunk \(type) runs past the end of the file)")
             }
@@ -161,7 +173,10 @@ public enum MediaProbe {
 
     private static func probeTIFF(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.tiff.contentType)
-        let block = try file.read(at: 0, count: 65_000)
+        // Its directories wherever they lie (a DNG's EXIF directory may lie past its preview),
+        // gathered; else the first 64 KB as they are.
+        var block = try gatheredTIFFMetadata(file) ?? []
+        if block.isEmpty { block = try file.read(at: 0, count: 65_000) }
         guard let exif = readExif(block) else { throw ProbeError(.corrupt, "TIFF: no readable first directory (IFD0)") }
         apply(exif, to: &media, timeZone: timeZone)
         if exif.image_width > 0, exif.image_length > 0 {
@@ -169,6 +184,69 @@ public enum MediaProbe {
             media.pixelHeight = exif.image_length
         }
         return media
+    }
+
+    /// The most bytes of metadata gathered from a TIFF (libexif reads at most 64 KB, an APP1's).
+    static let maximumTIFFMetadata = 0xFF00
+
+    /// A TIFF's metadata gathered into one small TIFF libexif reads: IFD0 and the EXIF, GPS and
+    /// interoperability directories it points to, wherever in the file they lie (a DNG's EXIF
+    /// directory may sit past a large preview, a TIFF's first directory after its pixels), each
+    /// value stored outside its entry copied along and its offset rewritten; image data stays
+    /// behind. Bounded: directories of at most 1,024 entries, three deep, ``maximumTIFFMetadata``
+    /// bytes in all (a value that does not fit, such as a large MakerNote, is left out). Nil when
+    /// the header or IFD0 cannot be read.
+    static func gatheredTIFFMetadata(_ file: MediaFile) throws(ProbeError) -> [UInt8]? {
+        let header = try file.read(at: 0, count: 8)
+        guard header.count == 8 else { return nil }
+        let little = header[0] == 0x49
+        func u16(_ b: [UInt8], _ i: Int) -> Int { little ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i]) << 8 | Int(b[i + 1]) }
+        func u32(_ b: [UInt8], _ i: Int) -> Int {
+            little ? Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
+                : Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+        }
+        var out = Array(header[0..<4])
+        func put32(_ value: Int, at i: Int) {
+            let bytes = (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+            out.replaceSubrange(i..<(i + 4), with: little ? bytes : bytes.reversed())
+        }
+        out += [0, 0, 0, 0]
+        let sizes = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4]  // bytes per value, by TIFF field type
+        var seen = Set<Int>()
+        func copy(_ offset: Int, depth: Int) throws(ProbeError) -> Int? {
+            guard depth < 3, offset >= 8, offset < Int(file.size), seen.insert(offset).inserted else { return nil }
+            let countBytes = try file.read(at: Int64(offset), count: 2)
+            guard countBytes.count == 2 else { return nil }
+            let count = min(u16(countBytes, 0), 1_024)
+            let entries = try file.read(at: Int64(offset) + 2, count: count * 12)
+            guard entries.count == count * 12, out.count + 6 + count * 12 <= maximumTIFFMetadata else { return nil }
+            let at = out.count
+            out += countBytes + entries + [0, 0, 0, 0]  // the next-IFD pointer stays 0: thumbnails are not read
+            for index in 0..<count {
+                let entry = at + 2 + index * 12
+                let tag = u16(entries, index * 12), type = u16(entries, index * 12 + 2)
+                let n = u32(entries, index * 12 + 4), value = u32(entries, index * 12 + 8)
+                if [0x8769, 0x8825, 0xA005].contains(tag) {
+                    put32(try copy(value, depth: depth + 1) ?? 0, at: entry + 8)
+                    continue
+                }
+                guard type < sizes.count, n <= maximumTIFFMetadata else { continue }
+                let size = sizes[type] * n
+                guard size > 4 else { continue }
+                if out.count + size <= maximumTIFFMetadata, value + size <= Int(file.size) {
+                    let data = try file.read(at: Int64(value), count: size)
+                    put32(out.count, at: entry + 8)
+                    out += data
+                    if out.count % 2 == 1 { out.append(0) }
+                } else {
+                    put32(0, at: entry + 4)  // no room: the entry keeps no value
+                }
+            }
+            return at
+        }
+        guard let first = try copy(u32(header, 4), depth: 0) else { return nil }
+        put32(first, at: 4)
+        return out
     }
 
     private static func probeHEIC(path: String, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
@@ -321,7 +399,10 @@ enum MediaFormat: Equatable {
                 at += 4
             }
             let heic: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
-            let mp4: Set<String> = ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VH", "M4VP", "MSNV", "dash"]
+            // The MP4 family: ISO base media, MPEG-4, 3GPP and 3GPP2 (phones' .3gp and .3g2), Flash's F4V.
+            let mp4: Set<String> = ["isom", "iso2", "iso3", "iso4", "iso5", "iso6", "mp41", "mp42", "mp4v", "avc1", "M4V ", "M4VH", "M4VP",
+                                    "MSNV", "dash", "f4v ", "3gp4", "3gp5", "3gp6", "3gp7", "3gp8", "3gp9", "3gg6", "3gg9", "3ge6", "3ge7",
+                                    "3gs7", "3g2a", "3g2b", "3g2c", "kddi", "mmp4"]
             let major = brands[0]
             if heic.contains(major) {
                 // A bare HEIF brand whose compatible brands say AV1 (AVIF) is not HEIC.
@@ -332,7 +413,9 @@ enum MediaFormat: Equatable {
                 self = .heic
             } else if major == "qt  " {
                 self = .quicktime
-            } else if mp4.contains(major) {
+            } else if mp4.contains(major) || (!brands.dropFirst().contains { heic.contains($0) || $0 == "avif" }
+                                              && brands.dropFirst().contains { mp4.contains($0) }) {
+                // An unknown major brand whose compatible brands say MP4 is an MP4 (FFmpeg reads it).
                 self = .mp4
             } else {
                 return nil
@@ -522,5 +605,45 @@ enum ISO6709 {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
               !(latitude == 0 && longitude == 0) else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
+    }
+}
+
+/// Canon's Camera Image File Format heap, as early PowerShots wrote it in a JPEG's APP0: the byte
+/// order (`II`/`MM`), the header's length, `HEAPJPGM`, then a heap whose last 4 bytes point to its
+/// record table (a count, then 10-byte records: tag, size, offset), records of type 0x2800/0x3000
+/// being heaps of their own. Only the make and model (tag 0x080A: "Canon\0Canon PowerShot S20\0")
+/// are read, four heaps deep at most, every offset checked.
+enum CIFF {
+    /// The make and model a CIFF APP0 payload holds, nil when it is not one or has none.
+    static func makeAndModel(_ payload: [UInt8]) -> (make: String, model: String)? {
+        guard payload.count >= 26, payload.starts(with: [0x49, 0x49]) || payload.starts(with: [0x4D, 0x4D]),
+              payload[6..<14].elementsEqual("HEAPJPGM".utf8) || payload[6..<14].elementsEqual("HEAPCCDR".utf8) else { return nil }
+        let little = payload[0] == 0x49
+        func u16(_ i: Int) -> Int { little ? Int(payload[i]) | Int(payload[i + 1]) << 8 : Int(payload[i]) << 8 | Int(payload[i + 1]) }
+        func u32(_ i: Int) -> Int {
+            little ? Int(payload[i]) | Int(payload[i + 1]) << 8 | Int(payload[i + 2]) << 16 | Int(payload[i + 3]) << 24
+                : Int(payload[i]) << 24 | Int(payload[i + 1]) << 16 | Int(payload[i + 2]) << 8 | Int(payload[i + 3])
+        }
+        func search(_ start: Int, _ end: Int, depth: Int) -> (String, String)? {
+            guard depth < 4, start >= 0, end <= payload.count, end - start >= 6 else { return nil }
+            let table = start + u32(end - 4)
+            guard table >= start, table + 2 <= end - 4 else { return nil }
+            let count = u16(table)
+            for index in 0..<min(count, 1_024) {
+                let at = table + 2 + index * 10
+                guard at + 10 <= end - 4 else { return nil }
+                let tag = u16(at), size = u32(at + 2), offset = start + u32(at + 6)
+                guard tag & 0xC000 == 0, offset >= start, size >= 0, offset + size <= end else { continue }
+                if tag & 0x3FFF == 0x080A {
+                    let strings = payload[offset..<(offset + size)].split(separator: 0, omittingEmptySubsequences: false)
+                    let text = strings.prefix(2).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+                    return (text.first ?? "", text.count > 1 ? text[1] : "")
+                }
+                if [0x2800, 0x3000].contains(tag & 0x3800), let found = search(offset, offset + size, depth: depth + 1) { return found }
+            }
+            return nil
+        }
+        let headerLength = u32(2)
+        return search(headerLength, payload.count, depth: 0)
     }
 }
