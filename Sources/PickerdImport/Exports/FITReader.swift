@@ -27,10 +27,16 @@
 ///
 /// Errors name the file and, where there is one, the byte offset: not a FIT file, a truncated file,
 /// a bad CRC, a malformed or undefined message, a position out of range (naming the record message),
-/// a file with nothing timed in it.
+/// a file with nothing timed in it. Of chained files (an activity followed by a settings file) the
+/// activity is read.
 public enum FITReader {
     /// Seconds from 1970-01-01 to FIT's epoch, 1989-12-31T00:00:00Z.
     public static let epochOffsetSeconds: Int64 = 631_065_600
+
+    /// The least FIT date_time that is a date: below it a value counts seconds from the device's
+    /// power-on (the FIT profile's `min` date_time, 0x10000000), and the session is dated by the
+    /// file's own timestamps instead.
+    public static let minimumAbsoluteTime: UInt32 = 0x1000_0000
 
     /// Reads a FIT file, or a gzip-compressed one. `file` names it in errors.
     public static func read(_ bytes: [UInt8], file: String) throws(ImportError) -> ImportedData {
@@ -101,7 +107,9 @@ public enum FITReader {
     private struct Decoder {
         let bytes: [UInt8]
         let file: String
-        var fileType: Int?
+        /// The type of each chained file (its `file_id`), in order: an activity may be followed by
+        /// a settings or device file, as watches write them.
+        var fileTypes: [Int] = []
         var sport: UInt8?
         var sessions: [Summary] = []
         var laps: [Summary] = []
@@ -244,12 +252,15 @@ public enum FITReader {
                 }
                 switch definition.global {
                 case 0:
-                    if field.number == 0 { fileType = Int(value) }
+                    if field.number == 0 { fileTypes.append(Int(value)) }
                 case 12:
                     if field.number == 0 { sport = UInt8(clamping: Int(value)) }
                 case 18, 19:
                     switch (field.number, definition.global) {
-                    case (2, _): session.startTime = UInt32(clamping: Int64(value))
+                    // A date_time below 0x10000000 is a relative time (seconds since the device
+                    // powered on, in the FIT profile), not a date in 1990: the file's own
+                    // timestamps date the session instead.
+                    case (2, _): if value >= Double(FITReader.minimumAbsoluteTime) { session.startTime = UInt32(clamping: Int64(value)) }
                     case (7, _): session.elapsedSeconds = value / 1000
                     case (9, _): session.distance = value / 100
                     case (10, _): session.cycles = value
@@ -335,7 +346,7 @@ public enum FITReader {
         }
 
         func workouts() throws(ImportError) -> [ImportedWorkout] {
-            if let fileType, fileType != 4 {
+            if let fileType = fileTypes.first, !fileTypes.contains(4) {
                 throw ImportError(file: file, "not an activity: FIT file type \(fileType) (an activity is 4)")
             }
             let timed = records.filter { $0.timestamp != nil }
@@ -375,8 +386,12 @@ public enum FITReader {
         /// A workout from a session (or laps summed, or nothing), with `records` as its route, or the
         /// records within its times when `records` is nil (a file of several sessions).
         func workout(from summary: Summary, records given: [Record]?) -> ImportedWorkout {
-            let firstTime = (given ?? records).lazy.compactMap(\.timestamp).first
-            let startSeconds = summary.startTime ?? firstTime ?? summary.timestamp ?? 0
+            let firstTime = (given ?? records).lazy.compactMap(\.timestamp).first { $0 >= FITReader.minimumAbsoluteTime }
+            // Without its start time: its end less its elapsed time, else its first record.
+            let fromEnd = summary.timestamp.flatMap { end in
+                summary.elapsedSeconds.map { UInt32(clamping: Int64(end) - Int64($0.rounded())) }
+            }.flatMap { $0 >= FITReader.minimumAbsoluteTime ? $0 : nil }
+            let startSeconds = summary.startTime ?? (given == nil ? fromEnd ?? firstTime : firstTime ?? fromEnd) ?? summary.timestamp ?? 0
             var endSeconds: UInt32
             if let elapsed = summary.elapsedSeconds {
                 endSeconds = UInt32(clamping: Int64(startSeconds) + Int64(elapsed.rounded()))
