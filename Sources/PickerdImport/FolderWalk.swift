@@ -29,7 +29,7 @@ struct WalkedFile: Sendable, Hashable {
 /// Lists the files below folders with `readdir` and `fstatat`, never following a symbolic link to a
 /// folder (a link loop cannot trap it) and never opening anything: what is not a regular file is
 /// left out with a reason. Folders whose name starts with a dot (`.thumbnails`, `.Trash-1000`) are
-/// not entered.
+/// not entered, each named with that reason (what is inside them is not listed).
 struct FolderWalk {
     /// The regular files found (a symbolic link to a regular file counts, with the target's size and
     /// mtime and the link's path).
@@ -73,7 +73,13 @@ struct FolderWalk {
                 }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    if recursive && !name.hasPrefix(".") { pending.append((path, true)) }
+                    if recursive {
+                        if name.hasPrefix(".") {
+                            skipped[path] = "a hidden folder (its name starts with a dot): not looked into"
+                        } else {
+                            pending.append((path, true))
+                        }
+                    }
                 case S_IFREG:
                     if name.hasPrefix(".") { continue }  // hidden files: sidecars, editors' scratch
                     files.append(Self.file(path, info))

@@ -263,17 +263,21 @@ public struct SourceIndexer: Sendable {
                 byKey[key] = index
             }
         }
-        var byStem: [String: Int] = [:]
+        // By name, only when they agree (``agree(still:clip:)``): each clip with the still of its
+        // name nearest in time, a clip and a still once each.
+        var byStem: [String: [Int]] = [:]
         for (index, p) in probed.enumerated() where !paired.contains(index) && p.media.contentIdentifier == nil {
-            let stem = Self.stem(p.file.path)
-            if let other = byStem[stem], probed[other].media.kind != p.media.kind {
-                let (still, clip) = p.media.kind == .photo ? (index, other) : (other, index)
-                if (probed[clip].media.durationMs ?? 0) <= Self.livePhotoClipMaxMs {
-                    pairs.append((still, clip))
-                    paired.formUnion([still, clip])
+            byStem[Self.stem(p.file.path), default: []].append(index)
+        }
+        for group in byStem.values where group.count > 1 {
+            for clip in group where probed[clip].media.kind == .video && (probed[clip].media.durationMs ?? 0) <= Self.livePhotoClipMaxMs {
+                let stills = group.filter {
+                    probed[$0].media.kind == .photo && !paired.contains($0)
+                        && Self.agree(still: (probed[$0].media, probed[$0].file), clip: (probed[clip].media, probed[clip].file))
                 }
-            } else {
-                byStem[stem] = index
+                guard let still = stills.min(by: { abs(date(probed[$0]) - date(probed[clip])) < abs(date(probed[$1]) - date(probed[clip])) }) else { continue }
+                pairs.append((still, clip))
+                paired.formUnion([still, clip])
             }
         }
         // A partner indexed earlier: the pair becomes one item (the still's), the clip's own item
@@ -289,12 +293,20 @@ public struct SourceIndexer: Sendable {
         let earlierByPath = Dictionary(earlier.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         let earlierByKey = Dictionary(grouping: earlier.filter { $0.contentIdentifier != nil }, by: { $0.contentIdentifier ?? "" })
         var partners: [Int: SourceFile] = [:]
+        var claimed = Set<String>()
         for index in unpaired {
             let p = probed[index]
             let candidates = p.media.contentIdentifier.map { earlierByKey[$0] ?? [] } ?? stemCandidates(p).compactMap { earlierByPath[$0] }
-            let wanted = p.media.kind == .photo ? ["video", "livePhotoVideo"] : ["photo", "livePhotoImage"]
-            if let partner = candidates.first(where: { wanted.contains($0.role) && $0.path != p.file.path && $0.itemID != nil }) {
+            // A partner on its own, or already this file's (its pair, written again); never another
+            // pair's half: a clip pairs once.
+            let alone = p.media.kind == .photo ? "video" : "photo"
+            let half = p.media.kind == .photo ? "livePhotoVideo" : "livePhotoImage"
+            if let partner = candidates.first(where: {
+                ($0.role == alone || ($0.role == half && $0.itemID == p.itemID)) && $0.path != p.file.path && $0.itemID != nil
+                    && !claimed.contains($0.path)
+            }) {
                 partners[index] = partner
+                claimed.insert(partner.path)
             }
         }
 
@@ -329,10 +341,12 @@ public struct SourceIndexer: Sendable {
         for (index, p) in probed.enumerated() where !paired.contains(index) {
             if let partner = partners[index], let partnerItem = partner.itemID,
                let partnerFile = FileManager.default.fileExists(atPath: partner.path) ? partner : nil,
-               let partnerProbe = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true) {
+               let partnerProbe = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true),
+               case let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
+                                           device: partnerFile.device, inode: partnerFile.inode, ctimeNs: partnerFile.ctimeNs ?? 0),
+               p.media.kind == .photo ? Self.agree(still: (p.media, p.file), clip: (partnerProbe.0, other))
+                   : Self.agree(still: (partnerProbe.0, other), clip: (p.media, p.file)) {
                 let (partnerMedia, partnerPeople) = partnerProbe
-                let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
-                                       device: partnerFile.device, inode: partnerFile.inode, ctimeNs: partnerFile.ctimeNs ?? 0)
                 let stillIsNew = p.media.kind == .photo
                 let id = stillIsNew ? p.itemID : partnerItem
                 people[id] = p.people + partnerPeople
@@ -380,6 +394,18 @@ public struct SourceIndexer: Sendable {
 
     /// When a file happened: its taking date, else its digitizing date, else its mtime.
     private func date(_ p: Probed) -> Int64 { Self.date(p.media, p.file) }
+
+    /// How far apart a Live Photo's still and clip may be dated (the clip runs around the still).
+    static let livePhotoAgreementMs: Int64 = 5_000
+
+    /// Whether a still and a clip are one Live Photo: the same content identifier when both have
+    /// one (Apple's, in the HEIC's MakerNote and the MOV's metadata), else capture dates within
+    /// ``livePhotoAgreementMs`` (the name alone is not enough: IMG_1234 comes round again on the
+    /// next phone, and a clip from 2020 is not the motion of a still from 2015).
+    static func agree(still: (media: ProbedMedia, file: WalkedFile), clip: (media: ProbedMedia, file: WalkedFile)) -> Bool {
+        if let a = still.media.contentIdentifier, let b = clip.media.contentIdentifier { return a == b }
+        return abs(date(still.media, still.file) - date(clip.media, clip.file)) <= livePhotoAgreementMs
+    }
 
     private static func date(_ media: ProbedMedia, _ file: WalkedFile) -> Int64 {
         media.takenAtMs ?? media.digitizedAtMs ?? file.mtimeNs / 1_000_000
