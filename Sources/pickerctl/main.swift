@@ -108,8 +108,23 @@ struct Import: ParsableCommand {
                                 FileHandle.standardError.write(Data("importing \(p.filesDone + 1)/\(p.filesTotal): \(p.file)\(points)\n".utf8))
                             })
         guard case .importReply(let r) = reply else { fail("unexpected reply", code: 1) }
+        // A file the person named must import something: one that was refused, is no export, or
+        // held nothing fails the command (a file found in a folder or an archive that is no export
+        // is named with what it is and left alone).
+        let named = Set(paths.map(absolute))
         var failed = false
-        for file in r.files where !file.kind.isEmpty || !file.error.isEmpty {
+        var skipped = 0
+        for file in r.files {
+            if file.kind.isEmpty {
+                if named.contains(file.file) {
+                    failed = true
+                    print("\(file.file): not imported: \(file.error.isEmpty ? "not an export pickerd reads" : file.error)")
+                } else {
+                    skipped += 1
+                    if !file.error.isEmpty { print("\(file.file): left alone: \(file.error)") }
+                }
+                continue
+            }
             if !file.error.isEmpty {
                 failed = true
                 print("\(file.file): not imported: \(file.error)")
@@ -121,9 +136,15 @@ struct Import: ParsableCommand {
             if file.points > 0 { parts.append("\(file.points) points") }
             for count in file.counts where count.count > 0 { parts.append("\(count.count) \(count.what)") }
             if file.duplicates > 0 { parts.append("\(file.duplicates) already imported") }
+            // What was left out of it (`events left out (…)`) is no import.
+            let held = parts.filter { !$0.contains("left out") }
+            if held.isEmpty, named.contains(file.file) {
+                failed = true
+                print("\(file.file) (\(file.kind)): not imported: " + (parts.isEmpty ? "the file holds nothing to import" : parts.joined(separator: ", ")))
+                continue
+            }
             print("\(file.file) (\(file.kind)): \(parts.isEmpty ? "nothing to import" : parts.joined(separator: ", "))")
         }
-        let skipped = r.files.filter { $0.kind.isEmpty && $0.error.isEmpty }.count
         if skipped > 0 { print("\(skipped) file\(skipped == 1 ? "" : "s") not recognised as an export, left alone") }
         print("\(r.itemsAdded) items added; the library has \(r.suggestionCount) suggestions")
         if failed { Foundation.exit(1) }

@@ -36,7 +36,8 @@ public struct ImportedMood: Sendable, Hashable {
 /// 2024-05-04,May 4,Saturday,8:05 am,meh,work,"Title","A note, perhaps
 /// over several lines"
 /// ```
-/// (newer versions add a `scales` column, which is skipped). Columns are found by their names in
+/// (newer versions add a `scales` column, which is skipped; older ones wrote
+/// `year,date,weekday,time,mood,activities,note` with the day as `May 4`, which is read too). Columns are found by their names in
 /// the header; `full_date`, `time` and `mood` must be there, or the file is refused. The time is the
 /// phone's local time, written 24-hour (`21:15`) or 12-hour (`9:15 pm`), and is read in the
 /// person's time zone.
@@ -111,6 +112,9 @@ public enum DaylioExport {
 
     /// The columns a Daylio export must have.
     static let required = ["full_date", "time", "mood"]
+    /// The columns of Daylio's older layout (`year,date,weekday,time,mood,activities,note`): the
+    /// year, and the day as `May 4` (or `4 May`), in place of `full_date`.
+    static let olderRequired = ["year", "date", "time", "mood"]
 
     /// Reads a Daylio CSV export.
     /// - Parameters:
@@ -131,7 +135,7 @@ public enum DaylioExport {
             guard let columns else {
                 let header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
                 let missing = required.filter { !header.contains($0) }
-                guard missing.isEmpty else {
+                guard missing.isEmpty || olderRequired.allSatisfy(header.contains) else {
                     throw fail("not a Daylio header this reader knows (full_date,date,weekday,time,mood,activities,note_title,note): "
                         + "no \(missing.map { "\"\($0)\"" }.joined(separator: ", ")) column")
                 }
@@ -142,10 +146,23 @@ public enum DaylioExport {
                 guard let index = columns[column], index < fields.count else { return "" }
                 return fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            let width = required.compactMap { columns[$0] }.max()! + 1
+            let older = columns["full_date"] == nil
+            let width = (older ? olderRequired : required).compactMap { columns[$0] }.max()! + 1
             guard fields.count >= width else { throw fail("\(fields.count) fields, fewer than the header's") }
-            let date = field("full_date"), time = field("time")
-            guard let ymd = Self.day(date) else { throw fail("full_date \"\(date)\" is not a date (YYYY-MM-DD)") }
+            let time = field("time")
+            let date: String
+            let ymd: (year: Int, month: Int, day: Int)
+            if older {
+                date = field("year") + " " + field("date")
+                guard let read = Self.day(year: field("year"), monthDay: field("date")) else {
+                    throw fail("year \"\(field("year"))\" and date \"\(field("date"))\" are not a day (2018 and May 4)")
+                }
+                ymd = read
+            } else {
+                date = field("full_date")
+                guard let read = Self.day(date) else { throw fail("full_date \"\(date)\" is not a date (YYYY-MM-DD)") }
+                ymd = read
+            }
             guard let (hour, minute) = clock(time) else { throw fail("the time \"\(time)\" is not a time of day (21:15 or 9:15 pm)") }
             let components = DateComponents(year: ymd.year, month: ymd.month, day: ymd.day, hour: hour, minute: minute)
             guard let when = calendar.date(from: components) else { throw fail("\(date) \(time) is not a time in \(timeZone.identifier)") }
@@ -176,6 +193,19 @@ public enum DaylioExport {
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
               (1...12).contains(month), (1...31).contains(day) else { return nil }
         return (year, month, day)
+    }
+
+    /// Year, month and day of Daylio's older columns: `2018` and `May 4`, `4 May` or `4. May`
+    /// (English month names, full or abbreviated).
+    static func day(year: String, monthDay: String) -> (year: Int, month: Int, day: Int)? {
+        let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+        guard year.count == 4, let y = Int(year) else { return nil }
+        let words = monthDay.lowercased().split { $0 == " " || $0 == "." || $0 == "," }
+        guard words.count == 2 else { return nil }
+        let (name, number) = Int(words[0]) == nil ? (words[0], words[1]) : (words[1], words[0])
+        guard let d = Int(number), (1...31).contains(d), name.count >= 3,
+              let m = months.firstIndex(where: { name.hasPrefix($0) }) else { return nil }
+        return (y, m + 1, d)
     }
 
     private static func digits(_ s: Substring) -> Bool { s.allSatisfy { $0 >= "0" && $0 <= "9" } }

@@ -33,7 +33,8 @@ public struct ExportImporter: Sendable {
         /// What else it held, by a plural noun a person reads ("songs", "contacts", "moods",
         /// "events"): the formats that hold neither workouts nor visits say here what they held.
         public var counts: [String: Int] = [:]
-        /// Why nothing of it was imported.
+        /// Why nothing of it was imported: a reader's refusal, or, with an empty ``kind``, what the
+        /// file is when it is no export pickerd reads ("not an export pickerd reads: a JPEG photo …").
         public var error: String?
         /// When what it wrote happens: the days the engine builds again.
         public var touched: [ClosedRange<Int64>] = []
@@ -74,7 +75,10 @@ public struct ExportImporter: Sendable {
             result.error = "\(name): cannot be read"
             return [result]
         }
-        guard let kind = ExportKind.detect(prefix, name: name) else { return [result] }
+        guard let kind = ExportKind.detect(prefix, name: name) else {
+            result.error = "\(name): not an export pickerd reads: \(ExportKind.describe(prefix))"
+            return [result]
+        }
         if kind == .zip {
             guard depth < Self.maximumArchiveDepth else {
                 return [FileResult(file: file, kind: "zip", error: "\(name): archives nested deeper than \(Self.maximumArchiveDepth) are not unpacked")]
@@ -83,8 +87,9 @@ public struct ExportImporter: Sendable {
         }
         result.kind = kind.rawValue
         do {
-            // A calendar's recurrences are expanded over the library's years and the present (capped).
-            let horizon = kind == .ics ? CalendarReader.horizon(library: (try? store.libraryRange()) ?? nil, now: Int64(Date().timeIntervalSince1970 * 1000)) : nil
+            // A calendar's recurrences are expanded from each event's start to a year from now (capped),
+            // never by what the library holds: the same file imports the same whatever came before.
+            let horizon = kind == .ics ? CalendarReader.horizon(library: nil, now: Int64(Date().timeIntervalSince1970 * 1000)) : nil
             var (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points, horizon: horizon)
             // Strava's activities.csv names what its files do not (a FIT file carries no name).
             if let given = names[file] {

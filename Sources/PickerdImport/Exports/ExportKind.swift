@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// What kind of export a file is, told from its first bytes (never its name alone): a Records.json
@@ -9,7 +10,11 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case semantic
     /// The on-device Timeline export (`Timeline.json`): `{"semanticSegments": [`.
     case timeline
-    /// An OwnTracks Recorder `.rec` file: an ISO time, a tab, a topic, a tab, `{"_type"…`.
+    /// Google Maps' Timeline export on iOS (`location-history.json`): an array of segments (or one
+    /// segment), each with `startTime`, `endTime` and a `visit`, `activity` or `timelinePath`.
+    case mapsHistory = "location-history"
+    /// An OwnTracks Recorder `.rec` file: an ISO time, a tab (or spaces), a topic, a tab (or
+    /// spaces), `{"_type"…`.
     case owntracks
     /// GPX (XML with a `<gpx` root).
     case gpx
@@ -26,7 +31,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case listenbrainz
     /// A Last.fm scrobbles CSV, by its header or its shape (see ``LastFMExport``).
     case lastfm
-    /// A Daylio CSV export (its header begins `full_date`).
+    /// A Daylio CSV export (its header begins `full_date`, or `year` in Daylio's older layout).
     case daylio
     /// A vCard file (`BEGIN:VCARD`, after any BOM and blank lines): one card or many.
     case vcard
@@ -72,8 +77,8 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         switch body.first {
         case UInt8(ascii: "{"): return json(body, name: name)
         case UInt8(ascii: "<"): return xml(body)
-        case UInt8(ascii: "["): return jsonArray(body)
-        default: return textDirectory(body) ?? ownTracks(body) ?? listeningCSV(body)
+        case UInt8(ascii: "["): return jsonArray(body) ?? mapsHistoryArray(body)
+        default: return textDirectory(body) ?? ownTracks(body) ?? listeningCSV(body) ?? olderDaylio(body)
         }
     }
 
@@ -87,6 +92,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
                 case "timelineObjects": return .semantic
                 case "semanticSegments": return .timeline
                 case "listened_at", "track_metadata": return .listenbrainz
+                case "visit", "activity", "timelinePath": return .mapsHistory
                 default: try parser.skipValue()
                 }
             }
@@ -99,6 +105,55 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
             if lower == "timeline.json" { return .timeline }
             if lower.hasSuffix(".json"), lower.count > 10, lower.prefix(4).allSatisfy(\.isNumber), lower.dropFirst(4).first == "_" { return .semantic }
             return nil
+        }
+    }
+
+    /// Daylio's older CSV layout: `year,date,weekday,time,mood,activities,note`.
+    static func olderDaylio(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        let line = String(decoding: body.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        let header = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        return header.first == "year" && DaylioExport.olderRequired.allSatisfy(header.contains) ? .daylio : nil
+    }
+
+    /// What a file that is no export is, from its first bytes, for the person who named it: a photo
+    /// or video (indexed from a source folder instead), JSON with its first keys, XML with its root,
+    /// text with its first line, or binary with its first bytes.
+    public static func describe(_ prefix: [UInt8]) -> String {
+        guard !prefix.isEmpty else { return "the file is empty" }
+        if let media = MediaFormat(head: Array(prefix.prefix(32))) {
+            return "\(media.contentType) (photos and videos are indexed where they are: pickerctl sources add FOLDER)"
+        }
+        func shown(_ bytes: some Collection<UInt8>) -> String {
+            let text = String(decoding: bytes.prefix(60), as: UTF8.self)
+            let clean = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "?" : Character($0) })
+            return clean + (bytes.count > 60 ? "…" : "")
+        }
+        var start = 0
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < prefix.count, [0x20, 0x09, 0x0A, 0x0D].contains(prefix[start]) { start += 1 }
+        let body = prefix[start...]
+        let printable = body.prefix(512).allSatisfy { $0 >= 0x20 || [0x09, 0x0A, 0x0D].contains($0) }
+        guard printable, let first = body.first else {
+            return "binary data (it begins " + prefix.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ") + ")"
+        }
+        switch first {
+        case UInt8(ascii: "{"):
+            var parser = JSONPullParser(bytes: body)
+            var keys: [String] = []
+            do {
+                try parser.beginObject()
+                while keys.count < 4, try parser.nextKey() {
+                    keys.append(String(decoding: parser.scratch, as: UTF8.self))
+                    try parser.skipValue()
+                }
+            } catch {}
+            return keys.isEmpty ? "JSON that is no export this reader knows" : "JSON whose keys (\(keys.joined(separator: ", "))) are no export's"
+        case UInt8(ascii: "["):
+            return "a JSON array whose first element is no listen and no Timeline segment"
+        case UInt8(ascii: "<"):
+            return "XML (or HTML) whose root is neither <gpx> nor <TrainingCenterDatabase>"
+        default:
+            return "text whose first line (\"\(shown(body.prefix { $0 != 0x0A && $0 != 0x0D }))\") is no export's"
         }
     }
 
@@ -136,10 +191,26 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
 
     private static func ownTracks(_ body: ArraySlice<UInt8>) -> ExportKind? {
         let line = body.prefix { $0 != 0x0A }
-        let fields = line.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, LocationHistory.milliseconds(iso: Array(fields[0])) != nil else { return nil }
-        let json = fields[2].drop { $0 == 0x20 }
-        return json.first == UInt8(ascii: "{") && json.contains(subsequence: "\"_type\"") ? .owntracks : nil
+        guard let fields = OwnTracksRecorder.fields(line), LocationHistory.milliseconds(iso: Array(fields.time)) != nil else { return nil }
+        return fields.json.contains(subsequence: "\"_type\"") ? .owntracks : nil
+    }
+
+    /// A JSON array whose first element is a Timeline segment (Google Maps on iOS): its keys include
+    /// `visit`, `activity` or `timelinePath`.
+    static func mapsHistoryArray(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        var parser = JSONPullParser(bytes: body)
+        do {
+            try parser.beginArray()
+            guard try parser.nextElement(), try parser.peekKind() == .object else { return nil }
+            try parser.beginObject()
+            while try parser.nextKey() {
+                switch String(decoding: parser.scratch, as: UTF8.self) {
+                case "visit", "activity", "timelinePath": return .mapsHistory
+                default: try parser.skipValue()
+                }
+            }
+        } catch {}
+        return nil
     }
 }
 

@@ -27,6 +27,8 @@ enum ExportReaders {
             return (try SemanticLocationHistory.read(path: path), 0)
         case .timeline:
             return (try TakeoutTimeline.read(path: path), 0)
+        case .mapsHistory:
+            return (try GoogleMapsLocationHistory.read(path: path, name: name), 0)
         case .owntracks:
             let data = try OwnTracksRecorder.read(path: path)
             return (ImportedData(workouts: data.workouts, visits: data.visits), data.points.count)

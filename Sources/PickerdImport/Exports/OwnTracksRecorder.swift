@@ -8,7 +8,7 @@ import Glibc
 /// 2024-05-04T10:11:12Z	*                 	{"_type":"location","tid":"ph","lat":40.78,"lon":-73.96,"tst":1714817472,"acc":12,"alt":35,"batt":80,"vel":0}
 /// 2024-05-04T10:11:20Z	lwt               	{"_type":"lwt","tst":1714817400}
 /// ```
-/// `location` messages become points (`tst` in seconds, `acc`, `alt`); every other `_type`
+/// Lines whose fields are separated by spaces instead of tabs are read too. `location` messages become points (`tst` in seconds, `acc`, `alt`); every other `_type`
 /// (`lwt`, `transition`, `waypoint`, `card`, `status`) is skipped. The file is read in chunks, a line
 /// at a time.
 public enum OwnTracksRecorder {
@@ -66,11 +66,10 @@ public enum OwnTracksRecorder {
     /// One line's point, nil for messages other than locations.
     private static func parse(_ text: ArraySlice<UInt8>, path: String, line: Int) throws(ImportError) -> LocationPoint? {
         func fail(_ message: String) -> ImportError { ImportError(file: path, location: "line \(line)", message) }
-        let fields = text.split(separator: 0x09, maxSplits: 2, omittingEmptySubsequences: false)
-        guard fields.count == 3, LocationHistory.milliseconds(iso: Array(fields[0])) != nil else {
+        guard let fields = fields(text), LocationHistory.milliseconds(iso: Array(fields.time)) != nil else {
             throw fail("not an OwnTracks Recorder line (time, tab, topic, tab, JSON)")
         }
-        var parser = JSONPullParser(bytes: fields[2])
+        var parser = JSONPullParser(bytes: fields.json)
         let message: JSONValue
         do {
             message = try parser.readValue()
@@ -84,6 +83,20 @@ public enum OwnTracksRecorder {
         guard abs(lat) <= 90 else { throw fail("lat \(lat) is out of range (−90…90°)") }
         guard abs(lon) <= 180 else { throw fail("lon \(lon) is out of range (−180…180°)") }
         return LocationPoint(timeMs: tst * 1_000, latitude: lat, longitude: lon, elevation: message["alt"]?.double, accuracy: message["acc"]?.double)
+    }
+
+    /// A Recorder line's time, topic and JSON: separated by tabs as the Recorder writes them, or by
+    /// spaces (as a file that went through an editor or `expand`, or was written by another tool,
+    /// has them). The JSON is the rest of the line from its first `{`. Nil when the line has no
+    /// time, topic and JSON.
+    static func fields(_ line: ArraySlice<UInt8>) -> (time: ArraySlice<UInt8>, topic: ArraySlice<UInt8>, json: ArraySlice<UInt8>)? {
+        func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        guard let timeEnd = line.firstIndex(where: blank) else { return nil }
+        let afterTime = line[timeEnd...].drop(while: blank)
+        guard let topicEnd = afterTime.firstIndex(where: blank) else { return nil }
+        let json = afterTime[topicEnd...].drop(while: blank)
+        guard json.first == UInt8(ascii: "{") else { return nil }
+        return (line[..<timeEnd], afterTime[..<topicEnd], json)
     }
 
     /// Reads a `.rec` file: its points (a month's worth is small enough to keep), in time order, and
