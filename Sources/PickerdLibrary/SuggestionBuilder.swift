@@ -118,13 +118,13 @@ public struct SuggestionBuilder: Sendable {
             moments.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))
             used.formUnion(window.map(\.id))
         }
-        // Time at home: a stay there with something to remember (photos, a mood, what was read),
-        // with its music; music alone is every evening.
+        // Time at home: a stay there with something to remember (photos, what was read), with its
+        // music and mood; music or a mood alone is every evening.
         for visit in items where visit.kind == .location {
             guard case .location(let l) = visit.asset, home.isHome(l) else { continue }
             let window = within(visit.startMs, visit.endMs, kinds: [.song, .podcast, .genericMedia, .photo, .livePhoto, .video, .stateOfMind])
                 .filter { !used.contains($0.id) }
-            if window.contains(where: { [.genericMedia, .photo, .livePhoto, .video, .stateOfMind].contains($0.kind) }) {
+            if window.contains(where: { [.genericMedia, .photo, .livePhoto, .video].contains($0.kind) }) {
                 moments.append(Moment(kind: .timeAtHome, anchor: visit.startMs, place: l.place, items: [visit] + window))
                 used.formUnion(window.map(\.id))
             }
@@ -235,6 +235,16 @@ public struct SuggestionBuilder: Sendable {
         return (timed.map(\.startMs).min()!, timed.map(\.endMs).max()!)
     }
 
+    /// Where an item was: its own coordinate, else its place's (a visit, a day's places).
+    static func position(_ item: LibraryItem) -> Coordinate? {
+        if let c = item.coordinate { return c }
+        switch item.asset {
+        case .location(let l): return l.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        case .locationGroup(let g): return g.locations.first?.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        default: return nil
+        }
+    }
+
     /// How long a stay at a place that is not routine makes an outing by itself (an evening at a
     /// bar with no photo is still one).
     static let outingAlone: Int64 = 45 * 60_000
@@ -324,24 +334,24 @@ public struct SuggestionBuilder: Sendable {
     private func trips(_ items: [LibraryItem], home: HomeBase) -> [Moment] {
         var awayDays = Set<Int>()
         guard let base = home.coordinate else { return [] }
-        for item in items {
-            if let c = item.coordinate, c.distance(to: base) > Self.awayDistance {
-                awayDays.insert(dayIndex(item))
-            }
-        }
+        func isAway(_ item: LibraryItem) -> Bool { Self.position(item).map { $0.distance(to: base) > Self.awayDistance } ?? false }
+        for item in items where isAway(item) { awayDays.insert(dayIndex(item)) }
         var runs: [[Int]] = []
         for day in awayDays.sorted() {
             if let last = runs.last?.last, last == day - 1 { runs[runs.count - 1].append(day) } else { runs.append([day]) }
         }
         return runs.filter { $0.count >= 2 }.compactMap { days in
             let span = Set(days)
-            let during = items.filter { span.contains(dayIndex($0)) || (span.contains(dayIndex($0.endMs, $0)) && $0.kind == .locationGroup) }
+            let inDays = items.filter { span.contains(dayIndex($0)) || (span.contains(dayIndex($0.endMs, $0)) && $0.kind == .locationGroup) }
+            // From leaving to coming back: the first thing far from home to the last.
+            guard let start = inDays.first(where: isAway)?.startMs, let end = inDays.last(where: isAway)?.endMs else { return nil }
+            let during = inDays.filter { $0.startMs >= start && $0.startMs <= end }
                 .filter { [.locationGroup, .livePhoto, .photo, .video, .workout, .stateOfMind, .location].contains($0.kind) && !isDailyMood($0) }
             guard let first = during.first else { return nil }
-            let city = during.lazy.compactMap { item -> String? in
-                if case .location(let l) = item.asset, !l.city.isEmpty { return l.city }
-                return nil
-            }.first ?? Self.cell(first.coordinate)
+            // Where it went: the city most of its places are in.
+            var counts: [String: Int] = [:]
+            for item in during { if case .location(let l) = item.asset, !l.city.isEmpty, isAway(item) { counts[l.city, default: 0] += 1 } }
+            let city = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? Self.cell(first.coordinate)
             return Moment(kind: .trip, anchor: first.startMs, place: city, items: during)
         }
     }
@@ -446,6 +456,11 @@ public struct SuggestionBuilder: Sendable {
         let weekday = weekdayName(first)
         switch kind {
         case .workout:
+            // A workout the person named ("Tempelhofer Feld intervals") is called what they called it.
+            if let own = items.lazy.compactMap({ item -> String? in
+                if case .workout(let w) = item.asset, let name = w.details?.localizedName, Self.isOwnName(name) { return name }
+                return nil
+            }).first { return own }
             let noun = items.lazy.compactMap { item -> String? in
                 if case .workout(let w) = item.asset { return Self.activityNoun(w.details) }
                 return nil
@@ -468,7 +483,9 @@ public struct SuggestionBuilder: Sendable {
                 }
             }.filter { !$0.isEmpty }
             let days = Set(items.map { dayIndex($0) }).count
-            if let city = cities.first { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
+            // The city most of its places are in (the first of equals): where the trip went.
+            let counts = Dictionary(cities.map { ($0, 1) }, uniquingKeysWith: +)
+            if let city = cities.first(where: { counts[$0] == counts.values.max() }) { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
             // No place kept: being away is what the places said, so the title is just the days.
             return span(items)
         case .weeklySummary:
@@ -514,6 +531,16 @@ public struct SuggestionBuilder: Sendable {
         case 1..<7: return "\(weekdayName(first)) to \(weekdayName(last))"
         default: return "\(dayAndMonth(dayIndex(first))) to \(dayAndMonth(dayIndex(last)))"
         }
+    }
+
+    /// Whether a workout's name is one the person gave it, not what an app calls every workout
+    /// ("Morning Run", "Lunch Ride", "Outdoor Run", "Running", "Afternoon Walk").
+    static func isOwnName(_ name: String) -> Bool {
+        let words = name.lowercased().split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return false }
+        let generic: Set = ["morning", "afternoon", "evening", "night", "lunch", "outdoor", "indoor", "run", "running", "ride", "cycling",
+                            "walk", "walking", "hike", "hiking", "swim", "swimming", "workout", "activity", "yoga", "treadmill", "easy", "long"]
+        return !words.allSatisfy { generic.contains($0) }
     }
 
     static func activityNoun(_ details: WorkoutDetails?) -> String? {

@@ -235,16 +235,17 @@ public struct HomeBase: Sendable, Hashable {
     }
 
     /// How far from home's centre a visit is still home, in metres.
-    public static let homeRadius = 300.0
+    public static let homeRadius = 150.0
 
-    /// Whether a visit is to home: within ``homeRadius`` of it where both have coordinates (a name,
-    /// such as a city the gazetteer gave a nameless visit, is no identity), else by its name.
+    /// Whether a visit is to home: home's name and, where both have coordinates, within
+    /// ``homeRadius`` of it (a name alone is no identity: the gazetteer names every nameless visit
+    /// in a city by the city; and the bar round the corner is not home).
     public func isHome(_ location: Location) -> Bool {
-        guard let place else { return false }
+        guard let place, location.place == place else { return false }
         if let home = coordinate, let there = location.location {
             return home.distance(to: Coordinate(latitude: there.latitude, longitude: there.longitude)) <= Self.homeRadius
         }
-        return location.place == place
+        return true
     }
 
     /// Whether `coordinate` is within 1.5 km of home (unknown home: near).
