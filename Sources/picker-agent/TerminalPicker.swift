@@ -117,8 +117,9 @@ final class PickerScreen {
             }
             var key = Int(term_key(0))
             if key == TERM_KEY_NONE {
-                waitForWake(tty: tty, milliseconds: 250)
-                key = Int(term_key(0))
+                // A key's bytes (an arrow's escape sequence) may come apart: curses is given 100 ms
+                // to complete one, as before, but only once the terminal has something to read.
+                if waitForWake(tty: tty, milliseconds: 250) { key = Int(term_key(100)) }
             }
             if key == TERM_KEY_CLOSED {
                 cancel()
@@ -132,12 +133,15 @@ final class PickerScreen {
     }
 
     /// Waits up to `milliseconds` for a key on `tty` or a frame (poll(2)); empties the wake pipe.
-    private func waitForWake(tty: Int32?, milliseconds: Int32) {
+    /// - Returns: whether the terminal has something to read (or hung up).
+    @discardableResult
+    private func waitForWake(tty: Int32?, milliseconds: Int32) -> Bool {
         var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
         if let tty { fds.append(pollfd(fd: tty, events: Int16(POLLIN), revents: 0)) }
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
         var drain = [UInt8](repeating: 0, count: 64)
         while read(wake, &drain, drain.count) > 0 {}
+        return fds.count > 1 && fds[1].revents != 0
     }
 
     // MARK: Messages from pickerd

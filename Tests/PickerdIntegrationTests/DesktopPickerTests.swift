@@ -30,8 +30,14 @@ final class XDisplay {
         _ = try run("Tools/TestSupport/a11y-tree".absolutePath, [])
     }
 
-    /// What a program on this display needs: the display and the session bus.
-    var environment: [String: String] { ["DISPLAY": name, "DBUS_SESSION_BUS_ADDRESS": busAddress] }
+    /// What a program on this display needs: the display and the session bus. GTK paints with cairo:
+    /// Xvfb has no GPU, and GL there is llvmpipe, the CPU emulating one (slower, and far slower on a
+    /// busy machine).
+    var environment: [String: String] { ["DISPLAY": name, "DBUS_SESSION_BUS_ADDRESS": busAddress, "GSK_RENDERER": "cairo"] }
+
+    /// How long a test waits for anything on this display: long, since a busy machine is slow, and
+    /// nothing waits this long when it works (every wait ends as soon as what it waits for is there).
+    static let patience: Double = 90
 
     @discardableResult
     func run(_ program: String, _ arguments: [String]) throws -> CommandResult {
@@ -47,22 +53,47 @@ final class XDisplay {
     /// Waits for a window titled `title` and gives it the keyboard focus.
     func focusWindow(_ title: String) -> String? {
         var id: String?
-        _ = eventually(timeout: 30) {
+        _ = eventually(timeout: Self.patience) {
             id = window(title)
             guard let id else { return false }
             return (try? run("/usr/bin/xdotool", ["windowfocus", "--sync", id]).status) == 0
         }
+        // A new picker's window (X reuses the ids of a client that has gone): no screen of it seen yet.
+        if let id { seen[id] = 0 }
         return id
     }
 
     func keys(_ keys: String...) throws { try run("/usr/bin/xdotool", ["key", "--delay", "60"] + keys) }
+
+    /// The screen the picker in `window` last drew: its count and name (`_PICKERD_SCREEN`, set once
+    /// the screen is painted).
+    func screen(_ window: String) -> (count: Int, name: String)? {
+        guard let r = try? run("/usr/bin/xprop", ["-id", window, "_PICKERD_SCREEN"]), r.status == 0,
+              let quoted = r.stdout.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first else { return nil }
+        let parts = quoted.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let count = Int(parts[0]) else { return nil }
+        return (count, String(parts[1]))
+    }
+
+    /// The screens seen drawn, by window: a key is pressed only once the screen it is meant for is.
+    private var seen: [String: Int] = [:]
+
+    /// Waits until the picker in `window` has drawn `name` anew (after the last screen waited for):
+    /// what the next key is meant for is on screen.
+    func drawn(_ name: String, in window: String, timeout: Double = XDisplay.patience) -> Bool {
+        eventually(timeout: timeout) {
+            guard let shown = screen(window), shown.count > seen[window, default: 0], shown.name == name else { return false }
+            seen[window] = shown.count
+            return true
+        }
+    }
     func type(_ text: String) throws { try run("/usr/bin/xdotool", ["type", "--delay", "30", text]) }
 
     /// The picker's accessibility tree now (Tools/TestSupport/a11y-tree).
     var tree: String { (try? run("Tools/TestSupport/a11y-tree".absolutePath, ["picker-gtk"]).stdout) ?? "" }
 
     /// Waits until the tree shows `text`.
-    func waitFor(_ text: String, timeout: Double = 30) -> Bool { eventually(timeout: timeout) { tree.contains(text) } }
+    func waitFor(_ text: String, timeout: Double = XDisplay.patience) -> Bool { eventually(timeout: timeout) { tree.contains(text) } }
 
     /// A screenshot of the whole screen, kept in the test's directory.
     func screenshot(_ name: String) throws -> String {
@@ -109,7 +140,7 @@ final class LaunchedApp {
     }
 
     /// Waits for the app to end; its exit status (nil while it runs).
-    func finish(timeout: Double = 30) -> Int32? {
+    func finish(timeout: Double = XDisplay.patience) -> Int32? {
         guard eventually(timeout: timeout, { !process.isRunning }) else { return nil }
         return process.terminationStatus
     }
@@ -148,7 +179,7 @@ struct DesktopPickerTests {
 
     /// No picker process is left, and pickerd holds no presentation.
     func clean(_ pickerd: RunningPickerd, _ display: XDisplay) -> Bool {
-        eventually(timeout: 30) {
+        eventually(timeout: XDisplay.patience) {
             display.window(Self.title) == nil
                 && (try? runCommand(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-x", "picker-gtk"]).status) == 1
                 && ((try? pickerd.ctl(["status"]).stdout) ?? "").contains("sessions: 0 active, 0 picker agents")
@@ -160,10 +191,11 @@ struct DesktopPickerTests {
         let display = try XDisplay()
         let pickerd = try world(display)
         let app = try LaunchedApp(pickerd, display: display)
-        #expect(display.focusWindow(Self.title) != nil, "no window: \(pickerd.logText)")
+        let window = try #require(display.focusWindow(Self.title), "no window: \(pickerd.logText)")
 
         // The consent sheet.
-        #expect(display.waitFor("push button 'Turn On'"), "\(display.tree)\n\(pickerd.logText)")
+        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
+        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)\n\(pickerd.logText)")
         let sheet = display.tree
         for control in ["push button 'Customize'", "push button 'About'", "push button 'Not Now'", "label 'Journaling Suggestions'"] {
             #expect(sheet.contains(control), "\(control) in \(sheet)")
@@ -174,9 +206,10 @@ struct DesktopPickerTests {
         try display.keys("Return")
 
         // The lists, each suggestion with its picture.
+        #expect(display.drawn("lists", in: window), "\(display.tree)")
         #expect(display.waitFor("Recommended ("), "\(display.tree)")
         #expect(display.waitFor("image 'picture'"), "thumbnails arrived: \(display.tree)")
-        #expect(eventually(timeout: 30) { display.tree.components(separatedBy: "image 'picture'").count - 1 >= 3 }, "\(display.tree)")
+        #expect(eventually(timeout: XDisplay.patience) { display.tree.components(separatedBy: "image 'picture'").count - 1 >= 3 }, "\(display.tree)")
         let tree = display.tree
         #expect(tree.contains("list 'Recommended suggestions'") && tree.contains("Journal Demo gets only what you choose to add."), "\(tree)")
         #expect(tree.contains("push button 'Learn More'") && tree.contains("push button 'Dismiss'"), "\(tree)")
@@ -186,17 +219,20 @@ struct DesktopPickerTests {
 
         // The review: leave two items out, edit the title.
         try display.keys("Return")
+        #expect(display.drawn("review", in: window), "\(display.tree)")
         #expect(display.waitFor("check box '"), "\(display.tree)")
         let shown = items(display.tree)
         #expect(shown.count >= 4 && shown.allSatisfy(\.kept), "\(display.tree)")
         try display.keys("Down", "space", "Down", "Down", "space")
-        #expect(eventually { items(display.tree).filter { !$0.kept }.count == 2 }, "\(display.tree)")
+        #expect(eventually(timeout: XDisplay.patience) { items(display.tree).filter { !$0.kept }.count == 2 }, "\(display.tree)")
         #expect(display.waitFor("keeping \(shown.count - 2) of \(shown.count)"))
         try display.keys("alt+e")
+        #expect(display.drawn("review-title", in: window), "\(display.tree)")
         #expect(display.waitFor("text 'Title'") || display.waitFor("entry 'Title'"), "\(display.tree)")
         try display.keys("ctrl+a")
         try display.type("A weekend upstate")
         try display.keys("Return")
+        #expect(display.drawn("review", in: window), "\(display.tree)")
         #expect(display.waitFor("label 'A weekend upstate'"), "\(display.tree)")
         let review = try display.screenshot("3-review")
         #expect(try display.colours(in: review, x: 20, y: 140, width: 420, height: 320) > 150, "the carousel shows a picture")
@@ -226,9 +262,11 @@ struct DesktopPickerTests {
         let display = try XDisplay()
         let pickerd = try world(display)
         let first = try LaunchedApp(pickerd, display: display)
-        #expect(display.focusWindow(Self.title) != nil, "\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On'"), "\(display.tree)")
+        let firstWindow = try #require(display.focusWindow(Self.title), "\(pickerd.logText)")
+        #expect(display.drawn("consent", in: firstWindow), "\(display.tree)")
+        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
         try display.keys("Return")
+        #expect(display.drawn("lists", in: firstWindow), "\(display.tree)")
         #expect(display.waitFor("Recommended ("), "\(display.tree)")
         try display.keys("Escape")
         #expect(first.finish() == 3, "cancelled: \(first.said)")
@@ -238,6 +276,7 @@ struct DesktopPickerTests {
         // Consent is remembered: the lists come first; the window manager's close ends it the same way.
         let second = try LaunchedApp(pickerd, display: display)
         let window = try #require(display.focusWindow(Self.title), "\(pickerd.logText)")
+        #expect(display.drawn("lists", in: window), "\(display.tree)")
         #expect(display.waitFor("Recommended ("), "\(display.tree)")
         let r = try display.run("Tools/TestSupport/x11-close-window".absolutePath, [window])
         #expect(r.status == 0, "\(r.stderr)")
@@ -257,13 +296,14 @@ struct DesktopPickerTests {
         parent.environment = display.environment
         try parent.run()
         defer { kill(parent.processIdentifier, SIGKILL) }  // SIGTERM is blocked in what the test runner starts
-        let parentID = try #require(eventually(timeout: 30) { display.window("My Journal") != nil } ? display.window("My Journal") : nil)
+        let parentID = try #require(eventually(timeout: XDisplay.patience) { display.window("My Journal") != nil } ? display.window("My Journal") : nil,
+                                    "xmessage's window")
         let handle = "x11:" + String(UInt64(parentID)!, radix: 16)
         let app = try LaunchedApp(pickerd, display: display, extra: ["--parent-window", handle])
         let picker = try #require(display.focusWindow(Self.title), "\(pickerd.logText)")
         let hint = try display.run("/usr/bin/xprop", ["-id", picker, "WM_TRANSIENT_FOR"])
         #expect(hint.stdout.contains("window id # 0x" + String(UInt64(parentID)!, radix: 16)), "\(hint.stdout)\n\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On'"), "\(display.tree)")
+        #expect(display.drawn("consent", in: picker), "\(display.tree)")
         try display.keys("Escape")  // Not Now
         #expect(app.finish() == 4, "\(app.said)")
         #expect(clean(pickerd, display))

@@ -25,7 +25,8 @@ final class TmuxWindow {
     func resize(columns: Int, rows: Int) throws { try tmux(["resize-window", "-x", "\(columns)", "-y", "\(rows)"]) }
 
     /// Waits until the screen shows `text`; returns whether it did.
-    func waitFor(_ text: String, timeout: Double = 20) -> Bool { eventually(timeout: timeout) { screen.contains(text) } }
+    /// (Long: a busy machine is slow, and the wait ends as soon as the text is there.)
+    func waitFor(_ text: String, timeout: Double = 60) -> Bool { eventually(timeout: timeout) { screen.contains(text) } }
 
     deinit { _ = try? tmux(["kill-server"]) }
 }
