@@ -36,12 +36,12 @@ final class TmuxWindow {
 struct TerminalPickerTests {
     /// pickerd with journal-demo registered, and a tmux window running `journal-demo new-entry`
     /// (then its exit status and the terminal's modes).
-    func world() throws -> (RunningPickerd, TmuxWindow) {
+    func world(rows: Int = 24) throws -> (RunningPickerd, TmuxWindow) {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"action": "cancel"}]}"#, register: false)
         try registerJournalDemo(pickerd)
         let command = "\(BuiltProducts.url("journal-demo").path) new-entry --output \(pickerd.root)/journal --runtime-dir \(pickerd.runtime);"
             + " echo EXIT=$?; echo MODES $(stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ' '); sleep 600"
-        return (pickerd, try TmuxWindow(command))
+        return (pickerd, try TmuxWindow(command, rows: rows))
     }
 
     /// The item lines of the review screen: (kept, summary).
@@ -62,7 +62,8 @@ struct TerminalPickerTests {
 
     @Test("consent, banner, tabs, review: two items left out, the title edited, added; the entry holds exactly the kept items")
     func fullFlow() throws {
-        let (pickerd, window) = try world()
+        // Tall enough for a review's 13 items to be on the screen at once (a week's summary has many).
+        let (pickerd, window) = try world(rows: 44)
         #expect(window.waitFor("[ Turn On ]"), "\(window.screen)\n\(pickerd.logText)")
         #expect(window.screen.contains("Journal Demo would like to show you suggestions"))
         try window.keys("a")
