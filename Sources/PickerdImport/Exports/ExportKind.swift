@@ -77,7 +77,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         switch body.first {
         case UInt8(ascii: "{"): return json(body, name: name)
         case UInt8(ascii: "<"): return xml(body)
-        case UInt8(ascii: "["): return jsonArray(body) ?? mapsHistoryArray(body)
+        case UInt8(ascii: "["): return jsonArray(body)
         default: return textDirectory(body) ?? ownTracks(body) ?? listeningCSV(body) ?? olderDaylio(body)
         }
     }
@@ -195,19 +195,20 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         return fields.json.contains(subsequence: "\"_type\"") ? .owntracks : nil
     }
 
-    /// A JSON array whose first element is a Timeline segment (Google Maps on iOS): its keys include
-    /// `visit`, `activity` or `timelinePath`.
-    static func mapsHistoryArray(_ body: ArraySlice<UInt8>) -> ExportKind? {
+    /// A JSON array by its first element's keys: a listen (`listened_at`, `track_metadata`) is the
+    /// older ListenBrainz export; a Timeline segment (`visit`, `activity`, `timelinePath`) is Google
+    /// Maps' location history on iOS.
+    static func jsonArray(_ body: ArraySlice<UInt8>) -> ExportKind? {
+        let kinds: [String: ExportKind] = ["listened_at": .listenbrainz, "track_metadata": .listenbrainz,
+                                           "visit": .mapsHistory, "activity": .mapsHistory, "timelinePath": .mapsHistory]
         var parser = JSONPullParser(bytes: body)
         do {
             try parser.beginArray()
             guard try parser.nextElement(), try parser.peekKind() == .object else { return nil }
             try parser.beginObject()
             while try parser.nextKey() {
-                switch String(decoding: parser.scratch, as: UTF8.self) {
-                case "visit", "activity", "timelinePath": return .mapsHistory
-                default: try parser.skipValue()
-                }
+                if let kind = kinds[String(decoding: parser.scratch, as: UTF8.self)] { return kind }
+                try parser.skipValue()
             }
         } catch {}
         return nil

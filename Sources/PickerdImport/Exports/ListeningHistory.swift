@@ -224,24 +224,6 @@ struct CSVRecords {
 }
 
 extension ExportKind {
-    /// A JSON array whose first element is a listen (`listened_at`, `track_metadata`): the older
-    /// ListenBrainz export.
-    static func jsonArray(_ body: ArraySlice<UInt8>) -> ExportKind? {
-        var parser = JSONPullParser(bytes: body)
-        do {
-            try parser.beginArray()
-            guard try parser.nextElement(), try parser.peekKind() == .object else { return nil }
-            try parser.beginObject()
-            while try parser.nextKey() {
-                switch String(decoding: parser.scratch, as: UTF8.self) {
-                case "listened_at", "track_metadata": return .listenbrainz
-                default: try parser.skipValue()
-                }
-            }
-        } catch {}
-        return nil
-    }
-
     /// A CSV by its header or its shape: Daylio's header (`full_date,…`), a Last.fm export's header
     /// (`uts,utc_time,artist,…,track,…`, or lastfm-to-csv's `artist,album,name,date`), or
     /// lastfm-to-csv's headerless rows (four fields, the last a Last.fm date: `31 Jan 2021 12:34`;
