@@ -70,7 +70,7 @@ enum Entitlements {
 struct SessionTests {
     @Test("an entitled app gets exactly the kept items, the edited title, media readable, read-only and pathless")
     func approved() throws {
-        let pickerd = try sessionPickerd(script: #"{"consent": "accept", "reviews": [{"list": "recommended", "index": 1, "deselect": ["song"], "set-title": "A good day"}]}"#)
+        let pickerd = try sessionPickerd(script: #"{"consent": "accept", "reviews": [{"title": "Morning run in Riverside Park", "deselect": ["song"], "set-title": "A good day"}]}"#)
         let lines = try testClient(pickerd, "present")
         #expect(lines.first?["event"] as? String == "accepted")
         let outcome = try #require(lines.last)
