@@ -25,7 +25,8 @@ extension SuggestionBuilder {
         guard Self.eventTitledKinds.contains(kind), !events.isEmpty else { return nil }
         var best: (event: EventSpan, held: Int)?
         for event in events where kind == .trip ? event.titlesTrips : event.joinsMoments {
-            let held = items.count { event.holds($0.startMs) }
+            // Music plays through every event of a day: it ties none to a moment.
+            let held = items.count { event.holds($0.startMs) && $0.kind != .song && $0.kind != .podcast }
             guard held > 0, !event.title.isEmpty else { continue }
             if let current = best {
                 let a = (held, -(event.endMs - event.startMs), -event.startMs)

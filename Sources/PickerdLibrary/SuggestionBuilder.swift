@@ -83,7 +83,14 @@ public struct SuggestionBuilder: Sendable {
             if case .location(let l) = item.asset { return l.place }
             return ""
         }
-        let workouts = items.filter { $0.kind == .workout }
+        // A walk the location history recorded is the same walk as a track from a watch or an app
+        // over the same time: the track (its name, route and distance) stands for it.
+        let tracked = items.filter { $0.kind == .workout && $0.externalID != Self.locationHistoryFormat }
+        let workouts = items.filter { workout in
+            guard workout.kind == .workout else { return false }
+            guard workout.externalID == Self.locationHistoryFormat else { return true }
+            return !tracked.contains { Self.overlap(workout, $0) * 2 > min(workout.endMs - workout.startMs, $0.endMs - $0.startMs) }
+        }
 
         // Workouts with what happened during them: the workout's own time, photos and music a few
         // minutes around it, and the place it was at (a visit that overlaps it, never what follows).
@@ -91,8 +98,10 @@ public struct SuggestionBuilder: Sendable {
             let window = within(workout.startMs - Self.workoutMargin, workout.endMs + Self.workoutMargin,
                                 kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
+            // The place it was at: a visit holding most of it (a run that starts where the night's
+            // stay ends is not "at home").
             let visits = within(workout.startMs - 12 * 3_600_000, workout.endMs, kinds: [.location])
-                .filter { $0.endMs > workout.startMs && $0.startMs < workout.endMs }
+                .filter { Self.overlap($0, workout) * 2 > max(1, workout.endMs - workout.startMs) }
             let at = visits.first.map(place) ?? ""
             moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + visits.prefix(1) + window))
             // Each item in one moment: what a workout took, no outing takes too.
@@ -113,24 +122,40 @@ public struct SuggestionBuilder: Sendable {
                                 kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
             let isRoutine = visit.coordinate.map { routine.contains(HomeBase.placeCell($0)) } ?? false
-            if isRoutine ? !window.contains(where: { notable.contains($0.kind) })
-                         : window.isEmpty && visit.endMs - visit.startMs < Self.outingAlone { continue }
+            // Music alone is every commute: it makes no stay notable.
+            let hasNotable = window.contains { notable.contains($0.kind) }
+            if isRoutine ? !hasNotable : !hasNotable && visit.endMs - visit.startMs < Self.outingAlone { continue }
             moments.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))
             used.formUnion(window.map(\.id))
         }
         // Time at home: a stay there with something to remember (photos, what was read), with its
         // music and mood; music or a mood alone is every evening.
+        // A stay at home may last days (a long weekend): each run of its photos, videos and
+        // reading (split where nothing happened for three hours: a cake in the oven is still the same
+        // afternoon) is one moment, with the music and
+        // moods of that time.
         for visit in items where visit.kind == .location {
             guard case .location(let l) = visit.asset, home.isHome(l) else { continue }
-            let window = within(visit.startMs, visit.endMs, kinds: [.song, .podcast, .genericMedia, .photo, .livePhoto, .video, .stateOfMind])
-                .filter { !used.contains($0.id) }
-            if window.contains(where: { [.genericMedia, .photo, .livePhoto, .video].contains($0.kind) }) {
-                moments.append(Moment(kind: .timeAtHome, anchor: visit.startMs, place: l.place, items: [visit] + window))
-                used.formUnion(window.map(\.id))
+            var runs: [[LibraryItem]] = []
+            for item in within(visit.startMs, visit.endMs, kinds: Self.homeContent) where !used.contains(item.id) {
+                if let last = runs.last?.last, item.startMs - last.endMs <= Self.homePause {
+                    runs[runs.count - 1].append(item)
+                } else {
+                    runs.append([item])
+                }
+            }
+            for run in runs {
+                let from = run[0].startMs, to = run.map(\.endMs).max()!
+                let with = within(from, to, kinds: [.song, .podcast, .stateOfMind]).filter { !used.contains($0.id) && !isDailyMood($0) }
+                moments.append(Moment(kind: .timeAtHome, anchor: from, place: l.place, items: [visit] + run + with))
+                used.formUnion((run + with).map(\.id))
             }
         }
         // Trips: two days or more away from home, with what happened then.
-        moments += trips(items, home: home)
+        moments += trips(items, home: home) { visit in
+            guard case .location(let l) = visit.asset else { return false }
+            return home.isHome(l) || l.isWorkLocation == true || visit.coordinate.map { routine.contains(HomeBase.placeCell($0)) } ?? false
+        }
         // Weekly summaries, from whatever the week holds: its workouts (or a workout group an app
         // gave), its days out, its movement, a few photos, its moods; a week with only one kind of
         // thing is not summed up.
@@ -217,7 +242,7 @@ public struct SuggestionBuilder: Sendable {
             let chosen = cap(unique(moment.items), kind: moment.kind)
             let id = Self.stableID("\(moment.kind.rawValue)|\(moment.anchor)|\(moment.place)")
             guard !chosen.isEmpty, seenItems.insert(chosen.map(\.id)).inserted, seenIDs.insert(id).inserted else { continue }
-            let (start, end) = Self.span(moment.kind, chosen)
+            let (start, end) = moment.window ?? span(moment.kind, chosen)
             // A moment an event in the person's calendar names is one they marked as worth keeping.
             let event = titlingEvent(moment.kind, chosen, events: events)
             suggestions.append(StoredSuggestion(
@@ -228,11 +253,39 @@ public struct SuggestionBuilder: Sendable {
         return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
     }
 
-    /// When a moment happened, from its items: all of them, except that a workout is its own time
-    /// (with what lies within its margin), not the whole visit to the place it was at.
-    static func span(_ kind: SuggestionKind, _ items: [LibraryItem]) -> (start: Int64, end: Int64) {
-        let timed = kind == .workout && items.contains(where: { $0.kind != .location }) ? items.filter { $0.kind != .location } : items
+    /// When a moment happened, from its items:
+    /// - a workout is its own time (with what lies within its margin), not the whole visit to the
+    ///   place it was at;
+    /// - an outing is the stay at its place (the music on the way there and an invitation's time
+    ///   do not stretch it);
+    /// - time at home is when its photos, videos and reading were (the stay at home may last days);
+    /// - a week's summary is its week, Monday to Sunday;
+    /// - anything else spans all its items.
+    func span(_ kind: SuggestionKind, _ items: [LibraryItem]) -> (start: Int64, end: Int64) {
+        let stays = items.filter { $0.kind == .location }
+        let timed: [LibraryItem]
+        switch kind {
+        case .weeklySummary:
+            let week = week(of: items.map(\.startMs).min()!)
+            return (week.start, week.end)
+        case .workout where stays.count < items.count: timed = items.filter { $0.kind != .location }
+        case .outing where !stays.isEmpty: timed = stays
+        case .timeAtHome where items.contains(where: { Self.homeContent.contains($0.kind) }):
+            timed = items.filter { Self.homeContent.contains($0.kind) }
+        default: timed = items
+        }
         return (timed.map(\.startMs).min()!, timed.map(\.endMs).max()!)
+    }
+
+    /// What makes time at home worth remembering: photos, videos, what was read.
+    static let homeContent: Set<AssetKind> = [.photo, .livePhoto, .video, .genericMedia]
+
+    /// `externalID` of workouts the location history recorded (activity segments long enough).
+    static let locationHistoryFormat = "takeout"
+
+    /// How long two items overlap, in ms (0 when they do not).
+    static func overlap(_ a: LibraryItem, _ b: LibraryItem) -> Int64 {
+        max(0, min(a.endMs, b.endMs) - max(a.startMs, b.startMs))
     }
 
     /// Where an item was: its own coordinate, else its place's (a visit, a day's places).
@@ -244,6 +297,16 @@ public struct SuggestionBuilder: Sendable {
         default: return nil
         }
     }
+
+    /// How long nothing happens at home before what follows is another moment.
+    static let homePause: Int64 = 3 * 3_600_000
+
+    /// How long before the first thing far from home, or after the last, the stay at a known
+    /// place it left from or came back to may end or begin and still bound a trip.
+    static let tripEdge: Int64 = 12 * 3_600_000
+
+    /// How many stays away a trip shows where the data has no day's places.
+    static let tripStays = 3
 
     /// How long a stay at a place that is not routine makes an outing by itself (an evening at a
     /// bar with no photo is still one).
@@ -281,6 +344,8 @@ public struct SuggestionBuilder: Sendable {
         var anchor: Int64
         var place: String
         var items: [LibraryItem]
+        /// When it was, where its items do not say it (a trip: from leaving to coming back).
+        var window: (start: Int64, end: Int64)? = nil
     }
 
     // Not inlined: Swift 6.3.1's optimizer trips its own ownership verifier when this is inlined
@@ -331,7 +396,7 @@ public struct SuggestionBuilder: Sendable {
     /// Runs of two days or more spent away from home: anything more than ``awayDistance`` from home
     /// makes a day away. Distance, not a city's name: an address's city is written many ways ("Berlin",
     /// "10999 Berlin", a district's name), and a suburb is not a trip.
-    private func trips(_ items: [LibraryItem], home: HomeBase) -> [Moment] {
+    private func trips(_ items: [LibraryItem], home: HomeBase, isKnown: (LibraryItem) -> Bool) -> [Moment] {
         var awayDays = Set<Int>()
         guard let base = home.coordinate else { return [] }
         func isAway(_ item: LibraryItem) -> Bool { Self.position(item).map { $0.distance(to: base) > Self.awayDistance } ?? false }
@@ -343,16 +408,34 @@ public struct SuggestionBuilder: Sendable {
         return runs.filter { $0.count >= 2 }.compactMap { days in
             let span = Set(days)
             let inDays = items.filter { span.contains(dayIndex($0)) || (span.contains(dayIndex($0.endMs, $0)) && $0.kind == .locationGroup) }
-            // From leaving to coming back: the first thing far from home to the last.
-            guard let start = inDays.first(where: isAway)?.startMs, let end = inDays.last(where: isAway)?.endMs else { return nil }
-            let during = inDays.filter { $0.startMs >= start && $0.startMs <= end }
+            // From leaving to coming back: from the end of the last stay at home, work or another
+            // known place before the first thing far from home (the way to the station is the
+            // trip's), to the start of the first stay at one after the last (the way back is too);
+            // without such a stay within half a day, the first and last things far from home.
+            // A day's places (a LocationGroup) run to the day's end: its visits, not it, say when.
+            let edges = inDays.filter { $0.kind != .locationGroup }
+            guard var start = edges.first(where: isAway)?.startMs, var end = edges.filter(isAway).map(\.endMs).max() else { return nil }
+            if let left = items.last(where: { $0.kind == .location && $0.endMs <= start && isKnown($0) }), start - left.endMs <= Self.tripEdge {
+                start = left.endMs
+            }
+            if let back = items.first(where: { $0.kind == .location && $0.startMs >= end && isKnown($0) }), back.startMs - end <= Self.tripEdge {
+                end = back.startMs
+            }
+            var during = inDays.filter { $0.startMs >= start && $0.startMs <= end }
                 .filter { [.locationGroup, .livePhoto, .photo, .video, .workout, .stateOfMind, .location].contains($0.kind) && !isDailyMood($0) }
+            // Where it was: the days' places where the data groups them, else its longest stays
+            // away (the hotel, the day's sights), not every platform on the way.
+            let grouped = during.contains { $0.kind == .locationGroup }
+            let longest = Set(during.filter { $0.kind == .location && isAway($0) }
+                .sorted { ($0.endMs - $0.startMs, Self.orderKey($1.id)) > ($1.endMs - $1.startMs, Self.orderKey($0.id)) }
+                .prefix(grouped ? 0 : Self.tripStays).map(\.id))
+            during.removeAll { $0.kind == .location && !longest.contains($0.id) }
             guard let first = during.first else { return nil }
             // Where it went: the city most of its places are in.
             var counts: [String: Int] = [:]
             for item in during { if case .location(let l) = item.asset, !l.city.isEmpty, isAway(item) { counts[l.city, default: 0] += 1 } }
             let city = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? Self.cell(first.coordinate)
-            return Moment(kind: .trip, anchor: first.startMs, place: city, items: during)
+            return Moment(kind: .trip, anchor: first.startMs, place: city, items: during, window: (start, end))
         }
     }
 
@@ -371,7 +454,7 @@ public struct SuggestionBuilder: Sendable {
     /// spread over the moment's time rather than its first minutes; then in time order.
     private func cap(_ items: [LibraryItem], kind: SuggestionKind) -> [LibraryItem] {
         let priority: [AssetKind] = switch kind {
-        case .trip: [.locationGroup, .workout, .livePhoto, .video, .stateOfMind, .photo, .location]
+        case .trip: [.locationGroup, .location, .workout, .livePhoto, .video, .stateOfMind, .photo]
         case .weeklySummary: [.workoutGroup, .locationGroup, .motionActivity, .livePhoto, .photo]
         case .workout: [.workout, .location, .photo, .livePhoto, .video, .stateOfMind, .motionActivity, .song, .podcast]
         // The place says where the moment was: it is never crowded out by photos.
@@ -442,7 +525,14 @@ public struct SuggestionBuilder: Sendable {
     ///     their settings allow (``lists(suggestions:items:enabled:)`` and a release filter them first).
     /// - Returns: a short title, such as "Morning run in Riverside Park".
     public func title(_ kind: SuggestionKind, _ items: [LibraryItem]) -> String {
-        guard let first = items.first else { return "" }
+        guard var first = items.first else { return "" }
+        // The part of the day is the moment's own: the workout's start, not the night's stay it
+        // began from; the photos at home, not the stay's start.
+        switch kind {
+        case .workout: first = items.first { $0.kind == .workout } ?? first
+        case .timeAtHome: first = items.first { Self.homeContent.contains($0.kind) } ?? first
+        default: break
+        }
         let part = partOfDay(first)
         let located = items.lazy.compactMap { item -> Location? in
             if case .location(let l) = item.asset, !l.place.isEmpty { return l }
@@ -669,7 +759,8 @@ public struct SuggestionBuilder: Sendable {
         var listed = suggestion
         listed.itemIDs = kept.map(\.id)
         listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept, events: events)
-        (listed.startMs, listed.endMs) = Self.span(suggestion.kind, kept)
+        // The stored window, unless items were left out: then only what remains says when.
+        if kept.count != suggestion.itemIDs.count { (listed.startMs, listed.endMs) = span(suggestion.kind, kept) }
         return ListedSuggestion(suggestion: listed, items: kept, events: events)
     }
 
