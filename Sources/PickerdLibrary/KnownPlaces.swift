@@ -1,0 +1,374 @@
+public import Foundation
+import PickerdPlaces
+public import PickerdStore
+import PickerdWire
+
+/// The places a person keeps going back to, found in their visits: home (where most nights are
+/// spent, one entry per home when they moved house), work (weekday daytime) and frequent places
+/// (many distinct days). `pickerctl places` lists them; the engine tells routine from a moment by
+/// them.
+///
+/// How they are found (``find(in:timeZone:)``):
+///
+/// 1. **Places.** Visits (Location items with a coordinate) are clustered by distance: a visit joins
+///    the nearest place whose centre is within ``clusterRadius`` (125 m), else it starts a new one;
+///    a place's centre is the mean of its visits. Not a fixed grid cell, which would put the bar
+///    round the corner into home's cell (or split a house on a cell's edge). Visits are taken in
+///    time order, so the result is deterministic.
+/// 2. **Nights.** A night is the hours 01:00–05:00 local time (the night of Sunday to Monday is
+///    Sunday's); it is spent at the place whose visits cover most of it (a stay at about 03:00).
+/// 3. **Home, per week** (Monday to Sunday): the place where most of the week's nights were spent.
+///    Home changes (moving house) when another place is the week's home for at least two weeks in a
+///    row; a single week elsewhere (a trip) does not move it. Each home has the dates it was home:
+///    from the start of the visit of its first night there (`nil` for the first home) until the
+///    end of the visit of its last night (`nil` for the current one).
+/// 4. **Work**: a place that is not home, where the weekday hours 09:00–17:00 (Monday to Friday)
+///    held at least ``workDayHours`` (3) hours on at least ``minimumWorkDays`` (3) days; the one
+///    with the most such days, and any other with at least a quarter as many (a change of job).
+///    A lunch café every weekday is not work: it is frequent.
+/// 5. **Frequent**: any other place visited on at least ``minimumFrequentDays`` (4) distinct days.
+///
+/// What the data says wins: a place with a visit marked `isWorkLocation` is work (never home),
+/// and a place with a visit named "Home" is home (never work or frequent; when no nights are
+/// known, it is the home).
+///
+/// A place's name is the most common name its visits give (the person's own, from the export),
+/// else the gazetteer's (`Gazetteer.name(latitude:longitude:)`: "Porto", "near Buckow"); its city
+/// likewise. Days are distinct calendar days in `timeZone` on which a visit was there.
+public struct KnownPlaces: Sendable, Hashable {
+    /// What a place is to the person.
+    public enum Role: String, Sendable, Hashable {
+        /// Where most nights are spent.
+        case home
+        /// Where weekday daytime is spent.
+        case work
+        /// Visited on many distinct days.
+        case frequent
+    }
+
+    /// One known place.
+    public struct Place: Sendable, Hashable {
+        /// What the place is to the person.
+        public var role: Role
+        /// The place's own name (from the person's data), else the gazetteer's, else "".
+        public var name: String
+        /// The city it is in (the data's, else the gazetteer's nearest city), else "".
+        public var city: String
+        /// Its centre: the mean of its visits' coordinates.
+        public var coordinate: Coordinate
+        /// For a home: since when it was home, ms since 1970 (moving house); `nil`: since the start.
+        public var from: Int64?
+        /// For a home: until when it was home, ms since 1970; `nil`: it still is.
+        public var until: Int64?
+        /// On how many distinct days it was visited (for a home, within its from–until).
+        public var days: Int
+
+        /// Creates a place.
+        /// - Parameters:
+        ///   - role: home, work or frequent.
+        ///   - name: its name.
+        ///   - city: its city.
+        ///   - coordinate: its centre.
+        ///   - from: home since, ms since 1970, or `nil`.
+        ///   - until: home until, ms since 1970, or `nil`.
+        ///   - days: distinct days visited.
+        public init(role: Role, name: String, city: String, coordinate: Coordinate, from: Int64? = nil, until: Int64? = nil, days: Int) {
+            self.role = role
+            self.name = name
+            self.city = city
+            self.coordinate = coordinate
+            self.from = from
+            self.until = until
+            self.days = days
+        }
+    }
+
+    /// The places: homes in time order, then work, then frequent places (most days first).
+    public var places: [Place]
+
+    /// Creates a list of known places.
+    /// - Parameter places: the places.
+    public init(places: [Place] = []) {
+        self.places = places
+    }
+
+    /// How close a visit must be to a place's centre to be at that place, in metres.
+    public static let clusterRadius = 125.0
+    /// How many weekdays with ``workDayHours`` make a place work.
+    public static let minimumWorkDays = 3
+    /// How many hours between 09:00 and 17:00 on a weekday make it a work day there.
+    public static let workDayHours = 3.0
+    /// On how many distinct days a place must be visited to be frequent.
+    public static let minimumFrequentDays = 4
+    /// How many weeks in a row another place must be the week's home for the person to have moved.
+    public static let weeksToMove = 2
+
+    /// Known places from a library's Location items (visits), days reckoned in `timeZone`.
+    /// - Parameters:
+    ///   - items: the library, or any part of it; items other than Location visits with a
+    ///     coordinate are ignored.
+    ///   - timeZone: the person's time zone, for nights, weekdays and days.
+    /// - Returns: the places, as the type's documentation says they are found.
+    public static func find(in items: [LibraryItem], timeZone: TimeZone) -> KnownPlaces {
+        find(in: items, timeZone: timeZone, gazetteer: { Gazetteer.shared })
+    }
+
+    static func find(in items: [LibraryItem], timeZone: TimeZone, gazetteer: () -> Gazetteer?) -> KnownPlaces {
+        var visits: [Visit] = []
+        for item in items {
+            guard case .location(let location) = item.asset else { continue }
+            let coordinate = location.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } ?? item.coordinate
+            guard let coordinate, coordinate.latitude.isFinite, coordinate.longitude.isFinite else { continue }
+            visits.append(Visit(startMs: item.startMs, endMs: max(item.startMs, item.endMs), coordinate: coordinate,
+                                place: location.place.trimmingCharacters(in: .whitespaces),
+                                city: location.city.trimmingCharacters(in: .whitespaces),
+                                isWork: location.isWorkLocation == true))
+        }
+        guard !visits.isEmpty else { return KnownPlaces() }
+        visits.sort { ($0.startMs, $0.endMs, $0.coordinate.latitude, $0.coordinate.longitude) < ($1.startMs, $1.endMs, $1.coordinate.latitude, $1.coordinate.longitude) }
+
+        let clusters = cluster(visits)
+        let clock = LocalClock(timeZone: timeZone)
+        let labelledHome = Set(clusters.indices.filter { clusters[$0].members.contains { Self.isHomeName(visits[$0].place) } })
+        let labelledWork = Set(clusters.indices.filter { c in !labelledHome.contains(c) && clusters[c].members.contains { visits[$0].isWork } })
+
+        // What each cluster's visits covered: days, nights (01–05) and weekday work hours (09–17).
+        var days = [Set<Int>](repeating: [], count: clusters.count)
+        var nightCover: [Int: [Int: Int64]] = [:]          // night (its evening's day) → cluster → ms covered
+        var nightVisit: [Int: [Int: Int]] = [:]            // night → cluster → the visit covering most
+        var workCover = [[Int: Int64]](repeating: [:], count: clusters.count)  // cluster → weekday → ms
+        for (c, cluster) in clusters.enumerated() {
+            for v in cluster.members {
+                let visit = visits[v]
+                let first = clock.day(visit.startMs), last = clock.day(max(visit.startMs, visit.endMs - 1))
+                for day in first...min(last, first + 3_660) {
+                    days[c].insert(day)
+                    let night = overlap(visit, clock.ms(day: day, hour: 1), clock.ms(day: day, hour: 5))
+                    if night > 0, !labelledWork.contains(c) {
+                        // The night of Sunday to Monday is Sunday's: it is keyed by the evening's day.
+                        nightCover[day - 1, default: [:]][c, default: 0] += night
+                        let window = (clock.ms(day: day, hour: 1), clock.ms(day: day, hour: 5))
+                        if nightVisit[day - 1]?[c].map({ overlap(visits[$0], window.0, window.1) < night }) ?? true {
+                            nightVisit[day - 1, default: [:]][c] = v
+                        }
+                    }
+                    if Self.isWeekday(day) {
+                        let work = overlap(visit, clock.ms(day: day, hour: 9), clock.ms(day: day, hour: 17))
+                        if work > 0 { workCover[c][day, default: 0] += work }
+                    }
+                }
+            }
+        }
+
+        // Each night's place, then each week's home.
+        var nightPlace: [Int: Int] = [:]
+        for (day, cover) in nightCover {
+            nightPlace[day] = cover.max { ($0.value, labelledHome.contains($0.key) ? 1 : 0, -$0.key) < ($1.value, labelledHome.contains($1.key) ? 1 : 0, -$1.key) }?.key
+        }
+        var weekNights: [Int: [Int: Int]] = [:]
+        for (day, c) in nightPlace { weekNights[Self.week(day), default: [:]][c, default: 0] += 1 }
+        let weeks = weekNights.keys.sorted().map { week -> (week: Int, home: Int) in
+            let counts = weekNights[week]!
+            let home = counts.max { ($0.value, labelledHome.contains($0.key) ? 1 : 0, -$0.key) < ($1.value, labelledHome.contains($1.key) ? 1 : 0, -$1.key) }!.key
+            return (week, home)
+        }
+        let periods = homePeriods(weeks)
+
+        var places: [Place] = []
+        var homes = Set<Int>()
+        for (index, period) in periods.enumerated() {
+            let c = period.cluster
+            homes.insert(c)
+            // The nights this period holds at its home: from the first to the last.
+            let nights = nightPlace.filter { $0.value == c && Self.week($0.key) >= period.firstWeek && Self.week($0.key) <= period.lastWeek }.keys.sorted()
+            let from: Int64? = index == 0 ? nil : nights.first.flatMap { nightVisit[$0]?[c] }.map { visits[$0].startMs }
+            let until: Int64? = index == periods.count - 1 ? nil : nights.last.flatMap { nightVisit[$0]?[c] }.map { visits[$0].endMs }
+            let lowDay = from.map { clock.day($0) } ?? Int.min, highDay = until.map { clock.day(max($0 - 1, 0)) } ?? Int.max
+            places.append(place(.home, clusters[c], visits, days: days[c].filter { $0 >= lowDay && $0 <= highDay }.count,
+                                from: from, until: until, gazetteer: gazetteer))
+        }
+        if periods.isEmpty, let c = labelledHome.max(by: { (days[$0].count, -$0) < (days[$1].count, -$1) }) {
+            homes.insert(c)
+            places.append(place(.home, clusters[c], visits, days: days[c].count, gazetteer: gazetteer))
+        }
+
+        // Work: weekday daytime, or what the data calls work.
+        let workDays = clusters.indices.map { c in workCover[c].values.filter { Double($0) >= Self.workDayHours * 3_600_000 }.count }
+        let candidates = clusters.indices.filter { !homes.contains($0) && !labelledHome.contains($0) && workDays[$0] >= Self.minimumWorkDays }
+        let most = candidates.map { workDays[$0] }.max() ?? 0
+        var works = Set(candidates.filter { workDays[$0] * 4 >= most }).union(labelledWork.subtracting(homes))
+        works.subtract(labelledHome)
+        for c in works.sorted(by: { (workDays[$0], days[$0].count, -$0) > (workDays[$1], days[$1].count, -$1) }) {
+            places.append(place(.work, clusters[c], visits, days: days[c].count, gazetteer: gazetteer))
+        }
+
+        // Frequent: many distinct days, neither home nor work.
+        let frequent = clusters.indices.filter {
+            !homes.contains($0) && !works.contains($0) && !labelledHome.contains($0) && days[$0].count >= Self.minimumFrequentDays
+        }
+        places += frequent.map { place(.frequent, clusters[$0], visits, days: days[$0].count, gazetteer: gazetteer) }
+            .sorted { ($0.days, $1.name, $1.coordinate.latitude) > ($1.days, $0.name, $0.coordinate.latitude) }
+        return KnownPlaces(places: places)
+    }
+
+    // MARK: Clustering
+
+    struct Visit {
+        var startMs: Int64
+        var endMs: Int64
+        var coordinate: Coordinate
+        var place: String
+        var city: String
+        var isWork: Bool
+    }
+
+    struct Cluster {
+        var seed: Coordinate
+        var latitudeSum = 0.0
+        var longitudeSum = 0.0
+        var members: [Int] = []
+        var centre: Coordinate { Coordinate(latitude: latitudeSum / Double(members.count), longitude: longitudeSum / Double(members.count)) }
+    }
+
+    /// Visits grouped into places: each joins the nearest place whose centre is within
+    /// ``clusterRadius``, else starts one. Places are found through a grid of their seeds (the first
+    /// visit's coordinate) in cells larger than a centre can drift, searched 3 × 3.
+    static func cluster(_ visits: [Visit]) -> [Cluster] {
+        var clusters: [Cluster] = []
+        var grid: [Cell: [Int]] = [:]
+        for (v, visit) in visits.enumerated() {
+            let cell = Cell(visit.coordinate)
+            var best: (index: Int, distance: Double)?
+            for dr in -1...1 {
+                for dc in -1...1 {
+                    for c in grid[Cell(row: cell.row + dr, column: cell.column + dc)] ?? [] {
+                        let d = clusters[c].centre.distance(to: visit.coordinate)
+                        if d <= clusterRadius, best.map({ d < $0.distance }) ?? true { best = (c, d) }
+                    }
+                }
+            }
+            let c: Int
+            if let best { c = best.index } else {
+                c = clusters.count
+                clusters.append(Cluster(seed: visit.coordinate))
+                grid[cell, default: []].append(c)
+            }
+            clusters[c].members.append(v)
+            clusters[c].latitudeSum += visit.coordinate.latitude
+            clusters[c].longitudeSum += visit.coordinate.longitude
+        }
+        return clusters
+    }
+
+    /// A grid cell of about 440 m (1/250 of a degree of latitude; longitude scaled by the row's
+    /// latitude): a centre stays within 2 × ``clusterRadius`` of its seed, so a visit within the
+    /// radius of a centre lies in its seed's cell or a neighbour.
+    struct Cell: Hashable {
+        var row: Int
+        var column: Int
+        static let size = 1.0 / 250
+        init(row: Int, column: Int) { self.row = row; self.column = column }
+        init(_ c: Coordinate) {
+            row = Int((c.latitude / Self.size).rounded(.down))
+            let scale = max(0.05, cos((Double(row) + 0.5) * Self.size * .pi / 180))
+            column = Int((c.longitude * scale / Self.size).rounded(.down))
+        }
+    }
+
+    // MARK: Home periods
+
+    struct Period: Equatable {
+        var cluster: Int
+        var firstWeek: Int
+        var lastWeek: Int
+    }
+
+    /// Homes over time from each week's home (weeks in order): a run of at least ``weeksToMove``
+    /// weeks with the same home establishes it; shorter runs (a week away) belong to the home around
+    /// them. Without any established run, the week's home most often is the one home.
+    static func homePeriods(_ weeks: [(week: Int, home: Int)]) -> [Period] {
+        guard !weeks.isEmpty else { return [] }
+        var runs: [(cluster: Int, first: Int, last: Int, count: Int)] = []
+        for (week, home) in weeks {
+            if let last = runs.last, last.cluster == home {
+                runs[runs.count - 1].last = week
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((home, week, week, 1))
+            }
+        }
+        let established = runs.filter { $0.count >= weeksToMove }
+        guard !established.isEmpty else {
+            var counts: [Int: Int] = [:]
+            for (_, home) in weeks { counts[home, default: 0] += 1 }
+            let home = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }!.key
+            return [Period(cluster: home, firstWeek: weeks.first!.week, lastWeek: weeks.last!.week)]
+        }
+        var periods: [Period] = []
+        for run in established {
+            if let last = periods.last, last.cluster == run.cluster {
+                periods[periods.count - 1].lastWeek = run.last
+            } else {
+                periods.append(Period(cluster: run.cluster, firstWeek: run.first, lastWeek: run.last))
+            }
+        }
+        // Short runs before the first home and after the last belong to them.
+        periods[0].firstWeek = weeks.first!.week
+        periods[periods.count - 1].lastWeek = weeks.last!.week
+        return periods
+    }
+
+    // MARK: Naming
+
+    static func isHomeName(_ name: String) -> Bool {
+        name.compare("Home", options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+    }
+
+    static func place(_ role: Role, _ cluster: Cluster, _ visits: [Visit], days: Int, from: Int64? = nil, until: Int64? = nil,
+                      gazetteer: () -> Gazetteer?) -> Place {
+        let centre = cluster.centre
+        func mostCommon(_ names: [String]) -> String? {
+            var counts: [String: Int] = [:]
+            for name in names where !name.isEmpty { counts[name, default: 0] += 1 }
+            return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        }
+        var name = mostCommon(cluster.members.map { visits[$0].place })
+        var city = mostCommon(cluster.members.map { visits[$0].city })
+        if name == nil || city == nil, let named = gazetteer()?.name(latitude: centre.latitude, longitude: centre.longitude) {
+            name = name ?? named.place
+            city = city ?? named.city.name
+        }
+        return Place(role: role, name: name ?? "", city: city ?? "", coordinate: centre, from: from, until: until, days: days)
+    }
+
+    // MARK: Local time
+
+    /// Local days and hours in a time zone, as day numbers since 1970-01-01 (no Calendar: it is
+    /// slow for many visits).
+    struct LocalClock {
+        let timeZone: TimeZone
+
+        /// The local day (days since 1970-01-01) an instant falls on.
+        func day(_ ms: Int64) -> Int {
+            let seconds = ms / 1000 + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000)))
+            return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        }
+
+        /// The instant of `hour`:00 local time on a day.
+        func ms(day: Int, hour: Int) -> Int64 {
+            let local = Int64(day) * 86_400 + Int64(hour) * 3_600
+            let guess = local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local))))
+            return (local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess))))) * 1000
+        }
+    }
+
+    static func overlap(_ visit: Visit, _ from: Int64, _ to: Int64) -> Int64 {
+        max(0, min(visit.endMs, to) - max(visit.startMs, from))
+    }
+
+    /// Monday to Friday (1970-01-01, day 0, was a Thursday).
+    static func isWeekday(_ day: Int) -> Bool { ((day + 3) % 7 + 7) % 7 < 5 }
+
+    /// The Monday-to-Sunday week a day is in (week 0 begins on Monday 1970-01-05).
+    static func week(_ day: Int) -> Int { day - 4 >= 0 ? (day - 4) / 7 : (day - 4 - 6) / 7 }
+}

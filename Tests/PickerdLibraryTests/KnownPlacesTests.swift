@@ -1,0 +1,126 @@
+import Foundation
+import PickerdLibrary
+import PickerdStore
+import PickerdWire
+import Testing
+
+/// Known places from synthetic visits: homes over time (moving house), work, frequent places, and
+/// what is neither.
+@Suite("Known places")
+struct KnownPlacesTests {
+    static let zone = TimeZone(identifier: "Europe/Lisbon")!
+    // Porto: two flats 2 km apart, an office, a café by the office, a bar 250 m from the first flat.
+    static let flatA = Coordinate(latitude: 41.1579, longitude: -8.6291)
+    static let flatB = Coordinate(latitude: 41.1450, longitude: -8.6100)
+    static let office = Coordinate(latitude: 41.1780, longitude: -8.5960)
+    static let cafe = Coordinate(latitude: 41.1790, longitude: -8.5990)
+    static let bar = Coordinate(latitude: 41.1579 + 250 / 111_195.0, longitude: -8.6291)
+
+    /// Monday 2 March 2026 (local), plus `day` days, at `hour`.
+    static func ms(_ day: Int, _ hour: Double) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let monday = calendar.date(from: DateComponents(year: 2026, month: 3, day: 2))!
+        let date = calendar.date(byAdding: .day, value: day, to: monday)!
+        return Int64((date.timeIntervalSince1970 + hour * 3_600) * 1000)
+    }
+
+    static func visit(_ at: Coordinate, day: Int, from: Double, to: Double, place: String = "", work: Bool? = nil) -> LibraryItem {
+        LibraryItem(id: UUID(), asset: .location(Location(place: place, city: "", location: GeoLocation(latitude: at.latitude, longitude: at.longitude),
+                                                          isWorkLocation: work)),
+                    startMs: ms(day, from), endMs: ms(day, to), source: "import")
+    }
+
+    /// `weeks` weeks from `firstWeek`: nights at `home` (19:00 to 08:00 the next morning), weekdays at
+    /// the office 09:00–17:30.
+    static func life(home: Coordinate, weeks: Range<Int>, homeName: String = "", office: Bool = true) -> [LibraryItem] {
+        var items: [LibraryItem] = []
+        for day in (weeks.lowerBound * 7)..<(weeks.upperBound * 7) {
+            items.append(visit(home, day: day, from: 19, to: 32, place: homeName))
+            if office, day % 7 < 5 { items.append(visit(Self.office, day: day, from: 9, to: 17.5, place: "Acme")) }
+        }
+        return items
+    }
+
+    @Test("a person who moves house mid-period has two homes, each with its dates")
+    func movingHouse() throws {
+        let items = Self.life(home: Self.flatA, weeks: 0..<4) + Self.life(home: Self.flatB, weeks: 4..<8)
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        let homes = places.filter { $0.role == .home }
+        try #require(homes.count == 2, "\(places)")
+        #expect(homes[0].coordinate.distance(to: Self.flatA) < 5)
+        #expect(homes[0].from == nil)
+        #expect(homes[0].until == Self.ms(27, 32), "until the morning after the last night in the first flat")
+        #expect(homes[1].coordinate.distance(to: Self.flatB) < 5)
+        #expect(homes[1].from == Self.ms(28, 19), "from the evening of the first night in the second flat")
+        #expect(homes[1].until == nil)
+        #expect(homes[0].days == 29 && homes[1].days == 29, "28 evenings and the last morning; \(homes)")
+        let work = places.filter { $0.role == .work }
+        #expect(work.count == 1 && work.first?.name == "Acme" && work.first?.days == 40)
+        #expect(homes.allSatisfy { $0.name == "Porto" && $0.city == "Porto" }, "nameless homes are named by the gazetteer: \(homes)")
+    }
+
+    @Test("a week away does not move home; a week's trip is not a second home")
+    func weekAway() throws {
+        let trip = Coordinate(latitude: 38.7139, longitude: -9.1394)
+        let items = Self.life(home: Self.flatA, weeks: 0..<3) + Self.life(home: trip, weeks: 3..<4, office: false)
+            + Self.life(home: Self.flatA, weeks: 4..<7)
+        let homes = KnownPlaces.find(in: items, timeZone: Self.zone).places.filter { $0.role == .home }
+        #expect(homes.count == 1 && homes.first.map { $0.coordinate.distance(to: Self.flatA) < 5 && $0.from == nil && $0.until == nil } == true,
+                "\(homes)")
+    }
+
+    @Test("a bar 250 m from home visited once is not a known place, and is not home")
+    func barOnce() throws {
+        let items = Self.life(home: Self.flatA, weeks: 0..<3) + [Self.visit(Self.bar, day: 9, from: 21, to: 23.5, place: "Bar Aduela")]
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        #expect(!places.contains { $0.name == "Bar Aduela" }, "\(places)")
+        let home = try #require(places.first { $0.role == .home })
+        #expect(home.coordinate.distance(to: Self.flatA) < 1, "the bar's visit is not averaged into home")
+        #expect(home.days == 22)
+    }
+
+    @Test("the bar 250 m from home visited on five evenings is a frequent place of its own")
+    func barOften() throws {
+        let items = Self.life(home: Self.flatA, weeks: 0..<3) + [2, 5, 9, 12, 16].map { Self.visit(Self.bar, day: $0, from: 21, to: 23.5, place: "Bar Aduela") }
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        let bar = try #require(places.first { $0.name == "Bar Aduela" }, "\(places)")
+        #expect(bar.role == .frequent && bar.days == 5)
+        #expect(places.filter { $0.role == .home }.count == 1)
+    }
+
+    @Test("a café visited every weekday is frequent, not work")
+    func cafeEveryWeekday() throws {
+        let lunches = (0..<21).filter { $0 % 7 < 5 }.map { Self.visit(Self.cafe, day: $0, from: 12.5, to: 13.25, place: "Café Guarany") }
+        let items = Self.life(home: Self.flatA, weeks: 0..<3) + lunches
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        let cafe = try #require(places.first { $0.name == "Café Guarany" }, "\(places)")
+        #expect(cafe.role == .frequent && cafe.days == 15)
+        #expect(places.filter { $0.role == .work }.map(\.name) == ["Acme"])
+    }
+
+    @Test("without an office, weekday lunches at a café make no work place")
+    func noOffice() {
+        let lunches = (0..<21).filter { $0 % 7 < 5 }.map { Self.visit(Self.cafe, day: $0, from: 12.5, to: 13.25, place: "Café Guarany") }
+        let places = KnownPlaces.find(in: Self.life(home: Self.flatA, weeks: 0..<3, office: false) + lunches, timeZone: Self.zone).places
+        #expect(places.map(\.role) == [.home, .frequent])
+    }
+
+    @Test("the data's labels win: a night shift at a place marked work, home where a visit is named Home")
+    func labelsWin() throws {
+        var items: [LibraryItem] = []
+        for day in 0..<21 {
+            // Nights at the hospital (marked work), days asleep at home (named Home).
+            items.append(Self.visit(Self.office, day: day, from: 22, to: 30, place: "Hospital", work: true))
+            items.append(Self.visit(Self.flatA, day: day + 1, from: 6.5, to: 21, place: "Home"))
+        }
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        #expect(places.filter { $0.role == .home }.map(\.name) == ["Home"], "\(places)")
+        #expect(places.filter { $0.role == .work }.map(\.name) == ["Hospital"], "\(places)")
+    }
+
+    @Test("no visits, no places")
+    func empty() {
+        #expect(KnownPlaces.find(in: [], timeZone: Self.zone).places.isEmpty)
+    }
+}
