@@ -3544,3 +3544,209 @@ extension DonationsRemoveReply: ProtobufMessage {
     /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
+
+/// `pickerctl places`: the person's known places, found in their visits (Location items): home
+/// (where most nights are spent; one entry per home, with its dates, when they moved house), work
+/// (weekday daytime) and frequent places (visited on many distinct days). Never sent to an app.
+public struct PlacesRequest: Hashable, Sendable {
+
+    /// Creates the message; every field defaults to its protobuf default.
+    public init() {
+    }
+}
+
+extension PlacesRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__PlacesRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__PlacesRequest>) {
+        self.init()
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PlacesRequest> {
+        let c = arena.allocate(Pickerd__V1__PlacesRequest.self)
+        pickerd__v1__places_request__init(c)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__PlacesRequest>) -> Int { pickerd__v1__places_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__PlacesRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__places_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__PlacesRequest>? {
+        pickerd__v1__places_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__PlacesRequest>) { pickerd__v1__places_request__free_unpacked(c, nil) }
+}
+
+extension PlacesRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.PlacesRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.KnownPlace` message.
+public struct KnownPlace: Hashable, Sendable {
+    /// home, work or frequent
+    public var role: String
+    /// the place's own name, else the gazetteer's ("Porto", "near Buckow"), else empty
+    public var name: String
+    /// `city` (field 3).
+    public var city: String
+    /// the centre of its visits, degrees
+    public var latitude: Double
+    /// `longitude` (field 5).
+    public var longitude: Double
+    /// a home: since when (moving house); absent: since the library's start
+    public var fromMs: Int64?
+    /// a home: until when; absent: it still is
+    public var untilMs: Int64?
+    /// distinct days visited (a home: within from–until)
+    public var days: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - role: the field's value.
+    ///   - name: the field's value.
+    ///   - city: the field's value.
+    ///   - latitude: the field's value.
+    ///   - longitude: the field's value.
+    ///   - fromMs: the field's value.
+    ///   - untilMs: the field's value.
+    ///   - days: the field's value.
+    public init(role: String = "", name: String = "", city: String = "", latitude: Double = 0, longitude: Double = 0, fromMs: Int64? = nil, untilMs: Int64? = nil, days: UInt32 = 0) {
+        self.role = role
+        self.name = name
+        self.city = city
+        self.latitude = latitude
+        self.longitude = longitude
+        self.fromMs = fromMs
+        self.untilMs = untilMs
+        self.days = days
+    }
+}
+
+extension KnownPlace: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__KnownPlace
+
+    init(c pointer: UnsafePointer<Pickerd__V1__KnownPlace>) {
+        let c = pointer.pointee
+        self.init()
+        self.role = swiftString(c.role)
+        self.name = swiftString(c.name)
+        self.city = swiftString(c.city)
+        self.latitude = c.latitude
+        self.longitude = c.longitude
+        self.fromMs = c.from_ms.map { $0.pointee.value }
+        self.untilMs = c.until_ms.map { $0.pointee.value }
+        self.days = c.days
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__KnownPlace> {
+        let c = arena.allocate(Pickerd__V1__KnownPlace.self)
+        pickerd__v1__known_place__init(c)
+        c.pointee.role = arena.string(self.role)
+        c.pointee.name = arena.string(self.name)
+        c.pointee.city = arena.string(self.city)
+        c.pointee.latitude = self.latitude
+        c.pointee.longitude = self.longitude
+        if let v = self.fromMs {
+            let w = arena.allocate(Pickerd__V1__Int64Value.self)
+            pickerd__v1__int64_value__init(w)
+            w.pointee.value = v
+            c.pointee.from_ms = w
+        }
+        if let v = self.untilMs {
+            let w = arena.allocate(Pickerd__V1__Int64Value.self)
+            pickerd__v1__int64_value__init(w)
+            w.pointee.value = v
+            c.pointee.until_ms = w
+        }
+        c.pointee.days = self.days
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__KnownPlace>) -> Int { pickerd__v1__known_place__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__KnownPlace>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__known_place__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__KnownPlace>? {
+        pickerd__v1__known_place__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__KnownPlace>) { pickerd__v1__known_place__free_unpacked(c, nil) }
+}
+
+extension KnownPlace: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.KnownPlace" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.PlacesReply` message.
+public struct PlacesReply: Hashable, Sendable {
+    /// homes in time order, then work, then frequent places (most days first)
+    public var places: [KnownPlace]
+    /// the IANA zone days, nights and weekdays were reckoned in
+    public var timeZone: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - places: the field's value.
+    ///   - timeZone: the field's value.
+    public init(places: [KnownPlace] = [], timeZone: String = "") {
+        self.places = places
+        self.timeZone = timeZone
+    }
+}
+
+extension PlacesReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__PlacesReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__PlacesReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.places = cArray(c.places, c.n_places).map { KnownPlace(c: $0!) }
+        self.timeZone = swiftString(c.time_zone)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PlacesReply> {
+        let c = arena.allocate(Pickerd__V1__PlacesReply.self)
+        pickerd__v1__places_reply__init(c)
+        c.pointee.n_places = self.places.count
+        c.pointee.places = arena.array(self.places.map { Optional($0.toC(arena)) })
+        c.pointee.time_zone = arena.string(self.timeZone)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__PlacesReply>) -> Int { pickerd__v1__places_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__PlacesReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__places_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__PlacesReply>? {
+        pickerd__v1__places_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__PlacesReply>) { pickerd__v1__places_reply__free_unpacked(c, nil) }
+}
+
+extension PlacesReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.PlacesReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}

@@ -281,6 +281,10 @@ public struct Envelope: Hashable, Sendable {
         case donationsRemove(DonationsRemoveRequest)
         /// `donations_remove_reply` (field 99).
         case donationsRemoveReply(DonationsRemoveReply)
+        /// `places` (field 100).
+        case places(PlacesRequest)
+        /// `places_reply` (field 101).
+        case placesReply(PlacesReply)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -435,6 +439,10 @@ extension Envelope: CMessageConvertible {
             self.body = .donationsRemove(DonationsRemoveRequest(c: c.donations_remove))
         case PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY:
             self.body = .donationsRemoveReply(DonationsRemoveReply(c: c.donations_remove_reply))
+        case PICKERD__V1__ENVELOPE__BODY_PLACES:
+            self.body = .places(PlacesRequest(c: c.places))
+        case PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY:
+            self.body = .placesReply(PlacesReply(c: c.places_reply))
         default:
             self.body = nil
         }
@@ -643,6 +651,12 @@ extension Envelope: CMessageConvertible {
         case .donationsRemoveReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY
             c.pointee.donations_remove_reply = v.toC(arena)
+        case .places(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES
+            c.pointee.places = v.toC(arena)
+        case .placesReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY
+            c.pointee.places_reply = v.toC(arena)
         case nil:
             break
         }

@@ -865,6 +865,27 @@ extension DonationsRemoveReply {
     }
 }
 
+extension PlacesRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [PlacesRequest] {
+        [PlacesRequest()]
+    }
+}
+
+extension KnownPlace {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [KnownPlace] {
+        [KnownPlace(role: "KnownPlace.role #0 ✓ ünïcode", name: "KnownPlace.name #0 ✓ ünïcode", city: "KnownPlace.city #0 ✓ ünïcode", latitude: 1 * 4.25, longitude: 1 * 5.25, fromMs: -6007, untilMs: -7007, days: 800003)]
+    }
+}
+
+extension PlacesReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [PlacesReply] {
+        [PlacesReply(places: [KnownPlace.fixtures[0], KnownPlace.fixtures[0]], timeZone: "PlacesReply.time_zone #0 ✓ ünïcode")]
+    }
+}
+
 extension Hello {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Hello] {
@@ -1213,6 +1234,16 @@ extension Envelope {
             m.body = .donationsRemoveReply(DonationsRemoveReply.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .places(PlacesRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .placesReply(PlacesReply.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1326,6 +1357,9 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "DonationsListReply": { try DonationsListReply.fixtures.allSatisfy { try DonationsListReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "DonationsRemoveRequest": { try DonationsRemoveRequest.fixtures.allSatisfy { try DonationsRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "DonationsRemoveReply": { try DonationsRemoveReply.fixtures.allSatisfy { try DonationsRemoveReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "PlacesRequest": { try PlacesRequest.fixtures.allSatisfy { try PlacesRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "KnownPlace": { try KnownPlace.fixtures.allSatisfy { try KnownPlace(serializedBytes: $0.serializedBytes()) == $0 } },
+    "PlacesReply": { try PlacesReply.fixtures.allSatisfy { try PlacesReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1440,6 +1474,9 @@ let generatedFixtureCounts: [String: Int] = [
     "DonationsListReply": DonationsListReply.fixtures.count,
     "DonationsRemoveRequest": DonationsRemoveRequest.fixtures.count,
     "DonationsRemoveReply": DonationsRemoveReply.fixtures.count,
+    "PlacesRequest": PlacesRequest.fixtures.count,
+    "KnownPlace": KnownPlace.fixtures.count,
+    "PlacesReply": PlacesReply.fixtures.count,
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,

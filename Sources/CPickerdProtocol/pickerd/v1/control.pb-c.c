@@ -2392,6 +2392,141 @@ void   pickerd__v1__donations_remove_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__donations_remove_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__places_request__init
+                     (Pickerd__V1__PlacesRequest         *message)
+{
+  static const Pickerd__V1__PlacesRequest init_value = PICKERD__V1__PLACES_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__places_request__get_packed_size
+                     (const Pickerd__V1__PlacesRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__places_request__pack
+                     (const Pickerd__V1__PlacesRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__places_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__PlacesRequest *
+       pickerd__v1__places_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__PlacesRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__places_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__places_request__free_unpacked
+                     (Pickerd__V1__PlacesRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__places_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__known_place__init
+                     (Pickerd__V1__KnownPlace         *message)
+{
+  static const Pickerd__V1__KnownPlace init_value = PICKERD__V1__KNOWN_PLACE__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__known_place__get_packed_size
+                     (const Pickerd__V1__KnownPlace *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__known_place__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__known_place__pack
+                     (const Pickerd__V1__KnownPlace *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__known_place__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__known_place__pack_to_buffer
+                     (const Pickerd__V1__KnownPlace *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__known_place__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__KnownPlace *
+       pickerd__v1__known_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__KnownPlace *)
+     protobuf_c_message_unpack (&pickerd__v1__known_place__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__known_place__free_unpacked
+                     (Pickerd__V1__KnownPlace *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__known_place__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__places_reply__init
+                     (Pickerd__V1__PlacesReply         *message)
+{
+  static const Pickerd__V1__PlacesReply init_value = PICKERD__V1__PLACES_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__places_reply__get_packed_size
+                     (const Pickerd__V1__PlacesReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__places_reply__pack
+                     (const Pickerd__V1__PlacesReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__places_reply__pack_to_buffer
+                     (const Pickerd__V1__PlacesReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__PlacesReply *
+       pickerd__v1__places_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__PlacesReply *)
+     protobuf_c_message_unpack (&pickerd__v1__places_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__places_reply__free_unpacked
+                     (Pickerd__V1__PlacesReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__status_request__field_descriptors[1] =
 {
   {
@@ -5967,6 +6102,204 @@ const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__descriptor
   pickerd__v1__donations_remove_reply__field_indices_by_name,
   1,  pickerd__v1__donations_remove_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__donations_remove_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define pickerd__v1__places_request__field_descriptors NULL
+#define pickerd__v1__places_request__field_indices_by_name NULL
+#define pickerd__v1__places_request__number_ranges NULL
+const ProtobufCMessageDescriptor pickerd__v1__places_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.PlacesRequest",
+  "PlacesRequest",
+  "Pickerd__V1__PlacesRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__PlacesRequest),
+  0,
+  pickerd__v1__places_request__field_descriptors,
+  pickerd__v1__places_request__field_indices_by_name,
+  0,  pickerd__v1__places_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__places_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__known_place__field_descriptors[8] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, role),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "city",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, city),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "latitude",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, latitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "longitude",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, longitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_ms",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, from_ms),
+    &pickerd__v1__int64_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "until_ms",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, until_ms),
+    &pickerd__v1__int64_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "days",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, days),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__known_place__field_indices_by_name[] = {
+  2,   /* field[2] = city */
+  7,   /* field[7] = days */
+  5,   /* field[5] = from_ms */
+  3,   /* field[3] = latitude */
+  4,   /* field[4] = longitude */
+  1,   /* field[1] = name */
+  0,   /* field[0] = role */
+  6,   /* field[6] = until_ms */
+};
+static const ProtobufCIntRange pickerd__v1__known_place__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 8 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.KnownPlace",
+  "KnownPlace",
+  "Pickerd__V1__KnownPlace",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__KnownPlace),
+  8,
+  pickerd__v1__known_place__field_descriptors,
+  pickerd__v1__known_place__field_indices_by_name,
+  1,  pickerd__v1__known_place__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__known_place__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__places_reply__field_descriptors[2] =
+{
+  {
+    "places",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__PlacesReply, n_places),
+    offsetof(Pickerd__V1__PlacesReply, places),
+    &pickerd__v1__known_place__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "time_zone",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesReply, time_zone),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__places_reply__field_indices_by_name[] = {
+  0,   /* field[0] = places */
+  1,   /* field[1] = time_zone */
+};
+static const ProtobufCIntRange pickerd__v1__places_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.PlacesReply",
+  "PlacesReply",
+  "Pickerd__V1__PlacesReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__PlacesReply),
+  2,
+  pickerd__v1__places_reply__field_descriptors,
+  pickerd__v1__places_reply__field_indices_by_name,
+  1,  pickerd__v1__places_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__places_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__app_state__enum_values_by_number[5] =

@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[67] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[69] =
 {
   {
     "request_id",
@@ -1102,6 +1102,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[6
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "places",
+    100,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, places),
+    &pickerd__v1__places_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "places_reply",
+    101,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, places_reply),
+    &pickerd__v1__places_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   38,   /* field[38] = ack */
@@ -1150,6 +1174,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   47,   /* field[47] = notifications_reply */
   46,   /* field[46] = notifications_set */
   7,   /* field[7] = outcome */
+  67,   /* field[67] = places */
+  68,   /* field[68] = places_reply */
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
@@ -1179,7 +1205,7 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
   { 20, 4 },
   { 40, 14 },
   { 60, 27 },
-  { 0, 67 }
+  { 0, 69 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1189,7 +1215,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  67,
+  69,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   5,  pickerd__v1__envelope__number_ranges,

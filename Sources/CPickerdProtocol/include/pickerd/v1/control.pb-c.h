@@ -70,6 +70,9 @@ typedef struct Pickerd__V1__DonationEntry Pickerd__V1__DonationEntry;
 typedef struct Pickerd__V1__DonationsListReply Pickerd__V1__DonationsListReply;
 typedef struct Pickerd__V1__DonationsRemoveRequest Pickerd__V1__DonationsRemoveRequest;
 typedef struct Pickerd__V1__DonationsRemoveReply Pickerd__V1__DonationsRemoveReply;
+typedef struct Pickerd__V1__PlacesRequest Pickerd__V1__PlacesRequest;
+typedef struct Pickerd__V1__KnownPlace Pickerd__V1__KnownPlace;
+typedef struct Pickerd__V1__PlacesReply Pickerd__V1__PlacesReply;
 
 
 /* --- enums --- */
@@ -1052,6 +1055,73 @@ struct  Pickerd__V1__DonationsRemoveReply
 #define PICKERD__V1__DONATIONS_REMOVE_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__donations_remove_reply__descriptor) \
     , 0 }
+
+
+/*
+ * `pickerctl places`: the person's known places, found in their visits (Location items): home
+ * (where most nights are spent; one entry per home, with its dates, when they moved house), work
+ * (weekday daytime) and frequent places (visited on many distinct days). Never sent to an app.
+ */
+struct  Pickerd__V1__PlacesRequest
+{
+  ProtobufCMessage base;
+};
+#define PICKERD__V1__PLACES_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_request__descriptor) \
+     }
+
+
+struct  Pickerd__V1__KnownPlace
+{
+  ProtobufCMessage base;
+  /*
+   * home, work or frequent
+   */
+  char *role;
+  /*
+   * the place's own name, else the gazetteer's ("Porto", "near Buckow"), else empty
+   */
+  char *name;
+  char *city;
+  /*
+   * the centre of its visits, degrees
+   */
+  double latitude;
+  double longitude;
+  /*
+   * a home: since when (moving house); absent: since the library's start
+   */
+  Pickerd__V1__Int64Value *from_ms;
+  /*
+   * a home: until when; absent: it still is
+   */
+  Pickerd__V1__Int64Value *until_ms;
+  /*
+   * distinct days visited (a home: within from–until)
+   */
+  uint32_t days;
+};
+#define PICKERD__V1__KNOWN_PLACE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__known_place__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, 0 }
+
+
+struct  Pickerd__V1__PlacesReply
+{
+  ProtobufCMessage base;
+  /*
+   * homes in time order, then work, then frequent places (most days first)
+   */
+  size_t n_places;
+  Pickerd__V1__KnownPlace **places;
+  /*
+   * the IANA zone days, nights and weekdays were reckoned in
+   */
+  char *time_zone;
+};
+#define PICKERD__V1__PLACES_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_reply__descriptor) \
+    , 0,NULL, (char *)protobuf_c_empty_string }
 
 
 /* Pickerd__V1__StatusRequest methods */
@@ -2061,6 +2131,63 @@ Pickerd__V1__DonationsRemoveReply *
 void   pickerd__v1__donations_remove_reply__free_unpacked
                      (Pickerd__V1__DonationsRemoveReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__PlacesRequest methods */
+void   pickerd__v1__places_request__init
+                     (Pickerd__V1__PlacesRequest         *message);
+size_t pickerd__v1__places_request__get_packed_size
+                     (const Pickerd__V1__PlacesRequest   *message);
+size_t pickerd__v1__places_request__pack
+                     (const Pickerd__V1__PlacesRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__places_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__PlacesRequest *
+       pickerd__v1__places_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__places_request__free_unpacked
+                     (Pickerd__V1__PlacesRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__KnownPlace methods */
+void   pickerd__v1__known_place__init
+                     (Pickerd__V1__KnownPlace         *message);
+size_t pickerd__v1__known_place__get_packed_size
+                     (const Pickerd__V1__KnownPlace   *message);
+size_t pickerd__v1__known_place__pack
+                     (const Pickerd__V1__KnownPlace   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__known_place__pack_to_buffer
+                     (const Pickerd__V1__KnownPlace   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__KnownPlace *
+       pickerd__v1__known_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__known_place__free_unpacked
+                     (Pickerd__V1__KnownPlace *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__PlacesReply methods */
+void   pickerd__v1__places_reply__init
+                     (Pickerd__V1__PlacesReply         *message);
+size_t pickerd__v1__places_reply__get_packed_size
+                     (const Pickerd__V1__PlacesReply   *message);
+size_t pickerd__v1__places_reply__pack
+                     (const Pickerd__V1__PlacesReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__places_reply__pack_to_buffer
+                     (const Pickerd__V1__PlacesReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__PlacesReply *
+       pickerd__v1__places_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__places_reply__free_unpacked
+                     (Pickerd__V1__PlacesReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__StatusRequest_Closure)
@@ -2222,6 +2349,15 @@ typedef void (*Pickerd__V1__DonationsRemoveRequest_Closure)
 typedef void (*Pickerd__V1__DonationsRemoveReply_Closure)
                  (const Pickerd__V1__DonationsRemoveReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__PlacesRequest_Closure)
+                 (const Pickerd__V1__PlacesRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__KnownPlace_Closure)
+                 (const Pickerd__V1__KnownPlace *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__PlacesReply_Closure)
+                 (const Pickerd__V1__PlacesReply *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2283,6 +2419,9 @@ extern const ProtobufCMessageDescriptor pickerd__v1__donation_entry__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__donations_list_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__places_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

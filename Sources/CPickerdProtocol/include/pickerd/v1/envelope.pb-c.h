@@ -134,7 +134,9 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST = 96,
   PICKERD__V1__ENVELOPE__BODY_DONATIONS_LIST_REPLY = 97,
   PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE = 98,
-  PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY = 99
+  PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY = 99,
+  PICKERD__V1__ENVELOPE__BODY_PLACES = 100,
+  PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY = 101
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -226,6 +228,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__DonationsListReply *donations_list_reply;
     Pickerd__V1__DonationsRemoveRequest *donations_remove;
     Pickerd__V1__DonationsRemoveReply *donations_remove_reply;
+    Pickerd__V1__PlacesRequest *places;
+    Pickerd__V1__PlacesReply *places_reply;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \
