@@ -5,7 +5,8 @@ import PickerdStore
 import PickerdTransport
 import PickerdWire
 
-/// Answers the control role's requests (pickerctl): status, settings, consent, history, library.
+/// Answers the control role's requests (pickerctl): status, settings, consent, history, library,
+/// known places.
 struct ControlHandler {
     let broker: Broker
     let connection: FrameConnection
@@ -158,6 +159,8 @@ struct ControlHandler {
             return try donationsList(request)
         case .donationsRemove(let request):
             return try donationsRemove(request)
+        case .places(let request):
+            return try places(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:
