@@ -86,6 +86,7 @@ public struct SuggestionBuilder: Sendable {
         // A walk the location history recorded is the same walk as a track from a watch or an app
         // over the same time: the track (its name, route and distance) stands for it.
         let tracked = items.filter { $0.kind == .workout && $0.externalID != Self.locationHistoryFormat }
+        let places = Whereabouts(library, home: home, timeZone: timeZone)
         let workouts = items.filter { workout in
             guard workout.kind == .workout else { return false }
             guard workout.externalID == Self.locationHistoryFormat else { return true }
@@ -110,10 +111,9 @@ public struct SuggestionBuilder: Sendable {
         // Outings: stays at places other than home and work. A routine place (one the window's
         // visits reach on several days: the usual café, the supermarket) is an outing only with
         // something notable there (photos, someone); anywhere else a stay long enough is one.
-        let routine = routinePlaces(items)
         let notable: Set<AssetKind> = [.photo, .livePhoto, .video, .contact]
         for visit in items where visit.kind == .location {
-            guard case .location(let l) = visit.asset, !home.isHome(l), l.isWorkLocation != true else { continue }
+            guard case .location(let l) = visit.asset, !places.isHome(visit), l.isWorkLocation != true else { continue }
             // A visit during a workout belongs to the workout's moment.
             if within(visit.startMs - 6 * 3_600_000, visit.endMs, kinds: [.workout]).contains(where: { $0.endMs > visit.startMs && $0.startMs < visit.endMs }) {
                 continue
@@ -121,7 +121,7 @@ public struct SuggestionBuilder: Sendable {
             let window = within(visit.startMs - 30 * 60_000, visit.endMs + 30 * 60_000,
                                 kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
-            let isRoutine = visit.coordinate.map { routine.contains(HomeBase.placeCell($0)) } ?? false
+            let isRoutine = places.isRoutine(visit)
             // Music alone is every commute: it makes no stay notable.
             let hasNotable = window.contains { notable.contains($0.kind) }
             if isRoutine ? !hasNotable : !hasNotable && visit.endMs - visit.startMs < Self.outingAlone { continue }
@@ -135,7 +135,7 @@ public struct SuggestionBuilder: Sendable {
         // afternoon) is one moment, with the music and
         // moods of that time.
         for visit in items where visit.kind == .location {
-            guard case .location(let l) = visit.asset, home.isHome(l) else { continue }
+            guard case .location(let l) = visit.asset, places.isHome(visit) else { continue }
             var runs: [[LibraryItem]] = []
             for item in within(visit.startMs, visit.endMs, kinds: Self.homeContent) where !used.contains(item.id) {
                 if let last = runs.last?.last, item.startMs - last.endMs <= Self.homePause {
@@ -152,10 +152,7 @@ public struct SuggestionBuilder: Sendable {
             }
         }
         // Trips: two days or more away from home, with what happened then.
-        moments += trips(items, home: home) { visit in
-            guard case .location(let l) = visit.asset else { return false }
-            return home.isHome(l) || l.isWorkLocation == true || visit.coordinate.map { routine.contains(HomeBase.placeCell($0)) } ?? false
-        }
+        moments += trips(items, places: places)
         // Weekly summaries, from whatever the week holds: its workouts (or a workout group an app
         // gave), its days out, its movement, a few photos, its moods; a week with only one kind of
         // thing is not summed up.
@@ -175,7 +172,7 @@ public struct SuggestionBuilder: Sendable {
         for moment in moments where moment.kind != .weeklySummary { used.formUnion(moment.items.map(\.id)) }
         // Photos and videos no moment took: one time-ordered pass, split where the person paused
         // or moved on (a shorter pause at home than away), and a run of them is a moment.
-        var runs = photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, home: home)
+        var runs = photoRuns(items.filter { [.photo, .livePhoto, .video].contains($0.kind) && !used.contains($0.id) }, places: places)
         // A calendar event joins what happened during it (the runs of photos that reach into it,
         // the people there) into one moment, or into the outing or evening at home it was part of.
         for event in events.filter(\.joinsMoments).sorted(by: { ($0.startMs, $0.id) < ($1.startMs, $1.id) }) {
@@ -311,20 +308,6 @@ public struct SuggestionBuilder: Sendable {
     /// How long a stay at a place that is not routine makes an outing by itself (an evening at a
     /// bar with no photo is still one).
     static let outingAlone: Int64 = 45 * 60_000
-    /// On how many distinct days a place's visits make it routine (within the window a build sees:
-    /// its weeks and three weeks on each side).
-    static let routineDays = 4
-
-    /// The places (``HomeBase/placeCell(_:)``) the window's visits reach on ``routineDays`` or more
-    /// distinct days: the usual café, the supermarket, the gym.
-    private func routinePlaces(_ items: [LibraryItem]) -> Set<String> {
-        var days: [String: Set<Int>] = [:]
-        for item in items where item.kind == .location {
-            if let c = item.coordinate { days[HomeBase.placeCell(c), default: []].insert(dayIndex(item)) }
-        }
-        return Set(days.filter { $0.value.count >= Self.routineDays }.keys)
-    }
-
     /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
     /// a few photos and its moments' moods.
     private func weekContents(_ start: Int64, _ end: Int64, _ within: (Int64, Int64, Set<AssetKind>) -> [LibraryItem]) -> [LibraryItem] {
@@ -370,13 +353,13 @@ public struct SuggestionBuilder: Sendable {
 
     /// Photos and videos in time order, split where a pause is longer than the person's usual
     /// (an hour near home, three away) or where they moved more than two kilometres.
-    private func photoRuns(_ media: [LibraryItem], home: HomeBase) -> [[LibraryItem]] {
+    private func photoRuns(_ media: [LibraryItem], places: Whereabouts) -> [[LibraryItem]] {
         var runs: [[LibraryItem]] = []
         var last: LibraryItem?
         var lastPlace: Coordinate?
         for item in media {
             if let previous = last {
-                let nearHome = (item.coordinate ?? lastPlace).map { home.isNear($0) } ?? true
+                let nearHome = (item.coordinate ?? lastPlace).map { places.isNearHome($0, at: item.startMs) } ?? true
                 let pause = item.startMs - previous.endMs
                 let moved = item.coordinate.flatMap { here in lastPlace.map { here.distance(to: $0) } } ?? 0
                 if pause > (nearHome ? 3_600_000 : 3 * 3_600_000) || moved > 2_000 {
@@ -396,10 +379,14 @@ public struct SuggestionBuilder: Sendable {
     /// Runs of two days or more spent away from home: anything more than ``awayDistance`` from home
     /// makes a day away. Distance, not a city's name: an address's city is written many ways ("Berlin",
     /// "10999 Berlin", a district's name), and a suburb is not a trip.
-    private func trips(_ items: [LibraryItem], home: HomeBase, isKnown: (LibraryItem) -> Bool) -> [Moment] {
+    private func trips(_ items: [LibraryItem], places: Whereabouts) -> [Moment] {
         var awayDays = Set<Int>()
-        guard let base = home.coordinate else { return [] }
-        func isAway(_ item: LibraryItem) -> Bool { Self.position(item).map { $0.distance(to: base) > Self.awayDistance } ?? false }
+        guard places.home(at: 0) != nil else { return [] }
+        func isAway(_ item: LibraryItem) -> Bool {
+            guard let there = Self.position(item), let home = places.home(at: item.startMs) else { return false }
+            return there.distance(to: home) > Self.awayDistance
+        }
+        func isKnown(_ item: LibraryItem) -> Bool { places.isKnown(item) }
         for item in items where isAway(item) { awayDays.insert(dayIndex(item)) }
         var runs: [[Int]] = []
         for day in awayDays.sorted() {

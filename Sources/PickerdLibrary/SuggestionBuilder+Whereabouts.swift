@@ -1,0 +1,76 @@
+import Foundation
+import PickerdStore
+import PickerdWire
+
+extension SuggestionBuilder {
+    /// Where a window's items were, against the person's known places (``KnownPlaces``, found from
+    /// the window's visits): home at each moment (a person who moves house has the new home from
+    /// the first night there), and the routine places (work, and places visited on many days).
+    ///
+    /// A visit is at a known place when it lies within ``radius`` of the place's centre: the
+    /// places are clusters of visits by distance, so the bar round the corner is not home and the
+    /// café visited every morning is routine however its fixes scatter.
+    struct Whereabouts {
+        /// How far from a known place's centre a visit is still there, in metres.
+        static let radius = 150.0
+
+        /// The homes, in time order, with when each was home.
+        let homes: [KnownPlaces.Place]
+        /// Work and frequent places.
+        let routine: [KnownPlaces.Place]
+        /// The store's home, for a window without nights to tell one.
+        let fallback: HomeBase
+
+        init(_ items: [LibraryItem], home: HomeBase, timeZone: TimeZone) {
+            let known = KnownPlaces.find(in: items, timeZone: timeZone)
+            var homes = known.places.filter { $0.role == .home }
+            // A new home is home from the first visit there after the last night at the old one
+            // (moving day, the week's home still being the old one), not from its first whole week.
+            for index in homes.indices.dropFirst() {
+                guard let until = homes[index - 1].until else { continue }
+                let first = items.lazy.filter { $0.kind == .location && $0.startMs >= until }
+                    .filter { visit in SuggestionBuilder.position(visit).map { $0.distance(to: homes[index].coordinate) <= Self.radius } ?? false }
+                    .map(\.startMs).min()
+                if let first, first < (homes[index].from ?? .max) { homes[index].from = first }
+            }
+            self.homes = homes
+            routine = known.places.filter { $0.role != .home }
+            fallback = home
+        }
+
+        /// Where home was at `timeMs`: the home whose time holds it, else the nearest in time,
+        /// else the store's.
+        func home(at timeMs: Int64) -> Coordinate? {
+            if homes.isEmpty { return fallback.coordinate }
+            if let current = homes.last(where: { ($0.from ?? .min) <= timeMs }) {
+                return current.coordinate
+            }
+            return homes[0].coordinate
+        }
+
+        /// Whether a visit is at home (its name says so within reach of home, or it lies within
+        /// ``radius`` of where home was then).
+        func isHome(_ visit: LibraryItem) -> Bool {
+            guard case .location(let l) = visit.asset else { return false }
+            guard let there = SuggestionBuilder.position(visit) else { return fallback.isHome(l) }
+            if let home = home(at: visit.startMs), home.distance(to: there) <= Self.radius { return true }
+            return fallback.isHome(l) && homes.isEmpty
+        }
+
+        /// Whether a visit is at a routine place: work (as the data marks it, or weekday daytime)
+        /// or a place visited on many days.
+        func isRoutine(_ visit: LibraryItem) -> Bool {
+            if case .location(let l) = visit.asset, l.isWorkLocation == true { return true }
+            guard let there = SuggestionBuilder.position(visit) else { return false }
+            return routine.contains { $0.coordinate.distance(to: there) <= Self.radius }
+        }
+
+        /// Whether a visit is at home or a routine place.
+        func isKnown(_ visit: LibraryItem) -> Bool { isHome(visit) || isRoutine(visit) }
+
+        /// Whether `coordinate` was within 1.5 km of home at `timeMs` (home unknown: near).
+        func isNearHome(_ coordinate: Coordinate, at timeMs: Int64) -> Bool {
+            home(at: timeMs).map { $0.distance(to: coordinate) < 1_500 } ?? true
+        }
+    }
+}
