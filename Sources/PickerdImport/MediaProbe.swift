@@ -14,7 +14,9 @@ import PickerdStore
 /// before its first scan (SOS) or that has no frame header; a PNG whose chunks run past the end or
 /// that has no `IEND`; a TIFF or HEIC its reader cannot parse; a video libavformat cannot parse.
 /// A JPEG truncated inside its scan data (after all the metadata) is probed normally: its metadata
-/// is intact, and ``Thumbnailer`` decodes what is there.
+/// is intact, and ``Thumbnailer`` decodes what is there; but it is marked
+/// ``ProbedMedia/imageDataEndsEarly`` (no end-of-image marker is reached), so the importer keeps it
+/// out of suggestions as ``NotAMemory/undecodable``.
 public enum MediaProbe {
     /// Reads `path`'s metadata.
     /// - Parameters:
@@ -100,6 +102,7 @@ public enum MediaProbe {
             let marker1 = marker[1]
             if marker1 == 0xDA {  // start of scan: the metadata is behind us
                 guard frameSize != nil else { throw ProbeError(.corrupt, "JPEG: image data without a frame header") }
+                media.imageDataEndsEarly = try !jpegReachesEnd(file, scanAt: offset)
                 break walk
             }
             if marker1 == 0xE1, exifBlock == nil || (wantXMP && xmp == nil), length > 8 {
@@ -134,6 +137,77 @@ public enum MediaProbe {
             media.pixelHeight = frameSize.height
         }
         return (media, xmp)
+    }
+
+    /// The most bytes ``jpegReachesEnd(_:scanAt:)`` scans past the first scan header before it
+    /// gives up and takes the image as whole: far above any photo's image data.
+    static let maximumJPEGScanBytes: Int64 = 256 << 20
+
+    /// Whether a JPEG's image data reaches its end-of-image marker (EOI, `FF D9`): a file cut
+    /// inside its entropy-coded data (a copy or download that stopped) does not, though its
+    /// metadata is whole. Cheap for almost every file: one read of the last two bytes, which are the
+    /// EOI in a JPEG as written. Only a file that ends otherwise is scanned, from its first scan
+    /// (SOS) on in 1 MiB reads, bounded by ``maximumJPEGScanBytes``, skipping stuffed `FF 00`,
+    /// restart markers and fill bytes, and the segments a progressive JPEG has between its scans
+    /// (DHT, SOS, DRI…) by their lengths: so data after the EOI (a motion photo's video, a camera's
+    /// padding) leaves the image whole, and a file that ends in scan data or in zeros is cut.
+    /// - Parameters:
+    ///   - file: the JPEG.
+    ///   - offset: where its first SOS marker is.
+    /// - Returns: `false` when the file ends before an EOI.
+    /// - Throws: ``ProbeError`` `.unreadable` when it cannot be read.
+    static func jpegReachesEnd(_ file: MediaFile, scanAt offset: Int64) throws(ProbeError) -> Bool {
+        if try file.read(at: file.size - 2, count: 2) == [0xFF, 0xD9] { return true }
+        var position = offset  // the next byte to look at
+        var skip: Int64 = 0  // bytes of a segment's payload still to pass
+        var sawFF = false
+        var lengthBytes: [UInt8]?  // a segment's length being read (0, 1 or 2 bytes of it)
+        let end = min(file.size, offset + maximumJPEGScanBytes)
+        while position < end {
+            let chunk = try file.read(at: position, count: Int(min(1 << 20, end - position)))
+            guard !chunk.isEmpty else { break }
+            var index = 0
+            while index < chunk.count {
+                if skip > 0 {
+                    let passed = Int(min(skip, Int64(chunk.count - index)))
+                    skip -= Int64(passed)
+                    index += passed
+                    continue
+                }
+                if var length = lengthBytes {
+                    length.append(chunk[index])
+                    index += 1
+                    if length.count == 2 {
+                        lengthBytes = nil
+                        let value = Int64(length[0]) << 8 | Int64(length[1])
+                        guard value >= 2 else { return false }
+                        skip = value - 2
+                    } else {
+                        lengthBytes = length
+                    }
+                    continue
+                }
+                if sawFF {
+                    let byte = chunk[index]
+                    index += 1
+                    switch byte {
+                    case 0xFF: continue  // fill
+                    case 0xD9: return true
+                    case 0x00, 0x01, 0xD0...0xD8: sawFF = false  // stuffed zero, TEM, restart markers
+                    default:  // a segment with a length: DHT, SOS, DQT, DRI, COM, APPn between scans
+                        sawFF = false
+                        lengthBytes = []
+                    }
+                    continue
+                }
+                guard let found = chunk[index...].firstIndex(of: 0xFF) else { break }
+                sawFF = true
+                index = found + 1
+            }
+            position += Int64(chunk.count)
+        }
+        // Past the bound without an answer: taken as whole rather than kept out on a guess.
+        return end < file.size
     }
 
     private static func probePNG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {

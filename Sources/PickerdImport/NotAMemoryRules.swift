@@ -1,8 +1,9 @@
 public import PickerdStore
 
 /// How the importer tells a photo that is not a memory: a screenshot, a scan, a burst's extra
-/// frames. Such files are indexed (the person sees them counted) but the engine never makes them a
-/// suggestion's items.
+/// frames, a picture a messaging app saved without any camera's metadata, an image that does not
+/// decode. Such files are indexed (the person sees them counted, each with its ``reason(_:)``) but
+/// the engine never makes them a suggestion's items.
 public enum NotAMemoryRules {
     /// Screen sizes of phones, tablets and monitors, smaller side first.
     static let screenSizes: Set<[UInt32]> = [
@@ -15,12 +16,70 @@ public enum NotAMemoryRules {
     /// Words in a file's software, make or model that say a scanner made it.
     static let scannerWords = ["scan", "vuescan", "silverfast", "xsane", "naps2", "perfection", "opticfilm", "canoscan", "imageformula"]
 
-    /// Whether a still or video is a screenshot or a scan, from its metadata and where it is.
+    /// Folders messaging apps save what they receive into (lower-cased): WhatsApp's `WhatsApp
+    /// Images`/`WhatsApp Video` (and `Sent` below them), Telegram's `Telegram Images`/`Telegram
+    /// Video` (Android) and `Telegram Desktop`, Signal's `Signal`, Viber's, Messenger's, WeChat's.
+    static let messagingFolders: Set<String> = [
+        "whatsapp images", "whatsapp video", "whatsapp animated gifs", "whatsapp stickers", "whatsapp", "telegram images",
+        "telegram video", "telegram", "telegram desktop", "signal", "viber images", "viber videos", "viber", "messenger", "wechat",
+    ]
+
+    /// Whether a file's name or folder says a messaging app saved it: WhatsApp's
+    /// `IMG-20240504-WA0001.jpg` and `VID-20240504-WA0001.mp4`, Telegram Desktop's
+    /// `photo_2024-05-04_12-30-45.jpg`, Signal's `signal-2024-05-04-123045.jpg`, Messenger's
+    /// `received_1234567890.jpeg`, or any file in one of ``messagingFolders``.
+    /// - Parameter path: the file's path.
+    static func savedByAMessagingApp(_ path: String) -> Bool {
+        let parts = path.lowercased().split(separator: "/")
+        guard let name = parts.last else { return false }
+        if parts.dropLast().contains(where: { messagingFolders.contains(String($0)) }) { return true }
+        let bytes = Array(name.utf8)
+        func digits(_ range: Range<Int>) -> Bool { range.upperBound <= bytes.count && bytes[range].allSatisfy { (48...57).contains($0) } }
+        // WhatsApp: (IMG|VID|AUD|PTT|STK)-YYYYMMDD-WAnnnn…
+        if bytes.count > 15, ["img-", "vid-", "stk-"].contains(where: { name.hasPrefix($0) }), digits(4..<12),
+           name.utf8.dropFirst(12).starts(with: "-wa".utf8), digits(15..<16) {
+            return true
+        }
+        // Telegram Desktop: photo_YYYY-MM-DD_HH-MM-SS, video_…
+        if (name.hasPrefix("photo_") || name.hasPrefix("video_")), let date = name.split(separator: "_").dropFirst().first,
+           date.utf8.count == 10, date.split(separator: "-").map(\.count) == [4, 2, 2] {
+            return true
+        }
+        // Signal: signal-YYYY-MM-DD-…
+        if name.hasPrefix("signal-"), digits(7..<11), bytes.count > 11, bytes[11] == UInt8(ascii: "-") { return true }
+        // Messenger: received_<digits>
+        if name.hasPrefix("received_"), digits(9..<12) { return true }
+        return false
+    }
+
+    /// Words a person can read for each reason an item is not a memory, as `pickerctl` lists them
+    /// ("3 from messaging apps without camera metadata").
+    /// - Parameter reason: the reason.
+    /// - Returns: a short plural phrase.
+    public static func reason(_ reason: NotAMemory) -> String {
+        switch reason {
+        case .screenshot: "screenshots"
+        case .scan: "scans"
+        case .burst: "extra burst frames"
+        case .messagingImage: "from messaging apps without camera metadata"
+        case .undecodable: "images that do not decode (cut short)"
+        }
+    }
+
+    /// Whether a still or video is not a memory by itself, from its metadata and where it is: a
+    /// file whose image data ends early (``ProbedMedia/imageDataEndsEarly``) is `.undecodable`
+    /// first of all; then a Screenshots folder or name, a scanner's name; then a picture a
+    /// messaging app saved (``savedByAMessagingApp(_:)``) with no camera make and no model, as
+    /// WhatsApp, Telegram and Signal strip them (one that keeps a camera's make or model is the
+    /// person's own photo sent to themselves, and stays); then a still with no camera at all that
+    /// is a PNG or a screen's size.
     /// - Parameters:
     ///   - media: what the probe read.
     ///   - path: the file's path.
-    /// - Returns: `.screenshot`, `.scan`, or `nil` (a burst is told across files: see ``bursts(_:)``).
+    /// - Returns: `.undecodable`, `.screenshot`, `.scan`, `.messagingImage`, or `nil` (a burst is
+    ///   told across files: see ``bursts(_:)``).
     public static func classify(_ media: ProbedMedia, path: String) -> NotAMemory? {
+        if media.imageDataEndsEarly { return .undecodable }
         let lowerPath = path.lowercased()
         let name = lowerPath.split(separator: "/").last.map(String.init) ?? lowerPath
         let folders = lowerPath.split(separator: "/").dropLast()
@@ -29,6 +88,8 @@ public enum NotAMemoryRules {
             return .screenshot
         }
         if [media.software, media.make, media.model].contains(where: { $0.map(Self.namesAScanner) ?? false }) { return .scan }
+        let cameraNamed = !(media.make ?? "").isEmpty || !(media.model ?? "").isEmpty
+        if !cameraNamed, savedByAMessagingApp(path) { return .messagingImage }
         guard media.kind == .photo else { return nil }
         let camera = media.make != nil || media.model != nil || media.hasExposure
         let size = [min(media.pixelWidth, media.pixelHeight), max(media.pixelWidth, media.pixelHeight)]

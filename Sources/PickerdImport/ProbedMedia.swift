@@ -51,6 +51,10 @@ public struct ProbedMedia: Sendable, Hashable {
     public var contentIdentifier: String?
     /// Apple's MakerNote BurstUUID (tag 0x000B): the frames of one burst share it.
     public var burstIdentifier: String?
+    /// Whether the image data ends before the image does: a JPEG cut inside its entropy-coded data
+    /// (no end-of-image marker is reached), whose metadata is whole but whose picture is not. Such
+    /// a file is indexed but is not a memory (``NotAMemory/undecodable``).
+    public var imageDataEndsEarly: Bool
 
     /// Creates a record; every optional field starts unknown.
     /// - Parameters:
@@ -60,6 +64,7 @@ public struct ProbedMedia: Sendable, Hashable {
         self.kind = kind
         self.contentType = contentType
         self.hasExposure = false
+        self.imageDataEndsEarly = false
         self.orientation = 1
         self.pixelWidth = 0
         self.pixelHeight = 0

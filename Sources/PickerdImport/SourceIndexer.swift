@@ -76,6 +76,9 @@ public struct ScanReport: Sendable, Hashable {
     public var skipped: [Skipped] = []
     /// Live Photos paired this scan.
     public var livePhotos = 0
+    /// Of the files this scan read, how many were indexed but kept out of suggestions, by reason
+    /// (``NotAMemoryRules/reason(_:)`` words each); a Live Photo counts once.
+    public var notMemories: [NotAMemory: Int] = [:]
     /// When the items this scan wrote or removed happen: the days the engine builds again.
     public var touched: [ClosedRange<Int64>] = []
     /// How long it took, in seconds.
@@ -368,6 +371,7 @@ public struct SourceIndexer: Sendable {
             people[p.itemID] = p.people
             changes.files.append(record(p, role: p.media.kind == .photo ? "photo" : "video", item: p.itemID))
         }
+        for item in changes.items { if let reason = item.notAMemory { report.notMemories[reason, default: 0] += 1 } }
         // An id both removed and written (a changed file that stays) is written, not removed.
         let written = Set(changes.items.map(\.id))
         changes.removedItems.removeAll { written.contains($0) }

@@ -157,6 +157,11 @@ public enum NotAMemory: String, Sendable, Hashable, CaseIterable {
     case scan
     /// A frame of a burst, or a near-duplicate of another photo, after the first.
     case burst
+    /// An image or video a messaging app saved (WhatsApp's `IMG-…-WA….jpg`, a `Telegram Images`
+    /// folder) that carries no camera metadata: someone else's picture, a meme, a forward.
+    case messagingImage
+    /// An image whose data does not decode to a whole picture (a JPEG cut before its end).
+    case undecodable
 }
 
 /// A suggestion as the store keeps it: its items by id, in order.
