@@ -7,8 +7,9 @@
 ///   Garmin's "trail_running"), or Strava's numbers (9 run, 1 ride… see
 ///   ``HealthKitActivity/rawValue(stravaType:)``); without a type, other (3000).
 /// - Start and end: the earliest and latest point times. Distance: Garmin's TrackStatsExtension
-///   `Distance` when the track has one, else the haversine length of each segment (not across the
-///   gaps between segments). Energy: TrackStatsExtension `Calories`. Average heart rate: the mean of
+///   `Distance` when the track has one (the device's own), else the length of each segment (not
+///   across the gaps between segments) with the jitter of stops left out
+///   (``WorkoutFiles/length(of:)``). Energy: TrackStatsExtension `Calories`. Average heart rate: the mean of
 ///   the points' rates.
 /// - A track without any timed point is skipped; a file with tracks but no times at all is an
 ///   error ("a GPX without times cannot be a workout"), as is a file without a track. Routes
@@ -35,15 +36,15 @@ public enum GPXReader {
             var distance = 0.0
             var heartRates: [Double] = []
             for segment in track.children("trkseg") {
-                var previous: LocationPoint?
+                var points: [LocationPoint] = []
                 for element in segment.children("trkpt") {
                     pointNumber += 1
                     let point = try readPoint(element, number: pointNumber, bytes: bytes, file: file)
-                    if let previous { distance += WorkoutFiles.haversine(previous, point) }
-                    previous = point
                     if let rate = point.heartRate { heartRates.append(rate) }
-                    route.append(point)
+                    points.append(point)
                 }
+                distance += WorkoutFiles.length(of: points)
+                route += points
             }
             let times = route.compactMap(\.timeMs)
             guard let start = times.min(), let end = times.max() else { continue }

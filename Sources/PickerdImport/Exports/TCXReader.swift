@@ -5,8 +5,9 @@
 ///   ``HealthKitActivity/rawValue(for:)``.
 /// - Start: the activity's `Id` (its start time), else the first lap's `StartTime`. End: the latest
 ///   of each lap's start plus `TotalTimeSeconds` and the last trackpoint's `Time`.
-/// - Distance: the laps' `DistanceMeters` summed, else the last trackpoint's `DistanceMeters`, else
-///   the route's haversine length. Energy: the laps' `Calories` summed. Average heart rate: the laps'
+/// - Distance: the device's own: the laps' `DistanceMeters` summed, else the last trackpoint's
+///   `DistanceMeters`; else the route's length with the jitter of stops left out
+///   (``WorkoutFiles/length(of:)``). Energy: the laps' `Calories` summed. Average heart rate: the laps'
 ///   `AverageHeartRateBpm` weighted by their times, else the mean of the trackpoints'. Steps: the laps'
 ///   `Extensions/LX/Steps` summed, when present.
 /// - Route: the `Track/Trackpoint`s with a `Position` (`Time`, `LatitudeDegrees`, `LongitudeDegrees`,
