@@ -112,18 +112,23 @@ public struct SuggestionBuilder: Sendable {
         // visits reach on several days: the usual café, the supermarket) is an outing only with
         // something notable there (photos, someone); anywhere else a stay long enough is one.
         let notable: Set<AssetKind> = [.photo, .livePhoto, .video, .contact]
-        for visit in items where visit.kind == .location {
+        let stays = items.filter { $0.kind == .location }
+        for (index, visit) in stays.enumerated() {
             guard case .location(let l) = visit.asset, !places.isHome(visit), l.isWorkLocation != true else { continue }
             // A visit during a workout belongs to the workout's moment.
             if within(visit.startMs - 6 * 3_600_000, visit.endMs, kinds: [.workout]).contains(where: { $0.endMs > visit.startMs && $0.startMs < visit.endMs }) {
                 continue
             }
-            let window = within(visit.startMs - 30 * 60_000, visit.endMs + 30 * 60_000,
-                                kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
+            // What happened there, and a few minutes either side (a photo on arriving, the
+            // invitation's time), but never during the stay before or after.
+            let from = max(visit.startMs - Self.stayMargin, index > 0 ? stays[index - 1].endMs : .min)
+            let to = min(visit.endMs + Self.stayMargin, index + 1 < stays.count ? stays[index + 1].startMs : .max)
+            let window = within(from, to, kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
             let isRoutine = places.isRoutine(visit)
-            // Music alone is every commute: it makes no stay notable.
-            let hasNotable = window.contains { notable.contains($0.kind) }
+            // Music alone is every commute: it makes no stay notable. At a routine place, only what
+            // happened during the stay itself does.
+            let hasNotable = window.contains { notable.contains($0.kind) && (!isRoutine || ($0.startMs >= visit.startMs - Self.stayMargin && $0.startMs <= visit.endMs)) }
             if isRoutine ? !hasNotable : !hasNotable && visit.endMs - visit.startMs < Self.outingAlone { continue }
             moments.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))
             used.formUnion(window.map(\.id))
@@ -294,6 +299,9 @@ public struct SuggestionBuilder: Sendable {
         default: return nil
         }
     }
+
+    /// How far before or after a stay its photos, people and music may lie (outside any other stay).
+    static let stayMargin: Int64 = 15 * 60_000
 
     /// How long nothing happens at home before what follows is another moment.
     static let homePause: Int64 = 3 * 3_600_000

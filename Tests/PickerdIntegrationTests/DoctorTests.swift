@@ -45,7 +45,7 @@ struct DoctorTests {
             #expect(ok.contains { $0.hasPrefix(line) }, "\(line) in:\n\(result.stdout)")
         }
         let store = try #require(ok.first { $0.hasPrefix("✓ store ") })
-        #expect(store.hasSuffix(", 196 items, 77 suggestions; SQLite's integrity check finds it sound"), "\(store)")
+        #expect(store.hasSuffix(", 196 items, 81 suggestions; SQLite's integrity check finds it sound"), "\(store)")
         #expect(store.contains(" MB, "), "its size on disk: \(store)")
         let pickers = try #require(ok.first { $0.hasPrefix("✓ pickers ") })
         #expect(pickers.hasSuffix(": picker-agent --tui (terminal), picker-gtk (desktop)"), "\(pickers)")
