@@ -261,6 +261,12 @@ let package = Package(
             dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
             path: "Tools/Benchmarks/RecordsBench"
         ),
+        // Tools/bench-places: the gazetteer's index (build time, memory) and lookups against a linear scan.
+        .executableTarget(
+            name: "pickerd-bench-places",
+            dependencies: ["PickerdPlaces", "CGeonames"],
+            path: "Tools/Benchmarks/PlacesBench"
+        ),
         // A tour of the protocol over a real socket, frame by frame, as Google's protoc reads it.
         .executableTarget(
             name: "pickerd-protocol-tour",
