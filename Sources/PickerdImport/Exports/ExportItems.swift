@@ -8,7 +8,8 @@ import PickerdWire
 /// doubling what another export brought already:
 /// - a workout's id comes from its activity and its start minute, so the same run from a FIT file and
 ///   from a GPX export is one item (a neighbouring minute counts too: exports round differently), and
-///   the copy with the richer route is kept;
+///   the copy with the richer route is kept, under the name the person gave it in either copy
+///   ("Sunday long run to Treptower Park" over an app's "Morning Run": ``WorkoutNames``);
 /// - a visit that overlaps one already imported by at least half of the shorter, within 200 m, is the
 ///   same visit; the one with a place name is kept (Semantic history over a visit found in raw points).
 public struct ExportItems: Sendable {
@@ -37,16 +38,23 @@ public struct ExportItems: Sendable {
     public func write(_ data: ImportedData) throws(StoreError) -> Written {
         var written = Written()
         var changes = SourceChanges()
-        for workout in data.workouts {
+        for var workout in data.workouts {
             let candidates = (-1...1).map { Self.workoutID(workout, minuteOffset: $0) }
             let existing = try store.items(candidates).first
+            let existingName = existing.flatMap(Self.workoutName) ?? ""
             if let existing, Self.routeCount(existing) >= workout.route.count {
                 written.duplicates += 1
+                // The copy kept takes this one's name when only this one has the person's own.
+                if let name = workout.name, WorkoutNames.rank(name) > WorkoutNames.rank(existingName),
+                   let renamed = Self.renamed(existing, to: name) {
+                    changes.items.append(renamed)
+                }
                 continue
             }
             if let existing {
                 written.duplicates += 1
                 changes.removedItems.append(existing.id)
+                if WorkoutNames.rank(existingName) > WorkoutNames.rank(workout.name ?? "") { workout.name = existingName }
             }
             changes.items += Self.items(for: workout)
         }
@@ -170,6 +178,21 @@ public struct ExportItems: Sendable {
 
     static func workoutID(_ w: ImportedWorkout, minuteOffset: Int64) -> UUID {
         SuggestionBuilder.stableID("import|workout|\(w.activityType)|\(w.startMs / 60_000 + minuteOffset)")
+    }
+
+    /// A workout item's name (`localizedName`), `nil` for another item.
+    static func workoutName(_ item: LibraryItem) -> String? {
+        if case .workout(let w) = item.asset { return w.details?.localizedName }
+        return nil
+    }
+
+    /// A workout item under another name, everything else as it was.
+    static func renamed(_ item: LibraryItem, to name: String) -> LibraryItem? {
+        guard case .workout(var w) = item.asset, w.details != nil else { return nil }
+        w.details?.localizedName = name
+        var renamed = item
+        renamed.asset = .workout(w)
+        return renamed
     }
 
     static func routeCount(_ item: LibraryItem) -> Int {
