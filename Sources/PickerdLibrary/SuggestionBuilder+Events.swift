@@ -46,7 +46,31 @@ extension SuggestionBuilder {
     ///   - events: the events around it.
     /// - Returns: a short title.
     public func title(_ kind: SuggestionKind, _ items: [LibraryItem], events: [EventSpan]) -> String {
-        titlingEvent(kind, items, events: events)?.title ?? title(kind, items)
+        titlingEvent(kind, items, events: events).map { title(kind, items, event: $0) } ?? title(kind, items)
+    }
+
+    /// An event's summary as a moment's title: for an outing, with where it was when a kept place
+    /// says so and the summary does not already ("Lena's birthday at Trattoria Lucca"). Where the
+    /// place has only the gazetteer's name (its city, "near …"), the event's own `LOCATION` names
+    /// it: the first part of it, when that is a name and not a street address.
+    func title(_ kind: SuggestionKind, _ items: [LibraryItem], event: EventSpan) -> String {
+        guard kind == .outing, var place = items.lazy.compactMap({ item -> Location? in
+            if case .location(let l) = item.asset, !l.place.isEmpty, l.place != Self.homePlaceName { return l }
+            return nil
+        }).first else { return event.title }
+        let onlyTheGazetteers = place.place == place.city || place.place.hasPrefix("near ")
+        if onlyTheGazetteers, let own = Self.placeName(inEventLocation: event.location) { place.place = own }
+        func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        if folded(event.title).contains(folded(place.place)) { return event.title }
+        return "\(event.title) \(Self.located(place.place, city: place.city))"
+    }
+
+    /// The place a calendar `LOCATION` names: its first comma-separated part, unless that is a
+    /// street address (it starts with a number) or empty.
+    static func placeName(inEventLocation location: String) -> String? {
+        let first = location.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !first.isEmpty, first.count <= 60, !(first.first?.isNumber ?? true) else { return nil }
+        return first
     }
 
     /// The title of what the person kept of a listed suggestion: its own title when they kept it

@@ -248,7 +248,8 @@ public struct SuggestionBuilder: Sendable {
             // A moment an event in the person's calendar names is one they marked as worth keeping.
             let event = titlingEvent(moment.kind, chosen, events: events)
             suggestions.append(StoredSuggestion(
-                id: id, title: event?.title ?? title(moment.kind, chosen), kind: moment.kind, startMs: start, endMs: end,
+                id: id, title: event.map { title(moment.kind, chosen, event: $0) } ?? title(moment.kind, chosen), kind: moment.kind,
+                startMs: start, endMs: end,
                 score: score(moment.kind, chosen, pool: moment.items.count) + (event == nil ? 0 : 1), itemIDs: chosen.map(\.id),
                 monthDay: monthDay(chosen[0]), anchorMs: moment.anchor))
         }

@@ -100,14 +100,18 @@ public struct EventSpan: Sendable, Hashable {
     public var endMs: Int64
     /// Whether it is an all-day event.
     public var allDay: Bool
+    /// Where it is, as the calendar says (`LOCATION`: "Trattoria Lucca, Bergmannstraße 52, 10961
+    /// Berlin"), or "": the person's own name for a place a moment during it was at.
+    public var location: String
 
     /// Creates a span.
-    public init(id: String, title: String, startMs: Int64, endMs: Int64, allDay: Bool) {
+    public init(id: String, title: String, startMs: Int64, endMs: Int64, allDay: Bool, location: String = "") {
         self.id = id
         self.title = title
         self.startMs = startMs
         self.endMs = endMs
         self.allDay = allDay
+        self.location = location
     }
 
     /// Whether something starting at `timeMs` lies within the event: from its start up to (not
@@ -274,10 +278,10 @@ extension Store {
     public func eventSpans(overlapping range: Range<Int64>) throws(StoreError) -> [EventSpan] {
         try read("read calendar events") { db in
             try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT id, summary, start_ms, end_ms, all_day FROM calendar_event
+                SELECT id, summary, start_ms, end_ms, all_day, location FROM calendar_event
                 WHERE start_ms >= ? AND start_ms < ? AND end_ms >= ? AND end_ms - start_ms <= ? ORDER BY start_ms, id
                 """), arguments: [range.lowerBound - Self.longestTitlingEventMs, range.upperBound, range.lowerBound, Self.longestTitlingEventMs])
-                .map { EventSpan(id: $0[0], title: $0[1], startMs: $0[2], endMs: $0[3], allDay: $0[4]) }
+                .map { EventSpan(id: $0[0], title: $0[1], startMs: $0[2], endMs: $0[3], allDay: $0[4], location: $0[5]) }
         }
     }
 
