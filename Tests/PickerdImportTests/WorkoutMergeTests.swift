@@ -45,7 +45,7 @@ struct WorkoutMergeTests {
 
     /// Imports the files one after the other (each its own run, as a person adds them), and
     /// returns the library's workouts' names and route sizes.
-    static func importing(_ files: [(String, String)]) throws -> [(name: String, points: Int)] {
+    static func importing(_ files: [(String, String)]) throws -> [(name: String, points: Int, distance: Double?)] {
         let temporary = try TemporaryStore()
         for (name, text) in files {
             let path = temporary.directory + "/" + name
@@ -53,10 +53,10 @@ struct WorkoutMergeTests {
             let results = ExportImporter(store: temporary.store).run([path]) { _, _, _, _ in }
             #expect(results.allSatisfy { $0.error == nil }, "\(results)")
         }
-        var workouts: [(name: String, points: Int)] = []
+        var workouts: [(name: String, points: Int, distance: Double?)] = []
         for item in try temporary.store.items() {
             guard case .workout(let w) = item.asset else { continue }
-            workouts.append((w.details?.localizedName ?? "", w.route.count))
+            workouts.append((w.details?.localizedName ?? "", w.route.count, w.details?.distance?.value))
         }
         return workouts
     }
@@ -80,6 +80,17 @@ struct WorkoutMergeTests {
             let files = [("Morning_Run.gpx", Self.gpx(name: "Morning Run", points: 80)), ("activity_123.tcx", Self.tcx(notes: Self.own, points: 40))]
             let workouts = try Self.importing(order.map { files[$0] })
             #expect(workouts.map(\.name) == [Self.own], "\(order)")
+        }
+    }
+
+    @Test("the TCX lap's own distance is kept when the GPX, with more points, wins the merge, in either order")
+    func devicesDistanceSurvives() throws {
+        for order in [[0, 1], [1, 0]] {
+            let files = [("Sunday_long_run.gpx", Self.gpx(name: Self.own, points: 80)), ("activity_123.tcx", Self.tcx(notes: nil, points: 40))]
+            let workouts = try Self.importing(order.map { files[$0] })
+            #expect(workouts.count == 1)
+            #expect(workouts.first?.points == 80 && workouts.first?.name == Self.own, "\(order)")
+            #expect(workouts.first?.distance == 10_012, "\(order): \(workouts)")
         }
     }
 

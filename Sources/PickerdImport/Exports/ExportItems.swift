@@ -9,7 +9,9 @@ import PickerdWire
 /// - a workout's id comes from its activity and its start minute, so the same run from a FIT file and
 ///   from a GPX export is one item (a neighbouring minute counts too: exports round differently), and
 ///   the copy with the richer route is kept, under the name the person gave it in either copy
-///   ("Sunday long run to Treptower Park" over an app's "Morning Run": ``WorkoutNames``);
+///   ("Sunday long run to Treptower Park" over an app's "Morning Run": ``WorkoutNames``) and with
+///   the device's own distance when either copy has it (a TCX or FIT file's, over one measured
+///   along a GPX's points);
 /// - a visit that overlaps one already imported by at least half of the shorter, within 200 m, is the
 ///   same visit; the one with a place name is kept (Semantic history over a visit found in raw points).
 public struct ExportItems: Sendable {
@@ -42,12 +44,15 @@ public struct ExportItems: Sendable {
             let candidates = (-1...1).map { Self.workoutID(workout, minuteOffset: $0) }
             let existing = try store.items(candidates).first
             let existingName = existing.flatMap(Self.workoutName) ?? ""
+            let existingDistance = existing.flatMap(Self.devicesDistance)
             if let existing, Self.routeCount(existing) >= workout.route.count {
                 written.duplicates += 1
-                // The copy kept takes this one's name when only this one has the person's own.
-                if let name = workout.name, WorkoutNames.rank(name) > WorkoutNames.rank(existingName),
-                   let renamed = Self.renamed(existing, to: name) {
-                    changes.items.append(renamed)
+                // The copy kept takes this one's name when only this one has the person's own, and
+                // its distance when only this one has the device's.
+                let name = workout.name.flatMap { WorkoutNames.rank($0) > WorkoutNames.rank(existingName) ? $0 : nil }
+                let distance = workout.distanceIsDevices && existingDistance == nil ? workout.distanceMeters : nil
+                if name != nil || distance != nil, let updated = Self.updated(existing, name: name, distanceMeters: distance) {
+                    changes.items.append(updated)
                 }
                 continue
             }
@@ -55,6 +60,10 @@ public struct ExportItems: Sendable {
                 written.duplicates += 1
                 changes.removedItems.append(existing.id)
                 if WorkoutNames.rank(existingName) > WorkoutNames.rank(workout.name ?? "") { workout.name = existingName }
+                if !workout.distanceIsDevices, let existingDistance {
+                    workout.distanceMeters = existingDistance
+                    workout.distanceIsDevices = true
+                }
             }
             changes.items += Self.items(for: workout)
         }
@@ -186,13 +195,22 @@ public struct ExportItems: Sendable {
         return nil
     }
 
-    /// A workout item under another name, everything else as it was.
-    static func renamed(_ item: LibraryItem, to name: String) -> LibraryItem? {
+    /// A workout item's distance when it is the device's own: one stored from a TCX or FIT file
+    /// (whose readers take the device's summary whenever the file has one; a GPX's is taken as
+    /// measured along its points, as almost every GPX's is).
+    static func devicesDistance(_ item: LibraryItem) -> Double? {
+        guard ["tcx", "fit"].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
+        return w.details?.distance?.value
+    }
+
+    /// A workout item with another name or distance, everything else as it was.
+    static func updated(_ item: LibraryItem, name: String?, distanceMeters: Double?) -> LibraryItem? {
         guard case .workout(var w) = item.asset, w.details != nil else { return nil }
-        w.details?.localizedName = name
-        var renamed = item
-        renamed.asset = .workout(w)
-        return renamed
+        if let name { w.details?.localizedName = name }
+        if let distanceMeters { w.details?.distance = Quantity(value: distanceMeters, unit: "m") }
+        var updated = item
+        updated.asset = .workout(w)
+        return updated
     }
 
     static func routeCount(_ item: LibraryItem) -> Int {

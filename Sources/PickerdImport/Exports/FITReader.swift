@@ -408,14 +408,17 @@ public enum FITReader {
             let route = own.compactMap(point)
             let sportValue = summary.sport ?? sport ?? laps.first { $0.sport != nil }?.sport ?? 0
             let strideSports: Set<UInt8> = [1, 11, 17]
-            return ImportedWorkout(
+            let devices = summary.distance ?? own.lazy.compactMap(\.distance).last
+            var workout = ImportedWorkout(
                 activityType: HealthKitActivity.rawValue(fitSport: sportValue),
                 startMs: Self.ms(startSeconds), endMs: Self.ms(endSeconds),
-                distanceMeters: summary.distance ?? own.lazy.compactMap(\.distance).last ?? (route.count > 1 ? WorkoutFiles.length(of: route) : nil),
+                distanceMeters: devices ?? (route.count > 1 ? WorkoutFiles.length(of: route) : nil),
                 energyKilocalories: summary.calories,
                 averageHeartRate: summary.heartRate ?? WorkoutFiles.mean(own.compactMap(\.heartRate)),
                 steps: strideSports.contains(sportValue) ? summary.cycles.map { Int($0) * 2 } : nil,
                 route: route, name: nil, format: "fit")
+            workout.distanceIsDevices = devices != nil
+            return workout
         }
     }
 }

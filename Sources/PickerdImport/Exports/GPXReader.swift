@@ -51,12 +51,15 @@ public enum GPXReader {
             let stats = track.child("extensions")?.descendant("TrackStatsExtension")
             let type = track.childValue("type") ?? ""
             let activity = HealthKitActivity.rawValue(stravaType: type) ?? HealthKitActivity.rawValue(for: type)
-            data.workouts.append(ImportedWorkout(
+            let devices = stats?.childValue("Distance").flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+            var workout = ImportedWorkout(
                 activityType: activity, startMs: start, endMs: end,
-                distanceMeters: stats?.childValue("Distance").flatMap(Double.init) ?? distance,
+                distanceMeters: devices ?? distance,
                 energyKilocalories: stats?.childValue("Calories").flatMap(Double.init),
                 averageHeartRate: WorkoutFiles.mean(heartRates),
-                route: route, name: track.childValue("name"), format: "gpx"))
+                route: route, name: track.childValue("name"), format: "gpx")
+            workout.distanceIsDevices = devices != nil
+            data.workouts.append(workout)
         }
         guard !data.workouts.isEmpty else { throw ImportError(file: file, "a GPX without times cannot be a workout") }
         return data

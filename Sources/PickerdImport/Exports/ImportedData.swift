@@ -83,6 +83,10 @@ public struct ImportedWorkout: Sendable, Hashable {
     public var name: String?
     /// The format it came from: `gpx`, `tcx`, `fit`, `takeout`.
     public var format: String
+    /// Whether ``distanceMeters`` is the device's own summary (a TCX lap's `DistanceMeters`, a FIT
+    /// session's `total_distance`, a GPX TrackStatsExtension's `Distance`) rather than measured
+    /// here along the route: when two copies merge, the device's figure is kept.
+    public var distanceIsDevices = false
 
     /// Creates a workout.
     public init(activityType: UInt32, startMs: Int64, endMs: Int64, distanceMeters: Double? = nil, energyKilocalories: Double? = nil,

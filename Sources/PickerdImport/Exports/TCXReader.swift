@@ -113,12 +113,15 @@ public enum TCXReader {
             throw ImportError(file: file, location: line(activity), "an activity without any time cannot be a workout")
         }
         let sport = activity.attribute("Sport") ?? ""
-        return ImportedWorkout(
+        let devices = lapDistance ?? lastTrackDistance
+        var workout = ImportedWorkout(
             activityType: HealthKitActivity.rawValue(for: sport),
             startMs: start, endMs: max(end ?? start, start),
-            distanceMeters: lapDistance ?? lastTrackDistance ?? (route.count > 1 ? WorkoutFiles.length(of: route) : nil),
+            distanceMeters: devices ?? (route.count > 1 ? WorkoutFiles.length(of: route) : nil),
             energyKilocalories: energy,
             averageHeartRate: rateSeconds > 0 ? weightedRate / rateSeconds : WorkoutFiles.mean(trackRates),
             steps: steps, route: route, name: activity.childValue("Notes"), format: "tcx")
+        workout.distanceIsDevices = devices != nil
+        return workout
     }
 }
