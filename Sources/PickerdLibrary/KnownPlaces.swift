@@ -34,7 +34,10 @@ import PickerdWire
 ///
 /// A place's name is the most common name its visits give (the person's own, from the export),
 /// else the gazetteer's (`Gazetteer.name(latitude:longitude:)`: "Porto", "near Buckow"); its city
-/// likewise. Days are distinct calendar days in `timeZone` on which a visit was there.
+/// likewise. Days are distinct calendar days on which a visit was there. Days, nights and weekday
+/// hours are reckoned in `timeZone`, or in a visit's own offset from UTC where the data gives one
+/// (``LibraryItem/utcOffsetSeconds``: a trip abroad is lived in local time, so a hotel's nights are
+/// nights, not a working day at home's clock).
 public struct KnownPlaces: Sendable, Hashable {
     /// What a place is to the person.
     public enum Role: String, Sendable, Hashable {
@@ -107,7 +110,8 @@ public struct KnownPlaces: Sendable, Hashable {
     /// - Parameters:
     ///   - items: the library, or any part of it; items other than Location visits with a
     ///     coordinate are ignored.
-    ///   - timeZone: the person's time zone, for nights, weekdays and days.
+    ///   - timeZone: the person's time zone, for nights, weekdays and days (a visit's own offset from
+    ///     UTC, where the data gives one, wins).
     /// - Returns: the places, as the type's documentation says they are found.
     public static func find(in items: [LibraryItem], timeZone: TimeZone) -> KnownPlaces {
         find(in: items, timeZone: timeZone, gazetteer: { Gazetteer.shared })
@@ -122,7 +126,7 @@ public struct KnownPlaces: Sendable, Hashable {
             visits.append(Visit(startMs: item.startMs, endMs: max(item.startMs, item.endMs), coordinate: coordinate,
                                 place: location.place.trimmingCharacters(in: .whitespaces),
                                 city: location.city.trimmingCharacters(in: .whitespaces),
-                                isWork: location.isWorkLocation == true))
+                                isWork: location.isWorkLocation == true, offset: item.utcOffsetSeconds))
         }
         guard !visits.isEmpty else { return KnownPlaces() }
         visits.sort { ($0.startMs, $0.endMs, $0.coordinate.latitude, $0.coordinate.longitude) < ($1.startMs, $1.endMs, $1.coordinate.latitude, $1.coordinate.longitude) }
@@ -140,20 +144,20 @@ public struct KnownPlaces: Sendable, Hashable {
         for (c, cluster) in clusters.enumerated() {
             for v in cluster.members {
                 let visit = visits[v]
-                let first = clock.day(visit.startMs), last = clock.day(max(visit.startMs, visit.endMs - 1))
+                let first = clock.day(visit.startMs, visit.offset), last = clock.day(max(visit.startMs, visit.endMs - 1), visit.offset)
                 for day in first...min(last, first + 3_660) {
                     days[c].insert(day)
-                    let night = overlap(visit, clock.ms(day: day, hour: 1), clock.ms(day: day, hour: 5))
+                    let window = (clock.ms(day: day, hour: 1, visit.offset), clock.ms(day: day, hour: 5, visit.offset))
+                    let night = overlap(visit, window.0, window.1)
                     if night > 0, !labelledWork.contains(c) {
                         // The night of Sunday to Monday is Sunday's: it is keyed by the evening's day.
                         nightCover[day - 1, default: [:]][c, default: 0] += night
-                        let window = (clock.ms(day: day, hour: 1), clock.ms(day: day, hour: 5))
                         if nightVisit[day - 1]?[c].map({ overlap(visits[$0], window.0, window.1) < night }) ?? true {
                             nightVisit[day - 1, default: [:]][c] = v
                         }
                     }
                     if Self.isWeekday(day) {
-                        let work = overlap(visit, clock.ms(day: day, hour: 9), clock.ms(day: day, hour: 17))
+                        let work = overlap(visit, clock.ms(day: day, hour: 9, visit.offset), clock.ms(day: day, hour: 17, visit.offset))
                         if work > 0 { workCover[c][day, default: 0] += work }
                     }
                 }
@@ -181,9 +185,11 @@ public struct KnownPlaces: Sendable, Hashable {
             homes.insert(c)
             // The nights this period holds at its home: from the first to the last.
             let nights = nightPlace.filter { $0.value == c && Self.week($0.key) >= period.firstWeek && Self.week($0.key) <= period.lastWeek }.keys.sorted()
-            let from: Int64? = index == 0 ? nil : nights.first.flatMap { nightVisit[$0]?[c] }.map { visits[$0].startMs }
-            let until: Int64? = index == periods.count - 1 ? nil : nights.last.flatMap { nightVisit[$0]?[c] }.map { visits[$0].endMs }
-            let lowDay = from.map { clock.day($0) } ?? Int.min, highDay = until.map { clock.day(max($0 - 1, 0)) } ?? Int.max
+            let arrival = index == 0 ? nil : nights.first.flatMap { nightVisit[$0]?[c] }.map { visits[$0] }
+            let leaving = index == periods.count - 1 ? nil : nights.last.flatMap { nightVisit[$0]?[c] }.map { visits[$0] }
+            let from = arrival?.startMs, until = leaving?.endMs
+            let lowDay = arrival.map { clock.day($0.startMs, $0.offset) } ?? Int.min
+            let highDay = leaving.map { clock.day(max($0.startMs, $0.endMs - 1), $0.offset) } ?? Int.max
             places.append(place(.home, clusters[c], visits, days: days[c].filter { $0 >= lowDay && $0 <= highDay }.count,
                                 from: from, until: until, gazetteer: gazetteer))
         }
@@ -220,6 +226,8 @@ public struct KnownPlaces: Sendable, Hashable {
         var place: String
         var city: String
         var isWork: Bool
+        /// The visit's own offset from UTC, when the data gives it (a trip abroad).
+        var offset: Int32?
     }
 
     struct Cluster {
@@ -343,20 +351,22 @@ public struct KnownPlaces: Sendable, Hashable {
 
     // MARK: Local time
 
-    /// Local days and hours in a time zone, as day numbers since 1970-01-01 (no Calendar: it is
-    /// slow for many visits).
+    /// Local days and hours, as day numbers since 1970-01-01 (no Calendar: it is slow for many
+    /// visits): in a visit's own offset from UTC when the data gives one (a trip abroad is lived in
+    /// local time), else in the time zone.
     struct LocalClock {
         let timeZone: TimeZone
 
         /// The local day (days since 1970-01-01) an instant falls on.
-        func day(_ ms: Int64) -> Int {
-            let seconds = ms / 1000 + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000)))
+        func day(_ ms: Int64, _ offset: Int32? = nil) -> Int {
+            let seconds = ms / 1000 + Int64(offset ?? Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))))
             return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         }
 
         /// The instant of `hour`:00 local time on a day.
-        func ms(day: Int, hour: Int) -> Int64 {
+        func ms(day: Int, hour: Int, _ offset: Int32? = nil) -> Int64 {
             let local = Int64(day) * 86_400 + Int64(hour) * 3_600
+            if let offset { return (local - Int64(offset)) * 1000 }
             let guess = local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local))))
             return (local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess))))) * 1000
         }

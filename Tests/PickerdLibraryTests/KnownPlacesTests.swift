@@ -119,6 +119,23 @@ struct KnownPlacesTests {
         #expect(places.filter { $0.role == .work }.map(\.name) == ["Hospital"], "\(places)")
     }
 
+    @Test("a hotel abroad is reckoned in its own time: its nights are nights, not a working day at home's clock")
+    func hotelAbroad() throws {
+        let hotel = Coordinate(latitude: 21.2793, longitude: -157.8292)  // Honolulu, UTC−10
+        let offset: Int32 = -36_000
+        // The third week in Honolulu: 22:00–08:00 local at the hotel, which is 09:00–19:00 in Lisbon.
+        let nights = (14..<21).map { day in
+            LibraryItem(id: UUID(), asset: .location(Location(place: "Hale Kai Inn", location: GeoLocation(latitude: hotel.latitude, longitude: hotel.longitude))),
+                        startMs: Self.ms(day, 22 + 10), endMs: Self.ms(day, 32 + 10), source: "import", utcOffsetSeconds: offset)
+        }
+        let items = Self.life(home: Self.flatA, weeks: 0..<2, office: false) + nights + Self.life(home: Self.flatA, weeks: 3..<5, office: false)
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        #expect(!places.contains { $0.role == .work }, "\(places)")
+        #expect(places.filter { $0.role == .home }.count == 1, "one week away is no move: \(places)")
+        let inn = try #require(places.first { $0.name == "Hale Kai Inn" })
+        #expect(inn.role == .frequent && inn.days == 8)
+    }
+
     @Test("no visits, no places")
     func empty() {
         #expect(KnownPlaces.find(in: [], timeZone: Self.zone).places.isEmpty)
