@@ -99,6 +99,25 @@ struct NotAMemoryTests {
         }
     }
 
+    @Test("a HEIC cut inside its image data (its mdat) is refused by libheif, which checks every item's extent: skipped with its reason")
+    func truncatedHEIC() throws {
+        let dir = try TemporaryDirectory(prefix: "pkd-nam")
+        let whole = dir.path + "/IMG_0100.HEIC"
+        try MediaFixtures.heic(at: whole, width: 640, height: 480, exif: Self.camera)
+        #expect(try Self.classify(whole) == nil)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: whole)))
+        // The mdat box: its header's type at offset + 4.
+        let mdat = try #require(bytes.indices.dropLast(8).first { bytes[$0 + 4] == 0x6D && bytes[$0 + 5] == 0x64 && bytes[$0 + 6] == 0x61 && bytes[$0 + 7] == 0x74 })
+        let cut = dir.path + "/IMG_0101.HEIC"
+        try Data(bytes.prefix((mdat + bytes.count) / 2)).write(to: URL(fileURLWithPath: cut))
+        #expect(throws: ProbeError.self) { try MediaProbe.probe(path: cut) }
+        do {
+            _ = try MediaProbe.probe(path: cut)
+        } catch {
+            #expect(error.kind == .corrupt && error.message.hasPrefix("HEIC: "), "\(error)")
+        }
+    }
+
     @Test("a JPEG with data after its end (a motion photo's video, a camera's padding) is whole")
     func trailingData() throws {
         let dir = try TemporaryDirectory(prefix: "pkd-nam")
