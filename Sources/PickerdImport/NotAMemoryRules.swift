@@ -2,8 +2,8 @@ public import PickerdStore
 
 /// How the importer tells a photo that is not a memory: a screenshot, a scan, a burst's extra
 /// frames, a picture a messaging app saved without any camera's metadata, an image that does not
-/// decode. Such files are indexed (the person sees them counted, each with its ``reason(_:)``) but
-/// the engine never makes them a suggestion's items.
+/// decode. Such files are indexed (the person sees them counted, each with its reason:
+/// ``describe(_:count:)``) but the engine never makes them a suggestion's items.
 public enum NotAMemoryRules {
     /// Screen sizes of phones, tablets and monitors, smaller side first.
     static let screenSizes: Set<[UInt32]> = [
@@ -52,18 +52,35 @@ public enum NotAMemoryRules {
         return false
     }
 
-    /// Words a person can read for each reason an item is not a memory, as `pickerctl` lists them
-    /// ("3 from messaging apps without camera metadata").
-    /// - Parameter reason: the reason.
-    /// - Returns: a short plural phrase.
-    public static func reason(_ reason: NotAMemory) -> String {
-        switch reason {
-        case .screenshot: "screenshots"
-        case .scan: "scans"
-        case .burst: "extra burst frames"
-        case .messagingImage: "from messaging apps without camera metadata"
-        case .undecodable: "images that do not decode (cut short)"
+    /// Words a person can read for a number of items kept out for one reason, as `pickerctl` lists
+    /// them: "3 screenshots", "1 picture saved by a messaging app without camera metadata", "2
+    /// images that do not decode (cut short)".
+    /// - Parameters:
+    ///   - reason: the reason.
+    ///   - count: how many.
+    /// - Returns: the count and its noun phrase, singular for one.
+    public static func describe(_ reason: NotAMemory, count: Int) -> String {
+        let one = count == 1
+        let words = switch reason {
+        case .screenshot: one ? "screenshot" : "screenshots"
+        case .scan: one ? "scan" : "scans"
+        case .burst: one ? "extra burst frame" : "extra burst frames"
+        case .messagingImage: one ? "picture saved by a messaging app without camera metadata"
+            : "pictures saved by messaging apps without camera metadata"
+        case .undecodable: one ? "image that does not decode (cut short)" : "images that do not decode (cut short)"
         }
+        return "\(count) \(words)"
+    }
+
+    /// ``describe(_:count:)`` for every reason with a count, most first (then in the enum's
+    /// order): "3 screenshots, 1 picture saved by a messaging app without camera metadata".
+    /// - Parameter counts: items kept out, by reason.
+    /// - Returns: the phrases joined by commas; empty when there are none.
+    public static func describe(_ counts: [NotAMemory: Int]) -> String {
+        NotAMemory.allCases.enumerated().compactMap { index, reason in counts[reason].flatMap { $0 > 0 ? (reason, $0, index) : nil } }
+            .sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
+            .map { describe($0.0, count: $0.1) }
+            .joined(separator: ", ")
     }
 
     /// Whether a still or video is not a memory by itself, from its metadata and where it is: a

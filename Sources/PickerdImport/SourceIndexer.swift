@@ -77,7 +77,7 @@ public struct ScanReport: Sendable, Hashable {
     /// Live Photos paired this scan.
     public var livePhotos = 0
     /// Of the files this scan read, how many were indexed but kept out of suggestions, by reason
-    /// (``NotAMemoryRules/reason(_:)`` words each); a Live Photo counts once.
+    /// (``NotAMemoryRules/describe(_:)`` words them); a Live Photo counts once.
     public var notMemories: [NotAMemory: Int] = [:]
     /// When the items this scan wrote or removed happen: the days the engine builds again.
     public var touched: [ClosedRange<Int64>] = []

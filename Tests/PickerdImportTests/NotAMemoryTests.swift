@@ -170,8 +170,11 @@ struct NotAMemoryTests {
                            "IMG_0001.jpg": "memory", "IMG_0002.jpg": "undecodable"])
         // Stored as its raw value and read back.
         #expect(NotAMemory(rawValue: "messagingImage") == .messagingImage && NotAMemory(rawValue: "undecodable") == .undecodable)
-        #expect(NotAMemoryRules.reason(.messagingImage).contains("messaging"))
-        #expect(NotAMemoryRules.reason(.undecodable).contains("decode"))
+        #expect(NotAMemoryRules.describe(report.notMemories)
+                == "1 picture saved by a messaging app without camera metadata, 1 image that does not decode (cut short)")
+        #expect(NotAMemoryRules.describe([.screenshot: 3, .undecodable: 2, .burst: 0, .messagingImage: 3])
+                == "3 screenshots, 3 pictures saved by messaging apps without camera metadata, 2 images that do not decode (cut short)")
+        #expect(NotAMemoryRules.describe([:]).isEmpty)
     }
 }
 
