@@ -122,6 +122,19 @@ struct WorkoutDistanceTests {
         #expect(Self.error(WorkoutFiles.length(of: track.truth.map { Self.point(east: $0.east, north: $0.north, seconds: $0.t) }), truth) < 1e-9)
     }
 
+    @Test("fixes repeated unchanged for hours (a paused device) add nothing and are scanned once")
+    func repeatedFixesAreCheap() {
+        var route = (0..<40_000).map { Self.point(east: 0, north: 0, seconds: Double($0)) }
+        var track = Track(seed: 12)
+        track.move(seconds: 600, speed: 3, interval: 1, heading: { _ in 0 })
+        route += track.truth.map { Self.point(east: $0.east, north: $0.north, seconds: 40_000 + $0.t) }
+        let clock = ContinuousClock()
+        var length = 0.0
+        let elapsed = clock.measure { length = WorkoutFiles.length(of: route) }
+        #expect(abs(length - Self.raw(route)) < 1e-6)
+        #expect(elapsed < .seconds(5), "\(elapsed)")
+    }
+
     @Test("a GPX of the hike reads its filtered length; a TrackStatsExtension Distance wins")
     func gpxReadsTheFilteredLength() throws {
         let track = Self.hike(interval: 5, seed: 4)
