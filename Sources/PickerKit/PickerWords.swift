@@ -70,7 +70,12 @@ public enum PickerWords {
     }
 
     /// What the carousel says about an item.
-    public static func details(_ item: Item) -> [String] {
+    /// - Parameters:
+    ///   - item: the item.
+    ///   - utcOffsetSeconds: its suggestion's local time where it happened (`localUtcOffsetS`), or `nil`.
+    public static func details(_ item: Item, utcOffsetSeconds: Int64? = nil) -> [String] {
+        func date(_ t: Timestamp?) -> String { Self.date(t, utcOffsetSeconds: utcOffsetSeconds) }
+        func range(_ d: PickerdWire.DateInterval?) -> String { Self.range(d, utcOffsetSeconds: utcOffsetSeconds) }
         var lines = [item.asset?.summary ?? ""]
         switch item.asset {
         case .photo(let p)?: lines.append(date(p.date))
@@ -121,17 +126,53 @@ public enum PickerWords {
     }()
 
     /// "Sat 14 Jun, 09:30", or "" for no date.
-    public static func date(_ timestamp: Timestamp?) -> String {
+    /// - Parameters:
+    ///   - timestamp: the instant.
+    ///   - utcOffsetSeconds: the local time's offset where it happened (a suggestion's
+    ///     `localUtcOffsetS`), or `nil` for the picker's own time zone.
+    public static func date(_ timestamp: Timestamp?, utcOffsetSeconds: Int64? = nil) -> String {
         guard let timestamp, timestamp.unixMs != 0 else { return "" }
-        return dayFormat.string(from: Date(unixMs: timestamp.unixMs))
+        let when = Date(unixMs: timestamp.unixMs)
+        guard let zone = elsewhere(utcOffsetSeconds, at: when) else { return dayFormat.string(from: when) }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = dayFormat.dateFormat
+        f.timeZone = zone
+        return f.string(from: when)
     }
 
-    /// A date interval, with the day said once when it starts and ends on the same day.
-    public static func range(_ interval: PickerdWire.DateInterval?) -> String {
+    /// A date interval, with the day said once when it starts and ends on the same day; in the
+    /// local time where it happened when that is not the picker's, marked so ("Sat 23 May,
+    /// 09:00–17:30 local time (UTC+9)").
+    /// - Parameters:
+    ///   - interval: the interval.
+    ///   - utcOffsetSeconds: the local time's offset where it happened, or `nil`.
+    public static func range(_ interval: PickerdWire.DateInterval?, utcOffsetSeconds: Int64? = nil) -> String {
         guard let interval else { return "" }
-        let start = date(Timestamp(unixMs: interval.startUnixMs)), end = date(Timestamp(unixMs: interval.endUnixMs))
-        guard start != end else { return start }
-        return start.prefix(10) == end.prefix(10) ? "\(start)–\(end.suffix(5))" : "\(start) – \(end)"
+        let start = date(Timestamp(unixMs: interval.startUnixMs), utcOffsetSeconds: utcOffsetSeconds)
+        let end = date(Timestamp(unixMs: interval.endUnixMs), utcOffsetSeconds: utcOffsetSeconds)
+        let text = start == end ? start : start.prefix(10) == end.prefix(10) ? "\(start)–\(end.suffix(5))" : "\(start) – \(end)"
+        guard !text.isEmpty, elsewhere(utcOffsetSeconds, at: Date(unixMs: interval.startUnixMs)) != nil, let offset = utcOffsetSeconds else { return text }
+        return "\(text) local time (\(offsetName(offset)))"
+    }
+
+    /// A suggestion's date range as the pickers show it: in the local time where it happened.
+    public static func range(of suggestion: Suggestion) -> String {
+        range(suggestion.date, utcOffsetSeconds: suggestion.localUtcOffsetS)
+    }
+
+    /// The zone of `offset` when it differs from the picker's own at `when`, else `nil`.
+    private static func elsewhere(_ offset: Int64?, at when: Date) -> TimeZone? {
+        guard let offset, abs(offset) <= 18 * 3_600, offset != Int64(TimeZone.current.secondsFromGMT(for: when)) else { return nil }
+        return TimeZone(secondsFromGMT: Int(offset))
+    }
+
+    /// "UTC+9", "UTC−3:30", "UTC".
+    static func offsetName(_ offset: Int64) -> String {
+        guard offset != 0 else { return "UTC" }
+        let minutes = abs(offset) / 60
+        let sign = offset < 0 ? "−" : "+"
+        return minutes % 60 == 0 ? "UTC\(sign)\(minutes / 60)" : String(format: "UTC%@%d:%02d", sign, minutes / 60, minutes % 60)
     }
 
     /// `text` in lines of at most `width` characters, broken between words.

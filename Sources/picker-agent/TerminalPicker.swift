@@ -546,7 +546,7 @@ final class PickerScreen {
             let selected = index == selection[tab]
             let marker = selected ? "›" : " "
             text(row, 1, "\(marker) \(entry.title)", bold: selected, reverse: selected, color: selected ? 3 : 0)
-            text(row + 1, 3, "\(PickerWords.range(entry.date))   \(PickerWords.contents(entry.items))", color: 6)
+            text(row + 1, 3, "\(PickerWords.range(of: entry))   \(PickerWords.contents(entry.items))", color: 6)
             row += perEntry
         }
         help("↑/↓ choose  Enter review  Tab Recommended/Recent  ? privacy  \(session.showsBanner ? "x dismiss banner  " : "")Esc cancel")
@@ -566,7 +566,7 @@ final class PickerScreen {
         } else {
             text(2, 1, title, bold: true)
         }
-        text(3, 1, "\(PickerWords.range(suggestion.date))   keeping \(keptCount) of \(items.count)"
+        text(3, 1, "\(PickerWords.range(of: suggestion))   keeping \(keptCount) of \(items.count)"
              + (unavailableCount > 0 ? "   \(unavailableCount) cannot be added" : ""), color: 6)
         // The terminal's landscape: side by side when wide, stacked otherwise.
         let wide = columns >= 120 && rows >= 30
@@ -625,7 +625,7 @@ final class PickerScreen {
         let left = column + pictureWidth + 2
         text(row, left, "\(itemIndex + 1) of \(suggestion.items.count)  \(PickerWords.glyph(item)) \(PickerWords.kindLabel(item))", bold: true, color: 1)
         var line = row + 2
-        for detail in PickerWords.details(item) {
+        for detail in PickerWords.details(item, utcOffsetSeconds: suggestion.localUtcOffsetS) {
             for wrapped in PickerWords.wrap(detail, Int(width - left - 1)) where line < row + height {
                 text(line, left, wrapped)
                 line += 1

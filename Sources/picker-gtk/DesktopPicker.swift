@@ -591,10 +591,10 @@ final class DesktopPicker {
         let title = label(suggestion.title, 2)
         pw_label_single_line(title)
         pw_append(text, title)
-        pw_append(text, label(PickerWords.range(suggestion.date), 3))
+        pw_append(text, label(PickerWords.range(of: suggestion), 3))
         pw_append(text, label(PickerWords.contents(suggestion.items), 4))
         pw_append(row, text)
-        pw_list_append(list, row, "\(suggestion.title), \(PickerWords.range(suggestion.date)), \(PickerWords.contents(suggestion.items))")
+        pw_list_append(list, row, "\(suggestion.title), \(PickerWords.range(of: suggestion)), \(PickerWords.contents(suggestion.items))")
     }
 
     /// How many rows a list is built with: about a screenful. The rest are added after the screen is
@@ -722,12 +722,12 @@ final class DesktopPicker {
             pw_check_set(widgets.itemChecks[index], session.kept[index] ? 1 : 0)
             let reason = session.unavailable[item.id]
             pw_sensitive(widgets.itemChecks[index], reason == nil ? 1 : 0)
-            let note = reason.map { "left out: \($0)" } ?? PickerWords.details(item).dropFirst().first ?? ""
+            let note = reason.map { "left out: \($0)" } ?? PickerWords.details(item, utcOffsetSeconds: suggestion.localUtcOffsetS).dropFirst().first ?? ""
             pw_label_set(widgets.itemNotes[index], note)
         }
         let unavailable = suggestion.items.filter { session.unavailable[$0.id] != nil }.count
         if let summary = widgets.summary {
-            pw_label_set(summary, "\(PickerWords.range(suggestion.date))  ·  keeping \(session.keptCount) of \(suggestion.items.count)"
+            pw_label_set(summary, "\(PickerWords.range(of: suggestion))  ·  keeping \(session.keptCount) of \(suggestion.items.count)"
                          + (unavailable > 0 ? "  ·  \(unavailable) cannot be added" : ""))
         }
         if let add = widgets.add { pw_sensitive(add, session.keptCount > 0 ? 1 : 0) }
@@ -774,7 +774,7 @@ final class DesktopPicker {
         pw_append(navigation, position)
         pw_append(navigation, next)
         pw_append(carousel, navigation)
-        for detail in PickerWords.details(item) { pw_append(carousel, label(detail)) }
+        for detail in PickerWords.details(item, utcOffsetSeconds: session.suggestion.localUtcOffsetS) { pw_append(carousel, label(detail)) }
         let reason = session.unavailable[item.id]
         let status = session.kept[itemIndex] ? "✓ will be added" : reason.map { "✗ left out: \($0), so it cannot be added" } ?? "✗ left out"
         pw_append(carousel, label(status, session.kept[itemIndex] ? 3 : 5))

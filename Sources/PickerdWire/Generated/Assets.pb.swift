@@ -2068,6 +2068,10 @@ public struct Suggestion: Hashable, Sendable {
     public var items: [Item]
     /// `kind` (field 5).
     public var kind: SuggestionKind
+    /// The offset from UTC, in seconds, of the local time where the moment happened, when its items
+    /// say (a trip abroad: a photo's EXIF offset, a place's time zone): a picker shows its times in it.
+    /// Sent to pickers only; never set in an outcome sent to a client.
+    public var localUtcOffsetS: Int64?
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -2076,12 +2080,14 @@ public struct Suggestion: Hashable, Sendable {
     ///   - date: the field's value.
     ///   - items: the field's value.
     ///   - kind: the field's value.
-    public init(id: String = "", title: String = "", date: DateInterval? = nil, items: [Item] = [], kind: SuggestionKind = SuggestionKind(rawValue: 0)) {
+    ///   - localUtcOffsetS: the field's value.
+    public init(id: String = "", title: String = "", date: DateInterval? = nil, items: [Item] = [], kind: SuggestionKind = SuggestionKind(rawValue: 0), localUtcOffsetS: Int64? = nil) {
         self.id = id
         self.title = title
         self.date = date
         self.items = items
         self.kind = kind
+        self.localUtcOffsetS = localUtcOffsetS
     }
 }
 
@@ -2096,6 +2102,7 @@ extension Suggestion: CMessageConvertible {
         self.date = c.date.map { DateInterval(c: $0) }
         self.items = cArray(c.items, c.n_items).map { Item(c: $0!) }
         self.kind = SuggestionKind(rawValue: Int32(truncatingIfNeeded: c.kind.rawValue))
+        self.localUtcOffsetS = c.local_utc_offset_s.map { $0.pointee.value }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__Suggestion> {
@@ -2107,6 +2114,12 @@ extension Suggestion: CMessageConvertible {
         c.pointee.n_items = self.items.count
         c.pointee.items = arena.array(self.items.map { Optional($0.toC(arena)) })
         c.pointee.kind = Pickerd__V1__SuggestionKind(rawValue: .init(truncatingIfNeeded: self.kind.rawValue))
+        if let v = self.localUtcOffsetS {
+            let w = arena.allocate(Pickerd__V1__Int64Value.self)
+            pickerd__v1__int64_value__init(w)
+            w.pointee.value = v
+            c.pointee.local_utc_offset_s = w
+        }
         return c
     }
 

@@ -265,7 +265,7 @@ extension Item {
 extension Suggestion {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Suggestion] {
-        [Suggestion(id: "Suggestion.id #0 ✓ ünïcode", title: "Suggestion.title #0 ✓ ünïcode", date: DateInterval.fixtures[0], items: [Item.fixtures[0], Item.fixtures[0]], kind: SuggestionKind(rawValue: 11))]
+        [Suggestion(id: "Suggestion.id #0 ✓ ünïcode", title: "Suggestion.title #0 ✓ ünïcode", date: DateInterval.fixtures[0], items: [Item.fixtures[0], Item.fixtures[0]], kind: SuggestionKind(rawValue: 11), localUtcOffsetS: -6007)]
     }
 }
 

@@ -2911,7 +2911,7 @@ const ProtobufCMessageDescriptor pickerd__v1__item__descriptor =
   (ProtobufCMessageInit) pickerd__v1__item__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__suggestion__field_descriptors[5] =
+static const ProtobufCFieldDescriptor pickerd__v1__suggestion__field_descriptors[6] =
 {
   {
     "id",
@@ -2973,18 +2973,31 @@ static const ProtobufCFieldDescriptor pickerd__v1__suggestion__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "local_utc_offset_s",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__Suggestion, local_utc_offset_s),
+    &pickerd__v1__int64_value__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__suggestion__field_indices_by_name[] = {
   2,   /* field[2] = date */
   0,   /* field[0] = id */
   3,   /* field[3] = items */
   4,   /* field[4] = kind */
+  5,   /* field[5] = local_utc_offset_s */
   1,   /* field[1] = title */
 };
 static const ProtobufCIntRange pickerd__v1__suggestion__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__suggestion__descriptor =
 {
@@ -2994,7 +3007,7 @@ const ProtobufCMessageDescriptor pickerd__v1__suggestion__descriptor =
   "Pickerd__V1__Suggestion",
   "pickerd.v1",
   sizeof(Pickerd__V1__Suggestion),
-  5,
+  6,
   pickerd__v1__suggestion__field_descriptors,
   pickerd__v1__suggestion__field_indices_by_name,
   1,  pickerd__v1__suggestion__number_ranges,

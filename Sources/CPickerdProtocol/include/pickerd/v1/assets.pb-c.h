@@ -555,10 +555,16 @@ struct  Pickerd__V1__Suggestion
   size_t n_items;
   Pickerd__V1__Item **items;
   Pickerd__V1__SuggestionKind kind;
+  /*
+   * The offset from UTC, in seconds, of the local time where the moment happened, when its items
+   * say (a trip abroad: a photo's EXIF offset, a place's time zone): a picker shows its times in it.
+   * Sent to pickers only; never set in an outcome sent to a client.
+   */
+  Pickerd__V1__Int64Value *local_utc_offset_s;
 };
 #define PICKERD__V1__SUGGESTION__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__suggestion__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, PICKERD__V1__SUGGESTION_KIND__SUGGESTION_KIND_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, PICKERD__V1__SUGGESTION_KIND__SUGGESTION_KIND_UNSPECIFIED, NULL }
 
 
 /* Pickerd__V1__Media methods */
