@@ -19,7 +19,8 @@ import PickerdWire
 ///    Sunday's); it is spent at the place whose visits cover most of it (a stay at about 03:00).
 /// 3. **Home, per week** (Monday to Sunday): the place where most of the week's nights were spent.
 ///    Home changes (moving house) when another place is the week's home for at least two weeks in a
-///    row; a single week elsewhere (a trip) does not move it. Each home has the dates it was home:
+///    row; a single week elsewhere (a trip) does not move it, nor does a stay of up to four weeks
+///    elsewhere between two stretches at the same home (a holiday). Each home has the dates it was home:
 ///    from the start of the visit of its first night there (`nil` for the first home) until the
 ///    end of the visit of its last night (`nil` for the current one).
 /// 4. **Work**: a place that is not home, where the weekday hours 09:00–17:00 (Monday to Friday)
@@ -103,8 +104,13 @@ public struct KnownPlaces: Sendable, Hashable {
     public static let workDayHours = 3.0
     /// On how many distinct days a place must be visited to be frequent.
     public static let minimumFrequentDays = 4
+    /// How many nights a week must have known (a stay covering 01:00–05:00) to say where home is.
+    public static let nightsPerWeek = 3
     /// How many weeks in a row another place must be the week's home for the person to have moved.
     public static let weeksToMove = 2
+    /// How long a stay elsewhere between two stretches at the same home may last and still be a
+    /// holiday, not two moves, in weeks.
+    public static let holidayWeeks = 5
 
     /// Known places from a library's Location items (visits), days reckoned in `timeZone`.
     /// - Parameters:
@@ -171,12 +177,20 @@ public struct KnownPlaces: Sendable, Hashable {
         }
         var weekNights: [Int: [Int: Int]] = [:]
         for (day, c) in nightPlace { weekNights[Self.week(day), default: [:]][c, default: 0] += 1 }
-        let weeks = weekNights.keys.sorted().map { week -> (week: Int, home: Int) in
-            let counts = weekNights[week]!
+        // A week says where home is only with a few nights known in it (a weekend in a hotel at the
+        // end of a history that has no nights otherwise is not a home); where the data names a home,
+        // it is home unless the nights say otherwise for weeks (``weeksToMove``).
+        let voting = weekNights.filter { $0.value.values.reduce(0, +) >= Self.nightsPerWeek }
+        let weeks = voting.keys.sorted().map { week -> (week: Int, home: Int) in
+            let counts = voting[week]!
             let home = counts.max { ($0.value, labelledHome.contains($0.key) ? 1 : 0, -$0.key) < ($1.value, labelledHome.contains($1.key) ? 1 : 0, -$1.key) }!.key
             return (week, home)
         }
-        let periods = homePeriods(weeks)
+        var periods = homePeriods(weeks)
+        if !labelledHome.isEmpty, periods.count == 1, !labelledHome.contains(periods[0].cluster),
+           weeks.count < Self.weeksToMove {
+            periods = []
+        }
 
         var places: [Place] = []
         var homes = Set<Int>()
@@ -305,7 +319,17 @@ public struct KnownPlaces: Sendable, Hashable {
                 runs.append((home, week, week, 1))
             }
         }
-        let established = runs.filter { $0.count >= weeksToMove }
+        var established = runs.filter { $0.count >= weeksToMove }
+        // A holiday is not a move: a stay elsewhere shorter than ``holidayWeeks`` between two
+        // stretches at the same home belongs to that home.
+        var index = 1
+        while index + 1 < established.count {
+            if established[index - 1].cluster == established[index + 1].cluster && established[index].count < holidayWeeks {
+                established.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
         guard !established.isEmpty else {
             var counts: [Int: Int] = [:]
             for (_, home) in weeks { counts[home, default: 0] += 1 }

@@ -70,6 +70,16 @@ struct KnownPlacesTests {
                 "\(homes)")
     }
 
+    @Test("a three-week holiday between weeks at home is not two moves")
+    func holiday() throws {
+        let away = Coordinate(latitude: 38.7139, longitude: -9.1394)
+        let items = Self.life(home: Self.flatA, weeks: 0..<3) + Self.life(home: away, weeks: 3..<6, office: false)
+            + Self.life(home: Self.flatA, weeks: 6..<9)
+        let homes = KnownPlaces.find(in: items, timeZone: Self.zone).places.filter { $0.role == .home }
+        #expect(homes.count == 1 && homes.first.map { $0.coordinate.distance(to: Self.flatA) < 5 && $0.from == nil && $0.until == nil } == true,
+                "\(homes)")
+    }
+
     @Test("a bar 250 m from home visited once is not a known place, and is not home")
     func barOnce() throws {
         let items = Self.life(home: Self.flatA, weeks: 0..<3) + [Self.visit(Self.bar, day: 9, from: 21, to: 23.5, place: "Bar Aduela")]
