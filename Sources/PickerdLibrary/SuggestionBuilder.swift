@@ -270,7 +270,7 @@ public struct SuggestionBuilder: Sendable {
         switch kind {
         case .weeklySummary:
             let week = week(of: items.map(\.startMs).min()!)
-            return (week.start, week.end)
+            return (week.start, week.end - 1)
         case .workout where stays.count < items.count: timed = items.filter { $0.kind != .location }
         case .outing where !stays.isEmpty: timed = stays
         case .timeAtHome where items.contains(where: { Self.homeContent.contains($0.kind) }):
@@ -309,10 +309,7 @@ public struct SuggestionBuilder: Sendable {
 
     /// How long before the first thing far from home, or after the last, the stay at a known
     /// place it left from or came back to may end or begin and still bound a trip.
-    static let tripEdge: Int64 = 12 * 3_600_000
-
-    /// How many stays away a trip shows where the data has no day's places.
-    static let tripStays = 3
+    static let tripEdge: Int64 = 6 * 3_600_000
 
     /// How long a stay at a place that is not routine makes an outing by itself (an evening at a
     /// bar with no photo is still one).
@@ -407,7 +404,7 @@ public struct SuggestionBuilder: Sendable {
             // From leaving to coming back: from the end of the last stay at home, work or another
             // known place before the first thing far from home (the way to the station is the
             // trip's), to the start of the first stay at one after the last (the way back is too);
-            // without such a stay within half a day, the first and last things far from home.
+            // without such a stay within six hours, the first and last things far from home.
             // A day's places (a LocationGroup) run to the day's end: its visits, not it, say when.
             let edges = inDays.filter { $0.kind != .locationGroup }
             guard var start = edges.first(where: isAway)?.startMs, var end = edges.filter(isAway).map(\.endMs).max() else { return nil }
@@ -419,12 +416,17 @@ public struct SuggestionBuilder: Sendable {
             }
             var during = inDays.filter { $0.startMs >= start && $0.startMs <= end }
                 .filter { [.locationGroup, .livePhoto, .photo, .video, .workout, .stateOfMind, .location].contains($0.kind) && !isDailyMood($0) }
-            // Where it was: the days' places where the data groups them, else its longest stays
-            // away (the hotel, the day's sights), not every platform on the way.
-            let grouped = during.contains { $0.kind == .locationGroup }
-            let longest = Set(during.filter { $0.kind == .location && isAway($0) }
-                .sorted { ($0.endMs - $0.startMs, Self.orderKey($1.id)) > ($1.endMs - $1.startMs, Self.orderKey($0.id)) }
-                .prefix(grouped ? 0 : Self.tripStays).map(\.id))
+            // Where it was: the days' places where the data groups them, and on other days the
+            // day's longest stay away (the hotel, the day's sight), not every platform on the way.
+            let grouped = Set(during.filter { $0.kind == .locationGroup }.map { dayIndex($0) })
+            var longestByDay: [Int: LibraryItem] = [:]
+            for stay in during where stay.kind == .location && isAway(stay) && !grouped.contains(dayIndex(stay)) {
+                let day = dayIndex(stay)
+                if let current = longestByDay[day],
+                   (current.endMs - current.startMs, Self.orderKey(stay.id)) >= (stay.endMs - stay.startMs, Self.orderKey(current.id)) { continue }
+                longestByDay[day] = stay
+            }
+            let longest = Set(longestByDay.values.map(\.id))
             during.removeAll { $0.kind == .location && !longest.contains($0.id) }
             guard let first = during.first else { return nil }
             // Where it went: the city most of its places are in.
@@ -927,11 +929,24 @@ public struct ListedSuggestion: Sendable, Hashable {
     /// again from the items the person kept may be named by (``SuggestionBuilder/title(of:kept:)``).
     public var events: [EventSpan] = []
 
-    /// The wire form: media described but not attached.
+    /// The wire form a picker gets: media described but not attached, and the local time's offset
+    /// where the moment happened (``localUTCOffsetSeconds``). Never an app's outcome.
     public var wire: Suggestion {
         Suggestion(id: suggestion.id.uuidString, title: suggestion.title,
                    date: PickerdWire.DateInterval(startUnixMs: suggestion.startMs, endUnixMs: suggestion.endMs),
-                   items: items.map(\.wireItem), kind: suggestion.kind)
+                   items: items.map(\.wireItem), kind: suggestion.kind, localUtcOffsetS: localUTCOffsetSeconds.map(Int64.init))
+    }
+
+    /// The offset from UTC of the local time where the moment happened: the one most of its items
+    /// give of their own (a photo's EXIF offset, a place's time zone; ties to the earliest), or
+    /// `nil` when none does (then it is the person's).
+    public var localUTCOffsetSeconds: Int32? {
+        var counts: [Int32: (count: Int, first: Int)] = [:]
+        for (index, item) in items.enumerated() {
+            guard let offset = item.utcOffsetSeconds else { continue }
+            counts[offset, default: (0, index)].count += 1
+        }
+        return counts.max { ($0.value.count, -$0.value.first) < ($1.value.count, -$1.value.first) }?.key
     }
 }
 
