@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "PickerdWire", targets: ["PickerdWire"]),
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
+        .library(name: "PickerdMoments", targets: ["PickerdMoments"]),
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
         .library(name: "PickerdPlaces", targets: ["PickerdPlaces"]),
         .library(name: "PickerdImport", targets: ["PickerdImport"]),
@@ -163,25 +164,30 @@ let package = Package(
             name: "PickerdStore",
             dependencies: ["PickerdWire", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // The demo library (generated pictures, clips and a life's worth of items) and the
-        // suggestion builder.
+        // The moments engine: known places, moments from one timeline, titles, Recommended
+        // (README.md is its article: the method and its sources).
         .target(
-            name: "PickerdLibrary",
+            name: "PickerdMoments",
             dependencies: ["PickerdWire", "PickerdStore", "PickerdPlaces"],
             exclude: ["README.md"]
+        ),
+        // The demo library (generated pictures, clips and a life's worth of items).
+        .target(
+            name: "PickerdLibrary",
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments"]
         ),
         // A person's own files: sources (folders pickerd indexes in place), reading photos and videos
         // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal"],
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal"],
             linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
             name: "PickerdBroker",
             dependencies: [
-                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdLibrary", "PickerdImport", "CPickerdShims", "CBus",
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdImport", "CPickerdShims", "CBus",
                 "PickerKit",  // the pickers' words, for the log line that repeats what they show
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -246,7 +252,7 @@ let package = Package(
         // Tools/bench-scale: the engine at a real person's scale, from outside a real pickerd.
         .executableTarget(
             name: "pickerd-bench-scale",
-            dependencies: ["BenchSupport", "PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTransport"],
+            dependencies: ["BenchSupport", "PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/ScaleBench"
         ),
         // Tools/bench-import: indexing a folder of real JPEGs, first scan and rescan, from outside pickerd.
@@ -280,7 +286,7 @@ let package = Package(
         // A test helper: writes store batches until killed (the durability test).
         .executableTarget(
             name: "pickerd-store-writer",
-            dependencies: ["PickerdStore", "PickerdWire", "PickerdLibrary"],
+            dependencies: ["PickerdStore", "PickerdWire", "PickerdLibrary", "PickerdMoments"],
             path: "Tools/TestSupport/StoreWriter"
         ),
         // A test helper app: presents over the raw protocol and prints everything it received.
@@ -298,15 +304,15 @@ let package = Package(
         // The privacy conformance suite: the invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
-        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdTransport", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
-        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
-        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdWire", "PickerdTestKit"],
+        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 public import Logging
 public import PickerdLibrary
+import PickerdMoments
 public import PickerdStore
 public import PickerdTransport
 import PickerdWire

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdTransport
 import PickerdWire

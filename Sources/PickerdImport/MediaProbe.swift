@@ -1,6 +1,7 @@
 import CMedia
 public import Foundation
 import Glibc
+import PickerdMoments
 import PickerdLibrary
 import PickerdStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import PickerdMoments
 public import PickerdStore
 import PickerdWire
 

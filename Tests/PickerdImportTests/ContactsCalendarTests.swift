@@ -1,6 +1,7 @@
 import Foundation
 @testable import PickerdImport
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdTestKit
 import PickerdWire

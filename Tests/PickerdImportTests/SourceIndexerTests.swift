@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PickerdImport
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdTestKit
 import PickerdWire

@@ -1,5 +1,6 @@
 import Foundation
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PickerdLibrary
+@testable import PickerdMoments
 import PickerdStore
 import PickerdWire
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Logging
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdTransport
 import PickerdWire

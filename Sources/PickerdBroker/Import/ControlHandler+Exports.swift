@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PickerdImport
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdWire
 

@@ -1,6 +1,7 @@
 import Foundation
 import PickerdImport
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdWire
 

@@ -1,6 +1,7 @@
 import CICal
 import Foundation
 public import PickerdStore
+import PickerdMoments
 import PickerdLibrary
 
 /// A calendar event (one VEVENT) read from an .ics file, its recurrences expanded.

@@ -1,4 +1,5 @@
 import Foundation
+import PickerdMoments
 import PickerdLibrary
 import PickerdStore
 

@@ -1,4 +1,5 @@
 import Foundation
+import PickerdMoments
 import PickerdLibrary
 
 /// Last.fm scrobbles, as the common export tools write them (Last.fm itself offers no export):

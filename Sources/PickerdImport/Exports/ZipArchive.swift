@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PickerdMoments
 import PickerdLibrary
 
 /// Unpacks a zip archive (Strava's and Garmin's bulk exports, Takeout's downloads) into a private

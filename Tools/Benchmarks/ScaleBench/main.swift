@@ -16,6 +16,7 @@ import BenchSupport
 import Foundation
 import Glibc
 import PickerdLibrary
+import PickerdMoments
 import PickerdStore
 import PickerdTransport
 import PickerdWire

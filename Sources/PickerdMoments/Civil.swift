@@ -16,7 +16,7 @@ public enum Civil {
     }
 
     /// The date of a day since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func date(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func date(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -29,31 +29,31 @@ public enum Civil {
     }
 
     /// 0 for Sunday … 6 for Saturday.
-    static func weekday(_ days: Int) -> Int { ((days + 4) % 7 + 7) % 7 }
+    public static func weekday(_ days: Int) -> Int { ((days + 4) % 7 + 7) % 7 }
 
     /// The `nth` Sunday (1-based) of a month.
-    static func sunday(_ year: Int, _ month: Int, nth: Int) -> Int {
+    public static func sunday(_ year: Int, _ month: Int, nth: Int) -> Int {
         let first = days(year: year, month: month, day: 1)
         return first + (7 - weekday(first)) % 7 + 7 * (nth - 1)
     }
 
     /// The last Sunday of a month.
-    static func lastSunday(_ year: Int, _ month: Int) -> Int {
+    public static func lastSunday(_ year: Int, _ month: Int) -> Int {
         let last = days(year: month == 12 ? year + 1 : year, month: month == 12 ? 1 : month + 1, day: 1) - 1
         return last - weekday(last)
     }
 
     /// `a / b` rounded towards negative infinity.
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    public static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     /// `a` modulo `b`, in 0..<b for a positive `b`.
-    static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
+    public static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
 
     /// "YYYY:MM:DD HH:MM:SS" for seconds since 1970 in local time (an EXIF `DateTimeOriginal`).
-    static func exifDate(localSeconds: Int64) -> String {
+    public static func exifDate(localSeconds: Int64) -> String {
         let day = floorDiv(localSeconds, 86_400)
         let second = Int(localSeconds - day * 86_400)
         let date = date(Int(day))
@@ -76,7 +76,7 @@ public enum Civil {
     }
 
     /// `value` in decimal, zero-padded to `width` digits.
-    static func digits(_ value: Int, _ width: Int) -> String {
+    public static func digits(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
