@@ -126,7 +126,7 @@ public struct KnownPlaces: Sendable, Hashable {
     static func find(in items: [LibraryItem], timeZone: TimeZone, gazetteer: () -> Gazetteer?) -> KnownPlaces {
         var visits: [Visit] = []
         for item in items {
-            guard case .location(let location) = item.asset else { continue }
+            guard case .location(let location) = item.asset, item.externalID != SuggestionBuilder.workoutPlaceTag else { continue }
             let coordinate = location.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) } ?? item.coordinate
             guard let coordinate, coordinate.latitude.isFinite, coordinate.longitude.isFinite else { continue }
             visits.append(Visit(startMs: item.startMs, endMs: max(item.startMs, item.endMs), coordinate: coordinate,

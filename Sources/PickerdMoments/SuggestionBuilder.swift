@@ -100,9 +100,12 @@ public struct SuggestionBuilder: Sendable {
                                 kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
             // The place it was at: a visit holding most of it (a run that starts where the night's
-            // stay ends is not "at home").
+            // stay ends is not "at home"), else where it went, unless that is near home (a run from
+            // the door is "Morning run", not "in Berlin").
             let visits = within(workout.startMs - 12 * 3_600_000, workout.endMs, kinds: [.location])
                 .filter { Self.overlap($0, workout) * 2 > max(1, workout.endMs - workout.startMs) }
+                .filter { $0.externalID != Self.workoutPlaceTag || Self.position($0).map { !places.isNearHome($0, at: workout.startMs) } ?? false }
+                .sorted { ($0.externalID == Self.workoutPlaceTag ? 1 : 0) < ($1.externalID == Self.workoutPlaceTag ? 1 : 0) }
             let at = visits.first.map(place) ?? ""
             moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + visits.prefix(1) + window))
             // Each item in one moment: what a workout took, no outing takes too.
@@ -112,7 +115,7 @@ public struct SuggestionBuilder: Sendable {
         // visits reach on several days: the usual café, the supermarket) is an outing only with
         // something notable there (photos, someone); anywhere else a stay long enough is one.
         let notable: Set<AssetKind> = [.photo, .livePhoto, .video, .contact]
-        let stays = items.filter { $0.kind == .location }
+        let stays = items.filter { $0.kind == .location && $0.externalID != Self.workoutPlaceTag }
         for (index, visit) in stays.enumerated() {
             guard case .location(let l) = visit.asset, !places.isHome(visit), l.isWorkLocation != true else { continue }
             // A visit during a workout belongs to the workout's moment.
@@ -139,7 +142,7 @@ public struct SuggestionBuilder: Sendable {
         // reading (split where nothing happened for three hours: a cake in the oven is still the same
         // afternoon) is one moment, with the music and
         // moods of that time.
-        for visit in items where visit.kind == .location {
+        for visit in stays {
             guard case .location(let l) = visit.asset, places.isHome(visit) else { continue }
             var runs: [[LibraryItem]] = []
             for item in within(visit.startMs, visit.endMs, kinds: Self.homeContent) where !used.contains(item.id) {
@@ -265,7 +268,7 @@ public struct SuggestionBuilder: Sendable {
     /// - a week's summary is its week, Monday to Sunday;
     /// - anything else spans all its items.
     func span(_ kind: SuggestionKind, _ items: [LibraryItem]) -> (start: Int64, end: Int64) {
-        let stays = items.filter { $0.kind == .location }
+        let stays = items.filter { $0.kind == .location && $0.externalID != Self.workoutPlaceTag }
         let timed: [LibraryItem]
         switch kind {
         case .weeklySummary:
@@ -285,6 +288,10 @@ public struct SuggestionBuilder: Sendable {
 
     /// `externalID` of workouts the location history recorded (activity segments long enough).
     static let locationHistoryFormat = "takeout"
+    /// `externalID` of the Location item an import adds for where a workout went (its route's
+    /// midpoint, named by the gazetteer): it names a workout away from home, and is never a stay
+    /// (no outing, no time at home, no known place).
+    public static let workoutPlaceTag = "workout-place"
 
     /// How long two items overlap, in ms (0 when they do not).
     static func overlap(_ a: LibraryItem, _ b: LibraryItem) -> Int64 {

@@ -60,6 +60,7 @@ public struct ExportItems: Sendable {
             if let existing {
                 written.duplicates += 1
                 changes.removedItems.append(existing.id)
+                changes.removedItems.append(Self.workoutPlaceID(existing.id))
                 if WorkoutNames.rank(existingName) > WorkoutNames.rank(workout.name ?? "") { workout.name = existingName }
                 if !workout.distanceIsDevices, let existingDistance {
                     workout.distanceMeters = existingDistance
@@ -89,6 +90,7 @@ public struct ExportItems: Sendable {
         let existing = Set(try store.items(groups.map(\.id)).map(\.id))
         changes.items += groups.filter { !existing.contains($0.id) }
         try addListening(data, to: &changes, written: &written)
+        try addMotion(data, to: &changes, written: &written)
         written.added = changes.items.count
         written.touched = try store.apply(changes)
         try writePeople(data, written: &written)
@@ -147,6 +149,7 @@ public struct ExportItems: Sendable {
         case 52, 24: .walking
         default: nil
         }
+        if let place = workoutPlace(workout, id: id) { items.append(place) }
         if let movement, let steps = workout.steps, steps > 0 {
             items.append(LibraryItem(id: SuggestionBuilder.stableID("import|motion|\(id.uuidString)"),
                                      asset: .motionActivity(MotionActivity(steps: Int64(steps), date: details.date, movementType: movement)),
@@ -154,6 +157,28 @@ public struct ExportItems: Sendable {
         }
         return items
     }
+
+    /// Where a workout went, as a Location item of its own (``SuggestionBuilder/workoutPlaceTag``):
+    /// the route's point halfway through, named by the gazetteer ("Berlin", "near Buckow"), over the
+    /// workout's time. It is what lets a title say where a run away from home was ("Lunch run in
+    /// Berlin") while keeping the rule that only a kept place names one: the person can leave it
+    /// out, and with Significant Locations off it is never shown. `nil` without a route or a name.
+    static func workoutPlace(_ workout: ImportedWorkout, id: UUID) -> LibraryItem? {
+        guard !workout.route.isEmpty else { return nil }
+        let timed = workout.route.filter { $0.timeMs != nil }
+        let middle = timed.isEmpty ? workout.route[workout.route.count / 2]
+            : timed.min { abs($0.timeMs! - (workout.startMs + workout.endMs) / 2) < abs($1.timeMs! - (workout.startMs + workout.endMs) / 2) }!
+        let c = Coordinate(latitude: middle.latitude, longitude: middle.longitude)
+        guard let named = Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        let location = Location(place: named.place, city: named.city.name, location: GeoLocation(latitude: c.latitude, longitude: c.longitude),
+                                date: Timestamp(unixMs: workout.startMs))
+        return LibraryItem(id: workoutPlaceID(id), asset: .location(location), startMs: workout.startMs, endMs: workout.endMs,
+                           source: "import", externalID: SuggestionBuilder.workoutPlaceTag, utcOffsetSeconds: offset(at: c, workout.startMs),
+                           coordinate: c)
+    }
+
+    /// The id of a workout's place item, from the workout's.
+    static func workoutPlaceID(_ workout: UUID) -> UUID { SuggestionBuilder.stableID("import|workout-place|\(workout.uuidString)") }
 
     /// The Location item a visit becomes, named by the person's own data first: the export's name
     /// for the place, its label (Home, Work), and the city its address names; where the export gives
@@ -196,11 +221,12 @@ public struct ExportItems: Sendable {
         return nil
     }
 
-    /// A workout item's distance when it is the device's own: one stored from a TCX or FIT file
+    /// A workout item's distance when it is the device's own: one stored from a TCX or FIT file or
+    /// Apple Health's export
     /// (whose readers take the device's summary whenever the file has one; a GPX's is taken as
     /// measured along its points, as almost every GPX's is).
     static func devicesDistance(_ item: LibraryItem) -> Double? {
-        guard ["tcx", "fit"].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
+        guard ["tcx", "fit", AppleHealthExport.format].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
         return w.details?.distance?.value
     }
 
@@ -237,6 +263,6 @@ public struct ExportItems: Sendable {
     private func knownVisits(around visits: [ImportedVisit]) throws(StoreError) -> [LibraryItem] {
         guard let first = visits.map(\.startMs).min(), let last = visits.map(\.endMs).max() else { return [] }
         return try store.items(startingFrom: first - 86_400_000, to: last)
-            .filter { $0.kind == .location && $0.source == "import" && $0.coordinate != nil }
+            .filter { $0.kind == .location && $0.source == "import" && $0.coordinate != nil && $0.externalID != SuggestionBuilder.workoutPlaceTag }
     }
 }
