@@ -17,6 +17,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import argparse
 import json
 import os
+import re
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import fold, haversine, names_any, parse_time  # noqa: E402
@@ -31,6 +32,7 @@ KINDS = ["workout", "outing", "trip", "timeAtHome", "weekly"]
 MEDIA = {"photo", "livePhoto", "video"}
 NEUTRAL = {"song", "podcast", "genericMedia", "stateOfMind", "motionActivity", "reflection", "workoutGroup"}
 LIMIT = 13
+COORDINATES = re.compile(r"\d+(\.\d+)?\s*°\s*[NSEW]")
 WORKOUT_START_SLACK = 120  # exports round a workout's start differently
 
 
@@ -77,6 +79,17 @@ class Truth:
 
     def core(self, m):
         return [it for it in m["items"] if it["role"] == "core"]
+
+    def home_at(self, t):
+        """The life's home at time t (a person who moves house has two), or None."""
+        for p in self.routine_places:
+            if p.get("kind") != "home":
+                continue
+            a = parse_time(p["valid_from"]) if p.get("valid_from") else None
+            b = parse_time(p["valid_to"]) if p.get("valid_to") else None
+            if (a is None or a <= t) and (b is None or t < b):
+                return p
+        return None
 
     def routine_place(self, lat, lon, t):
         for p in self.routine_places:
@@ -356,9 +369,29 @@ def score(truth, suggestions):
         windows.setdefault((s["title"], s["t0"], s["t1"]), []).append(s["id"])
     duplicate_windows = sum(1 for v in windows.values() if len(v) > 1)
     distances = [d["distance_error"] for d in details if "distance_error" in d]
+    # Issue 30's measure: moments away from home (an outing, trip or workout whose place lies more
+    # than 1.5 km from the home of its time) whose title names a place or a city: the moment's own
+    # words, the life's city, or a place or city its suggestion's location items give.
+    away_named, away = 0, 0
+    for m in moments:
+        s = match.get(m["id"])
+        place = m.get("place")
+        if s is None or m["kind"] not in ("outing", "trip", "workout") or not place or place.get("lat") is None:
+            continue
+        home = truth.home_at(m["t0"])
+        if home is None or haversine(home["lat"], home["lon"], place["lat"], place["lon"]) <= 1500:
+            continue
+        away += 1
+        names = list(m["words"]) + [truth.data.get("city", "")]
+        for it in s["items"]:
+            if it.get("kind") in ("location", "locationGroup"):
+                names += [it.get("place", ""), it.get("city", "")] + [p.get("place", "") for p in it.get("places", [])] + \
+                    [p.get("city", "") for p in it.get("places", [])]
+        away_named += names_any(s["title"], [n for n in names if n and n != "Home"])
+    coordinate_titles = sorted({s["title"] for s in suggestions if COORDINATES.search(s["title"])})
     return dict(rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
                 noise_suggested=noise_suggested, orphans=orphans, shared=shared, duplicate_windows=duplicate_windows,
-                distances=distances, total=len(suggestions))
+                distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles)
 
 
 def report(truth, result, details=False):
@@ -395,6 +428,8 @@ def report(truth, result, details=False):
     out.append("- photos and videos of a moment in no suggestion: %d of %d" % (len(result["orphans"]), core_media))
     out.append("- items in more than one suggestion (weekly summaries and trips aside): %d; suggestions sharing title and window: %d"
                % (result["shared"], result["duplicate_windows"]))
+    out.append("- moments away from home titled with a place or city: %s; titles with coordinates: %d"
+               % (fmt(pct(result["away_named"], result["away"]), result["away_named"], result["away"]), len(result["coordinate_titles"])))
     if result["distances"]:
         d = result["distances"]
         out.append("- workout distances: %d of %d within 2 %% of the truth (worst %+.1f %%)"
@@ -428,6 +463,7 @@ def report(truth, result, details=False):
         title_hit=pct(a["title_hit"], a["titled"]), place_hit=pct(a["place_hit"], a["titled"]),
         item_precision=pct(a["item_correct"], a["items"]), item_recall=pct(a["core_found"], a["core_expected"]),
         routine_share=pct(u["routine"], total), noise_suggested=len(result["noise_suggested"]),
+        away_named=pct(result["away_named"], result["away"]), coordinate_titles=len(result["coordinate_titles"]),
         wrong_kind=len(result["wrong_kind"]), orphaned_media=len(result["orphans"]), shared_items=result["shared"], duplicate_windows=result["duplicate_windows"],
         per_kind={k: dict(planted=rows[k]["planted"], found=rows[k]["found"], suggestions=rows[k]["suggestions"],
                           precision=pct(rows[k]["matched_suggestions"], rows[k]["suggestions"]),
