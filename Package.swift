@@ -249,10 +249,23 @@ let package = Package(
             dependencies: ["PickerdTransport", "PickerdWire"],
             path: "Tools/Benchmarks/BenchSupport"
         ),
+        // The scale library: a made-up life of N photos over years, for benchmarks and tests only (no
+        // product, and nothing pickerd, pickerctl or the package ships links it).
+        .target(
+            name: "PickerdScaleLibrary",
+            dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"],
+            path: "Tools/Benchmarks/ScaleLibrary"
+        ),
+        // Writes a scale library into a pickerd data directory while pickerd is not running.
+        .executableTarget(
+            name: "pickerd-scale-library",
+            dependencies: ["PickerdScaleLibrary", "PickerdLibrary", "PickerdStore"],
+            path: "Tools/Benchmarks/ScaleLibraryWriter"
+        ),
         // Tools/bench-scale: the engine at a real person's scale, from outside a real pickerd.
         .executableTarget(
             name: "pickerd-bench-scale",
-            dependencies: ["BenchSupport", "PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTransport"],
+            dependencies: ["BenchSupport", "PickerdScaleLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTransport"],
             path: "Tools/Benchmarks/ScaleBench"
         ),
         // Tools/bench-import: indexing a folder of real JPEGs, first scan and rescan, from outside pickerd.
@@ -308,6 +321,7 @@ let package = Package(
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),

@@ -75,22 +75,25 @@ struct ControlHandler {
             return .historyReply(HistoryReply(entries: entries))
         case .libraryStats:
             return .libraryStatsReply(try stats())
+        case .librarySeedDemo(let request) where request.scalePhotos > 0:
+            // Scale libraries are bench support, not part of pickerd (issue 31): written into a data
+            // directory by the benchmarks' own tool while pickerd is not running.
+            return .error(ErrorInfo(code: .invalidArgument, message: """
+                pickerd no longer makes scale libraries: they are written by the benchmark tool now \
+                (pickerd-scale-library DATA-DIR \(request.scalePhotos), while pickerd is stopped; then start pickerd on that data directory)
+                """))
         case .librarySeedDemo(let request):
             let existing = try store.itemCounts().values.reduce(0, +)
             if existing > 0 && !request.replace {
                 return .error(ErrorInfo(code: .invalidArgument,
                                         message: "the library already holds \(existing) items; seed with replace to start over"))
             }
-            logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)", "scalePhotos": "\(request.scalePhotos)"])
+            logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)"])
             let report: (DemoLibrary.Progress) -> Void = { progress in
                 broker.reply(connection, requestID, .seedProgress(SeedProgress(stage: progress.stage, done: UInt64(progress.done),
                                                                                total: UInt64(progress.total))))
             }
-            if request.scalePhotos > 0 {
-                try ScaleLibrary(photos: Int(request.scalePhotos)).seed(into: store, replace: request.replace, progress: report)
-            } else {
-                try DemoLibrary.seed(into: store, replace: request.replace, progress: report)
-            }
+            try DemoLibrary.seed(into: store, replace: request.replace, progress: report)
             return .libraryStatsReply(try stats())
         case .appsList:
             return .appsListReply(AppsListReply(apps: try broker.listedApps()))

@@ -1,7 +1,7 @@
-import Foundation
+package import Foundation
 import PickerdMoments
 public import PickerdStore
-import PickerdWire
+package import PickerdWire
 
 /// The bundled demo library: sixteen days (5–20 November 2026) of a made-up person's life in New
 /// York, with a weekend trip to Beacon. Deterministic: the same items, ids, media bytes and
@@ -15,6 +15,13 @@ public enum DemoLibrary {
         public var done: Int
         /// Items in all.
         public var total: Int
+
+        /// Creates progress (for the scale library in Tools/Benchmarks, which reports the same way).
+        package init(stage: String, done: Int, total: Int) {
+            self.stage = stage
+            self.done = done
+            self.total = total
+        }
     }
 
     /// What a seeding produced.
@@ -25,6 +32,13 @@ public enum DemoLibrary {
         public var suggestions: Int
         /// Distinct media files written.
         public var mediaFiles: Int
+
+        /// Creates a summary (for the scale library in Tools/Benchmarks, which reports the same way).
+        package init(items: Int, suggestions: Int, mediaFiles: Int) {
+            self.items = items
+            self.suggestions = suggestions
+            self.mediaFiles = mediaFiles
+        }
     }
 
     /// Midnight of the first day in New York (UTC−5 in November), ms since 1970.
@@ -72,20 +86,31 @@ public enum DemoLibrary {
 }
 
 /// A generated item with the bytes of its files.
-struct GeneratedItem {
-    struct File {
-        var media: StoredMedia
-        var bytes: [UInt8]
+package struct GeneratedItem {
+    /// A file the item uses: where it goes in the store and its bytes.
+    package struct File {
+        package var media: StoredMedia
+        package var bytes: [UInt8]
+
+        package init(media: StoredMedia, bytes: [UInt8]) {
+            self.media = media
+            self.bytes = bytes
+        }
     }
-    var item: LibraryItem
-    var files: [File]
+    package var item: LibraryItem
+    package var files: [File]
+
+    package init(item: LibraryItem, files: [File]) {
+        self.item = item
+        self.files = files
+    }
 }
 
 /// SplitMix64: a small deterministic generator.
-struct SeededRandom: RandomNumberGenerator {
+package struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -94,22 +119,36 @@ struct SeededRandom: RandomNumberGenerator {
     }
 }
 
-struct Place {
-    var name: String
-    var city: String
-    var latitude: Double
-    var longitude: Double
-    var isWork = false
-    var scene: Scene
+/// A place the made-up lives go to, and how its pictures look.
+package struct Place {
+    package var name: String
+    package var city: String
+    package var latitude: Double
+    package var longitude: Double
+    package var isWork = false
+    package var scene: Scene
 
-    enum Scene { case park, city, mountain, food, indoor, river }
+    /// What the place's pictures show.
+    package enum Scene { case park, city, mountain, food, indoor, river }
+
+    package init(name: String, city: String, latitude: Double, longitude: Double, isWork: Bool = false, scene: Scene) {
+        self.name = name
+        self.city = city
+        self.latitude = latitude
+        self.longitude = longitude
+        self.isWork = isWork
+        self.scene = scene
+    }
 }
 
 /// Makes the demo library's items, in batches by stage.
-struct Generator {
-    var random = SeededRandom(seed: 0x5049_434B_4552_4421)  // "PICKERD!"
+package struct Generator {
+    package var random = SeededRandom(seed: 0x5049_434B_4552_4421)  // "PICKERD!"
     var items: [GeneratedItem] = []
     var batches: [(String, [GeneratedItem])] = []
+
+    /// A generator at its fixed seed (the scale library in Tools/Benchmarks paints with one too).
+    package init() {}
 
     /// New York's offset from UTC in November (EST).
     static let newYorkOffset: Int32 = -5 * 3600
@@ -144,7 +183,7 @@ struct Generator {
         ("Small Experiments", "How habits stick"), ("Small Experiments", "Sleep, revisited"),
         ("City Field Guide", "The birds of Central Park"), ("City Field Guide", "Hudson River ferries"),
     ]
-    static let prompts: [(String, Color)] = [
+    package static let prompts: [(String, Color)] = [
         ("What is something small you are grateful for today?", Color(red: 0.98, green: 0.76, blue: 0.29, alpha: 1)),
         ("Describe a kind thing someone did for you recently.", Color(red: 0.94, green: 0.45, blue: 0.55, alpha: 1)),
         ("What gave your day a sense of purpose?", Color(red: 0.36, green: 0.55, blue: 0.93, alpha: 1)),
@@ -157,7 +196,7 @@ struct Generator {
         ("What is something you are looking forward to?", Color(red: 0.99, green: 0.67, blue: 0.24, alpha: 1)),
     ]
 
-    mutating func uuid() -> UUID {
+    package mutating func uuid() -> UUID {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
@@ -165,8 +204,8 @@ struct Generator {
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
+    package mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+    package mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &random) }
 
     static func time(day: Int, hour: Double) -> Int64 {
         DemoLibrary.firstDayMs + Int64(day) * DemoLibrary.dayMs + Int64(hour * 3_600_000)
@@ -183,7 +222,7 @@ struct Generator {
 
     // MARK: Media
 
-    mutating func scene(_ place: Place, hour: Double, width: Int = 160, height: Int = 120, shift: Int = 0) -> Raster {
+    package mutating func scene(_ place: Place, hour: Double, width: Int = 160, height: Int = 120, shift: Int = 0) -> Raster {
         typealias C = Raster.RGB
         let (top, bottom): (C, C) = switch hour {
         case ..<7.5: (C(40, 44, 96), C(238, 150, 96))
@@ -250,7 +289,7 @@ struct Generator {
                                                      pixelWidth: UInt32(size.0), pixelHeight: UInt32(size.1)), bytes: bytes)
     }
 
-    func badge(_ text: String, background: Raster.RGB, size: Int = 64, directory: String, name: String) -> GeneratedItem.File {
+    package func badge(_ text: String, background: Raster.RGB, size: Int = 64, directory: String, name: String) -> GeneratedItem.File {
         var r = Raster(width: size, height: size, fill: background)
         r.disc(cx: size / 2, cy: size / 2, radius: size * 2 / 5, background.mixed(Raster.RGB(255, 255, 255), 0.25))
         r.text(text, centerX: size / 2, centerY: size / 2, scale: max(1, size / (6 * max(1, text.count) + 6)), Raster.RGB(255, 255, 255))

@@ -259,19 +259,17 @@ struct Library: ParsableCommand {
     struct SeedDemo: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "seed-demo", abstract: "Fill the store with the demo library.",
                                                         discussion: """
-            Without --scale: the bundled sixteen days. With --scale N: a made-up library of N photos and videos over
-            several years (a year per 20,000, up to ten) with daily life, trips abroad, workouts with routes, visits,
-            music, moods, screenshots and bursts; the same N gives the same library. For benchmarks and tests.
+            The bundled sixteen days. A scale library (N made-up photos and videos over years, for benchmarks and
+            tests) is not pickerd's to make: the benchmarks write one with pickerd-scale-library DATA-DIR N while
+            pickerd is stopped (see Tools/bench-scale).
             """)
         @OptionGroup var connection: Connection
         @Flag(help: "Replace a library that is already there.")
         var replace = false
-        @Option(name: .long, help: ArgumentHelp("Make a scale library of this many photos and videos instead of the demo.", valueName: "N"))
-        var scale: UInt32 = 0
 
         func run() throws {
             let client = try connection.open()
-            let reply = perform(client, .librarySeedDemo(LibrarySeedDemoRequest(replace: replace, scalePhotos: scale)),
+            let reply = perform(client, .librarySeedDemo(LibrarySeedDemoRequest(replace: replace)),
                                 isFinal: { if case .seedProgress = $0 { false } else { true } },
                                 onEvent: { event in
                                     if case .seedProgress(let p) = event {

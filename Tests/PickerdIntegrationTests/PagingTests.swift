@@ -12,11 +12,10 @@ struct PagingTests {
     @Test("a ReviewRequest carries the first 50 of each list and the totals; pages bring the rest, only to the session's agent")
     func pages() throws {
         let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let pickerd = try sessionPickerd(script: #"{"reviews": []}"#, extra: ["--agent-executable", me])
-        defer { pickerd.stop() }
         // A library larger than a page: a small scale library (months of photos, visits, workouts).
-        let seeded = try pickerd.ctl(["library", "seed-demo", "--replace", "--scale", "1500"])
-        #expect(seeded.status == 0, "\(seeded.stderr)")
+        let root = try scaleLibrary(photos: 1500)
+        let pickerd = try sessionPickerd(script: #"{"reviews": []}"#, extra: ["--agent-executable", me], root: root)
+        defer { pickerd.stop() }
         // This test process is the picker: it registers before the app presents.
         let agent = try ProtocolClient(path: pickerd.runtime + "/agent.sock", role: .agent, software: "paging test")
         _ = try agent.request(.agentRegister(AgentRegister(name: "paging test")))
@@ -79,12 +78,26 @@ struct PagingTests {
 
     @Test("the scripted agent scrolls to a suggestion past the first page")
     func scripted() throws {
-        let pickerd = try sessionPickerd(script: #"{"consent": "accept", "reviews": [{"list": "recent", "index": 70}]}"#)
+        let root = try scaleLibrary(photos: 1500)
+        let pickerd = try sessionPickerd(script: #"{"consent": "accept", "reviews": [{"list": "recent", "index": 70}]}"#, root: root)
         defer { pickerd.stop() }
-        let seeded = try pickerd.ctl(["library", "seed-demo", "--replace", "--scale", "1500"])
-        #expect(seeded.status == 0, "\(seeded.stderr)")
         let lines = try testClient(pickerd, "present")
         #expect(lines.last?["result"] as? String == "approved", "\(lines)")
         #expect(pickerd.logText.contains("fetched recent 50–100 of "), "\(pickerd.logText)")
     }
+}
+
+/// A root for a pickerd whose data directory holds a scale library of `photos` photos, written by
+/// pickerd-scale-library before pickerd starts (pickerd makes only the demo library; with a library
+/// there, its `--seed-demo` leaves it as it is).
+/// - Parameter photos: how many photos and videos.
+/// - Returns: the root, for ``sessionPickerd(script:entitlements:register:extra:environment:root:developerMode:)``.
+/// - Throws: when the directory cannot be made or the tool fails (the error holds what it printed).
+func scaleLibrary(photos: Int) throws -> String {
+    let root = try TemporaryDirectory.forThisRun(prefix: "pkd-scale")
+    let written = try runProduct("pickerd-scale-library", [root + "/data", String(photos)])
+    guard written.status == 0 else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "pickerd-scale-library failed: \(written.stderr)"])
+    }
+    return root
 }

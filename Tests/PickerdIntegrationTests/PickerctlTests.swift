@@ -67,6 +67,13 @@ struct PickerctlTests {
         #expect(replaced.status == 0)
         #expect(replaced.stderr.contains("seeding: suggestions (196/196 items)"))
         #expect(replaced.stdout.contains("largest suggestion: 13 items"))
+        // A scale library is no longer pickerd's to make: a typed error naming the tool that writes one.
+        let control = try ProtocolClient(path: pickerd.runtime + "/control.sock", role: .control, software: "pickerctl test")
+        let scale = #expect(throws: ProtocolClient.RemoteError.self) {
+            try control.request(.librarySeedDemo(LibrarySeedDemoRequest(replace: true, scalePhotos: 1500)))
+        }
+        #expect(scale?.code == .invalidArgument && scale?.message.contains("pickerd-scale-library") == true, "\(String(describing: scale))")
+        #expect(try !pickerd.ctl(["library", "seed-demo", "--help"]).stdout.contains("--scale"))
         pickerd.stop()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import PickerdLibrary
+import PickerdLibrary
 @testable import PickerdMoments
+@testable import PickerdScaleLibrary
 import PickerdStore
 import PickerdWire
 import Testing

@@ -1,9 +1,15 @@
 /// EXIF metadata (a big-endian TIFF structure) for the demo's photos: the capture date, and GPS
 /// coordinates where the photo was taken at a known place.
-enum Exif {
-    struct GPS: Sendable, Hashable {
-        var latitude: Double
-        var longitude: Double
+package enum Exif {
+    /// Where a picture was taken.
+    package struct GPS: Sendable, Hashable {
+        package var latitude: Double
+        package var longitude: Double
+
+        package init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 
     private struct Entry {
@@ -17,7 +23,7 @@ enum Exif {
     /// - Parameters:
     ///   - dateTimeOriginal: "YYYY:MM:DD HH:MM:SS".
     ///   - gps: where the picture was taken, if known.
-    static func make(dateTimeOriginal: String, gps: GPS?) -> [UInt8] {
+    package static func make(dateTimeOriginal: String, gps: GPS?) -> [UInt8] {
         let date = Array(dateTimeOriginal.utf8.prefix(19)) + [0]
         let exifIFD = [Entry(tag: 0x9003, type: 2, count: UInt32(date.count), data: date)]
         var gpsIFD: [Entry] = []

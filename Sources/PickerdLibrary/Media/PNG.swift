@@ -2,8 +2,8 @@
 ///
 /// The image data is a zlib stream of *stored* deflate blocks: valid for every PNG reader, needs no
 /// compression library, and the demo's pictures are small.
-enum PNG {
-    static func encode(_ raster: Raster, exif: [UInt8]? = nil) -> [UInt8] {
+package enum PNG {
+    package static func encode(_ raster: Raster, exif: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header += bigEndian(UInt32(raster.width))
@@ -52,11 +52,11 @@ enum PNG {
     }
 }
 
-func bigEndian(_ value: UInt32) -> [UInt8] {
+package func bigEndian(_ value: UInt32) -> [UInt8] {
     [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
 }
 
-func bigEndian(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+package func bigEndian(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
 
 /// CRC-32 (ISO-HDLC, as PNG and zlib use it).
 public enum CRC32 {

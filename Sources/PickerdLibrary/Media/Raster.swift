@@ -1,29 +1,30 @@
 import Foundation
 
 /// A small RGB canvas for the demo library's generated pictures: photos, artwork, icons, initials.
-struct Raster: Sendable {
-    let width: Int
-    let height: Int
-    private(set) var pixels: [UInt8]
+package struct Raster: Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var pixels: [UInt8]
 
-    init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
+    package init(width: Int, height: Int, fill: RGB = RGB(0, 0, 0)) {
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 3)
         fillRect(x: 0, y: 0, w: width, h: height, fill)
     }
 
-    struct RGB: Sendable, Hashable {
-        var r: UInt8, g: UInt8, b: UInt8
-        init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
+    /// A colour, 8 bits a channel.
+    package struct RGB: Sendable, Hashable {
+        package var r: UInt8, g: UInt8, b: UInt8
+        package init(_ r: UInt8, _ g: UInt8, _ b: UInt8) { self.r = r; self.g = g; self.b = b }
         /// Linear mix: t = 0 gives self, t = 1 gives other.
-        func mixed(_ other: RGB, _ t: Double) -> RGB {
+        package func mixed(_ other: RGB, _ t: Double) -> RGB {
             func m(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8(max(0, min(255, Double(a) + (Double(b) - Double(a)) * t))) }
             return RGB(m(r, other.r), m(g, other.g), m(b, other.b))
         }
     }
 
-    mutating func set(_ x: Int, _ y: Int, _ c: RGB) {
+    package mutating func set(_ x: Int, _ y: Int, _ c: RGB) {
         guard x >= 0, y >= 0, x < width, y < height else { return }
         let i = (y * width + x) * 3
         pixels[i] = c.r
@@ -31,12 +32,12 @@ struct Raster: Sendable {
         pixels[i + 2] = c.b
     }
 
-    mutating func fillRect(x: Int, y: Int, w: Int, h: Int, _ c: RGB) {
+    package mutating func fillRect(x: Int, y: Int, w: Int, h: Int, _ c: RGB) {
         for yy in max(0, y)..<min(height, y + h) { for xx in max(0, x)..<min(width, x + w) { set(xx, yy, c) } }
     }
 
     /// A vertical gradient from `top` to `bottom` over rows `y0..<y1`.
-    mutating func verticalGradient(_ top: RGB, _ bottom: RGB, y0: Int = 0, y1: Int? = nil) {
+    package mutating func verticalGradient(_ top: RGB, _ bottom: RGB, y0: Int = 0, y1: Int? = nil) {
         let end = y1 ?? height
         for y in y0..<end {
             let c = top.mixed(bottom, Double(y - y0) / Double(max(1, end - y0 - 1)))
@@ -44,7 +45,7 @@ struct Raster: Sendable {
         }
     }
 
-    mutating func disc(cx: Int, cy: Int, radius: Int, _ c: RGB) {
+    package mutating func disc(cx: Int, cy: Int, radius: Int, _ c: RGB) {
         for y in (cy - radius)...(cy + radius) {
             for x in (cx - radius)...(cx + radius) where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius {
                 set(x, y, c)
@@ -53,7 +54,7 @@ struct Raster: Sendable {
     }
 
     /// A hill line: for each column, rows below `base + amplitude·sin(…)` get `c`.
-    mutating func hills(base: Int, amplitude: Double, period: Double, phase: Double, _ c: RGB) {
+    package mutating func hills(base: Int, amplitude: Double, period: Double, phase: Double, _ c: RGB) {
         for x in 0..<width {
             let top = base + Int(amplitude * sin(Double(x) / period + phase))
             for y in max(0, top)..<height { set(x, y, c) }
@@ -61,7 +62,7 @@ struct Raster: Sendable {
     }
 
     /// Draws text in a 5×7 bitmap font (A–Z, 0–9, a few signs), each dot `scale` pixels, centred.
-    mutating func text(_ string: String, centerX: Int, centerY: Int, scale: Int, _ c: RGB) {
+    package mutating func text(_ string: String, centerX: Int, centerY: Int, scale: Int, _ c: RGB) {
         let glyphs = string.uppercased().compactMap { Font.glyphs[$0] ?? Font.glyphs[" "] }
         let totalWidth = glyphs.count * 6 * scale - scale
         var x0 = centerX - totalWidth / 2

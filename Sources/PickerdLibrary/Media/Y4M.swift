@@ -1,9 +1,9 @@
 /// A YUV4MPEG2 video encoder: uncompressed 4:2:0 frames behind a one-line header, a real format that
 /// ffmpeg, mpv and VLC play. The demo's Live Photo parts and videos are short clips of a moving scene.
-enum Y4M {
-    static let contentType = "video/x-yuv4mpeg2"
+package enum Y4M {
+    package static let contentType = "video/x-yuv4mpeg2"
 
-    static func encode(frames: [Raster], framesPerSecond: Int) -> [UInt8] {
+    package static func encode(frames: [Raster], framesPerSecond: Int) -> [UInt8] {
         guard let first = frames.first else { return [] }
         var out = Array("YUV4MPEG2 W\(first.width) H\(first.height) F\(framesPerSecond):1 Ip A1:1 C420jpeg\n".utf8)
         for frame in frames {

@@ -1391,9 +1391,9 @@ extension HistoryReply: ProtobufMessage {
 public struct LibrarySeedDemoRequest: Hashable, Sendable {
     /// `replace` (field 1).
     public var replace: Bool
-    /// 0: the bundled sixteen-day demo library. N > 0: a scale library of N photos and videos over
-    /// several years (daily life, trips abroad, workouts, music, moods, screenshots and bursts), for
-    /// benchmarks and tests; deterministic for each N.
+    /// No longer served: must be 0 (the demo library). pickerd answers N > 0 with
+    /// ERROR_CODE_INVALID_ARGUMENT: scale libraries are bench support, written into a data directory by
+    /// the benchmarks' pickerd-scale-library while pickerd is stopped. Kept so its number is never reused.
     public var scalePhotos: UInt32
 
     /// Creates the message; every field defaults to its protobuf default.

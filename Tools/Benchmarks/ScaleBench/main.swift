@@ -6,7 +6,8 @@
 //   pickerd-bench-scale present-once RUNTIME-DIR       (a child: waits for a line on stdin, then one
 //                                                       presentation; prints its milliseconds)
 //
-// For each library: seeding throughput; cold start to the first status; pickerd's RSS at rest and
+// For each library: seeding throughput (the demo through pickerctl; a scale library written into the
+// data directory before pickerd starts, as pickerd-scale-library does); cold start to the first status; pickerd's RSS at rest and
 // after 100 presentations (and its peak); present → the agent has its first page and present →
 // outcome, with this process as the agent (nothing else in the loop) and with the scripted agent;
 // status and configuration requests against a raw Unix-socket round trip measured in the same run;
@@ -15,8 +16,8 @@
 import BenchSupport
 import Foundation
 import Glibc
-import PickerdLibrary
 import PickerdMoments
+import PickerdScaleLibrary
 import PickerdStore
 import PickerdTransport
 import PickerdWire
@@ -283,14 +284,28 @@ for scale in scales {
         """
     try? entitlements.write(toFile: root + "/e.plist", atomically: true, encoding: .utf8)
     let pickerd = scalePickerd(root: root)
-    pickerd.start()
     var row = Row()
     row.label = scale
     FileHandle.standardError.write(Data("bench-scale: seeding \(scale)…\n".utf8))
-    let t = now()
-    let seeded = pickerd.ctl(scale == "demo" ? ["library", "seed-demo"] : ["library", "seed-demo", "--scale", scale])
-    row.seedSeconds = (now() - t) / 1000
-    guard seeded.status == 0 else { fail("seeding failed: \(seeded.err)") }
+    if scale == "demo" {
+        pickerd.start()
+        let t = now()
+        let seeded = pickerd.ctl(["library", "seed-demo"])
+        row.seedSeconds = (now() - t) / 1000
+        guard seeded.status == 0 else { fail("seeding failed: \(seeded.err)") }
+    } else {
+        // A scale library is bench support, not pickerd's to make: written here into the data
+        // directory (the same Store calls pickerd's seeding made), then pickerd starts on it.
+        guard let photos = Int(scale), photos >= 0 else { fail("a scale is a number of photos or \"demo\": \(scale)") }
+        let t = now()
+        do {
+            try ScaleLibrary(photos: photos).seed(into: try Store(dataDirectory: root + "/data"))
+        } catch {
+            fail("seeding failed: \(error)")
+        }
+        row.seedSeconds = (now() - t) / 1000
+        pickerd.start()
+    }
     let stats = pickerd.ctl(["library", "stats"]).out
     func stat(_ prefix: String) -> Int {
         Int(stats.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(prefix) }?

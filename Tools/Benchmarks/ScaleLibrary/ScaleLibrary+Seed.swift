@@ -1,4 +1,5 @@
 import Foundation
+public import PickerdLibrary
 import PickerdMoments
 public import PickerdStore
 

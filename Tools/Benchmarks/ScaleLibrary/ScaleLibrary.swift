@@ -1,4 +1,5 @@
 import Foundation
+import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdWire

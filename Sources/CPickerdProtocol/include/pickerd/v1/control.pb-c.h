@@ -493,9 +493,9 @@ struct  Pickerd__V1__LibrarySeedDemoRequest
   ProtobufCMessage base;
   protobuf_c_boolean replace;
   /*
-   * 0: the bundled sixteen-day demo library. N > 0: a scale library of N photos and videos over
-   * several years (daily life, trips abroad, workouts, music, moods, screenshots and bursts), for
-   * benchmarks and tests; deterministic for each N.
+   * No longer served: must be 0 (the demo library). pickerd answers N > 0 with
+   * ERROR_CODE_INVALID_ARGUMENT: scale libraries are bench support, written into a data directory by
+   * the benchmarks' pickerd-scale-library while pickerd is stopped. Kept so its number is never reused.
    */
   uint32_t scale_photos;
 };
