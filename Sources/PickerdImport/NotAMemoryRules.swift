@@ -77,10 +77,17 @@ public enum NotAMemoryRules {
     /// - Parameter counts: items kept out, by reason.
     /// - Returns: the phrases joined by commas; empty when there are none.
     public static func describe(_ counts: [NotAMemory: Int]) -> String {
+        phrases(counts).joined(separator: ", ")
+    }
+
+    /// ``describe(_:count:)`` for every reason with a count, one phrase each, most first (then in
+    /// the enum's order), as `SourceInfo.not_memory_reasons` carries them.
+    /// - Parameter counts: items kept out, by reason.
+    /// - Returns: the phrases; empty when there are none.
+    public static func phrases(_ counts: [NotAMemory: Int]) -> [String] {
         NotAMemory.allCases.enumerated().compactMap { index, reason in counts[reason].flatMap { $0 > 0 ? (reason, $0, index) : nil } }
             .sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
             .map { describe($0.0, count: $0.1) }
-            .joined(separator: ", ")
     }
 
     /// Whether a still or video is not a memory by itself, from its metadata and where it is: a

@@ -30,16 +30,20 @@ public struct SourceCounts: Sendable, Hashable {
     public var files: Int = 0
     /// Files that are an item's media.
     public var indexed: Int = 0
-    /// Of those, files whose item is not a memory (screenshots, scans, bursts).
+    /// Of those, files whose item is not a memory (screenshots, scans, bursts…).
     public var notMemories: Int = 0
+    /// The same files by why their items are not memories (a reason the store does not know, from a
+    /// newer pickerd, is left out here but counted in ``notMemories``).
+    public var notMemoryReasons: [NotAMemory: Int] = [:]
     /// Files skipped with a reason (not a photo or video, corrupt, unreadable).
     public var skipped: Int = 0
 
     /// Creates counts.
-    public init(files: Int = 0, indexed: Int = 0, notMemories: Int = 0, skipped: Int = 0) {
+    public init(files: Int = 0, indexed: Int = 0, notMemories: Int = 0, notMemoryReasons: [NotAMemory: Int] = [:], skipped: Int = 0) {
         self.files = files
         self.indexed = indexed
         self.notMemories = notMemories
+        self.notMemoryReasons = notMemoryReasons
         self.skipped = skipped
     }
 }
@@ -162,7 +166,7 @@ extension Store {
         }
     }
 
-    /// How many files each source holds, indexed, not memories and skipped.
+    /// How many files each source holds, indexed, not memories (by reason) and skipped.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func sourceCounts() throws(StoreError) -> [Int64: SourceCounts] {
         try read("count the sources' files") { db in
@@ -176,6 +180,14 @@ extension Store {
                 """) {
                 counts[row["source"]] = SourceCounts(files: row["files"], indexed: row["indexed"] ?? 0,
                                                      notMemories: row["not_memories"] ?? 0, skipped: row["skipped"] ?? 0)
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT f.source_id AS source, i.not_memory AS reason, COUNT(*) AS files
+                FROM source_file f JOIN item i ON i.id = f.item_id
+                WHERE i.not_memory IS NOT NULL GROUP BY f.source_id, i.not_memory
+                """) {
+                guard let reason = NotAMemory(rawValue: row["reason"]) else { continue }
+                counts[row["source"], default: SourceCounts()].notMemoryReasons[reason] = row["files"]
             }
             return counts
         }

@@ -245,7 +245,11 @@ func printSources(_ reply: SourcesListReply) {
             ? "last scanned \(date(source.lastScanMs))"
             : "not scanned yet"
         print("\(source.path)")
-        print("  \(source.indexed) photos and videos indexed (\(source.notMemories) screenshots, scans or bursts kept out of suggestions), \(source.skipped) files skipped")
+        // The reasons are pickerd's words (a pickerd before them sends none: then the count alone).
+        let keptOut = source.notMemories == 0 ? "" : source.notMemoryReasons.isEmpty
+            ? " (\(source.notMemories) kept out of suggestions)"
+            : " (\(source.notMemories) kept out of suggestions: \(source.notMemoryReasons.joined(separator: ", ")))"
+        print("  \(source.indexed) photos and videos indexed\(keptOut), \(source.skipped) files skipped")
         print("  \(scanned); \(source.watched ? "watched for changes" : "not watched")")
         if !source.problem.isEmpty { print("  problem: \(source.problem)") }
     }

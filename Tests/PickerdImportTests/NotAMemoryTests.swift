@@ -170,6 +170,11 @@ struct NotAMemoryTests {
                            "IMG_0001.jpg": "memory", "IMG_0002.jpg": "undecodable"])
         // Stored as its raw value and read back.
         #expect(NotAMemory(rawValue: "messagingImage") == .messagingImage && NotAMemory(rawValue: "undecodable") == .undecodable)
+        // The source's counts, by reason, as `pickerctl sources list` words them.
+        let counts = try #require(try store.sourceCounts()[source.id])
+        #expect(counts.notMemories == 2 && counts.notMemoryReasons == [.messagingImage: 1, .undecodable: 1])
+        #expect(NotAMemoryRules.phrases(counts.notMemoryReasons)
+                == ["1 picture saved by a messaging app without camera metadata", "1 image that does not decode (cut short)"])
         #expect(NotAMemoryRules.describe(report.notMemories)
                 == "1 picture saved by a messaging app without camera metadata, 1 image that does not decode (cut short)")
         #expect(NotAMemoryRules.describe([.screenshot: 3, .undecodable: 2, .burst: 0, .messagingImage: 3])

@@ -69,6 +69,16 @@ struct SourcesTests {
         // Added while pickerd runs: indexed.
         try MediaFixtures.jpeg(at: pictures + "/later.jpg", seed: 9, exif: .init(dateTimeOriginal: "2024:05:04 10:50:00", make: "Apple", model: "iPhone 13"))
         #expect(eventually(timeout: 20) { (try? store.items().contains { $0.media.first?.filename == "later.jpg" }) == true })
+        // A picture WhatsApp saved (its name, no camera metadata): indexed, kept out of suggestions,
+        // and the list says why in words.
+        let whatsApp = "IMG-20240504-WA0001.jpg"
+        try MediaFixtures.jpeg(at: pictures + "/" + whatsApp, seed: 11)
+        let why = "(1 kept out of suggestions: 1 picture saved by a messaging app without camera metadata)"
+        #expect(eventually(timeout: 20) { (try? pickerd.ctl(["sources", "list"]).stdout.contains(why)) == true },
+                "\((try? pickerd.ctl(["sources", "list"]).stdout) ?? "")")
+        let whatsAppItem = try #require(try store.items().first { $0.media.first?.filename == whatsApp })
+        #expect(whatsAppItem.notAMemory == .messagingImage)
+        #expect(try store.suggestions().allSatisfy { !$0.itemIDs.contains(whatsAppItem.id) })
 
         let rescan = try pickerd.ctl(["sources", "rescan"])
         #expect(rescan.status == 0)

@@ -17,7 +17,8 @@ extension ControlHandler {
             return SourceInfo(path: source.path, addedMs: source.addedMs, lastScanMs: source.lastScanMs ?? 0,
                               lastScanSeconds: source.lastScanSeconds ?? 0, files: UInt64(c.files), indexed: UInt64(c.indexed),
                               notMemories: UInt64(c.notMemories), skipped: UInt64(c.skipped),
-                              watched: broker.importer.isWatched(source.path), problem: broker.importer.problem(of: source.path) ?? "")
+                              watched: broker.importer.isWatched(source.path), problem: broker.importer.problem(of: source.path) ?? "",
+                              notMemoryReasons: NotAMemoryRules.phrases(c.notMemoryReasons))
         }
         let paths = sources.map(\.path)
         let offered = UserDirs.mediaFolders().filter { folder in

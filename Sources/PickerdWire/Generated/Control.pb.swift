@@ -2517,7 +2517,7 @@ public struct SourceInfo: Hashable, Sendable {
     public var files: UInt64
     /// files that are an item's media
     public var indexed: UInt64
-    /// of those: screenshots, scans, bursts
+    /// of those, kept out of suggestions: screenshots, scans, bursts…
     public var notMemories: UInt64
     /// not photos or videos, corrupt, unreadable
     public var skipped: UInt64
@@ -2525,6 +2525,10 @@ public struct SourceInfo: Hashable, Sendable {
     public var watched: Bool
     /// why it cannot be read or watched; empty when fine
     public var problem: String
+    /// Why the not_memories are kept out, a phrase a person can read per reason with its count, most
+    /// first: "3 screenshots", "1 picture saved by a messaging app without camera metadata". Their
+    /// counts add up to not_memories.
+    public var notMemoryReasons: [String]
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -2538,7 +2542,8 @@ public struct SourceInfo: Hashable, Sendable {
     ///   - skipped: the field's value.
     ///   - watched: the field's value.
     ///   - problem: the field's value.
-    public init(path: String = "", addedMs: Int64 = 0, lastScanMs: Int64 = 0, lastScanSeconds: Double = 0, files: UInt64 = 0, indexed: UInt64 = 0, notMemories: UInt64 = 0, skipped: UInt64 = 0, watched: Bool = false, problem: String = "") {
+    ///   - notMemoryReasons: the field's value.
+    public init(path: String = "", addedMs: Int64 = 0, lastScanMs: Int64 = 0, lastScanSeconds: Double = 0, files: UInt64 = 0, indexed: UInt64 = 0, notMemories: UInt64 = 0, skipped: UInt64 = 0, watched: Bool = false, problem: String = "", notMemoryReasons: [String] = []) {
         self.path = path
         self.addedMs = addedMs
         self.lastScanMs = lastScanMs
@@ -2549,6 +2554,7 @@ public struct SourceInfo: Hashable, Sendable {
         self.skipped = skipped
         self.watched = watched
         self.problem = problem
+        self.notMemoryReasons = notMemoryReasons
     }
 }
 
@@ -2568,6 +2574,7 @@ extension SourceInfo: CMessageConvertible {
         self.skipped = c.skipped
         self.watched = c.watched != 0
         self.problem = swiftString(c.problem)
+        self.notMemoryReasons = cArray(c.not_memory_reasons, c.n_not_memory_reasons).map { swiftString($0) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourceInfo> {
@@ -2583,6 +2590,8 @@ extension SourceInfo: CMessageConvertible {
         c.pointee.skipped = self.skipped
         c.pointee.watched = self.watched ? 1 : 0
         c.pointee.problem = arena.string(self.problem)
+        c.pointee.n_not_memory_reasons = self.notMemoryReasons.count
+        c.pointee.not_memory_reasons = arena.array(self.notMemoryReasons.map { Optional(arena.string($0)) })
         return c
     }
 

@@ -756,7 +756,7 @@ extension ScanSummary {
 extension SourceInfo {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [SourceInfo] {
-        [SourceInfo(path: "SourceInfo.path #0 ✓ ünïcode", addedMs: -2007, lastScanMs: -3007, lastScanSeconds: 1 * 4.25, files: 500003, indexed: 600003, notMemories: 700003, skipped: 800003, watched: true, problem: "SourceInfo.problem #0 ✓ ünïcode")]
+        [SourceInfo(path: "SourceInfo.path #0 ✓ ünïcode", addedMs: -2007, lastScanMs: -3007, lastScanSeconds: 1 * 4.25, files: 500003, indexed: 600003, notMemories: 700003, skipped: 800003, watched: true, problem: "SourceInfo.problem #0 ✓ ünïcode", notMemoryReasons: ["SourceInfo.not_memory_reasons #1 ✓ ünïcode", "SourceInfo.not_memory_reasons #2 ✓ ünïcode"])]
     }
 }
 

@@ -5048,7 +5048,7 @@ const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor =
   (ProtobufCMessageInit) pickerd__v1__scan_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptors[10] =
+static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptors[11] =
 {
   {
     "path",
@@ -5170,6 +5170,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "not_memory_reasons",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__SourceInfo, n_not_memory_reasons),
+    offsetof(Pickerd__V1__SourceInfo, not_memory_reasons),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
   1,   /* field[1] = added_ms */
@@ -5178,6 +5190,7 @@ static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
   2,   /* field[2] = last_scan_ms */
   3,   /* field[3] = last_scan_seconds */
   6,   /* field[6] = not_memories */
+  10,   /* field[10] = not_memory_reasons */
   0,   /* field[0] = path */
   9,   /* field[9] = problem */
   7,   /* field[7] = skipped */
@@ -5186,7 +5199,7 @@ static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__source_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 10 }
+  { 0, 11 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor =
 {
@@ -5196,7 +5209,7 @@ const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor =
   "Pickerd__V1__SourceInfo",
   "pickerd.v1",
   sizeof(Pickerd__V1__SourceInfo),
-  10,
+  11,
   pickerd__v1__source_info__field_descriptors,
   pickerd__v1__source_info__field_indices_by_name,
   1,  pickerd__v1__source_info__number_ranges,

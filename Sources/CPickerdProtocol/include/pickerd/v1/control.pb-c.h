@@ -767,7 +767,7 @@ struct  Pickerd__V1__SourceInfo
    */
   uint64_t indexed;
   /*
-   * of those: screenshots, scans, bursts
+   * of those, kept out of suggestions: screenshots, scans, bursts…
    */
   uint64_t not_memories;
   /*
@@ -782,10 +782,17 @@ struct  Pickerd__V1__SourceInfo
    * why it cannot be read or watched; empty when fine
    */
   char *problem;
+  /*
+   * Why the not_memories are kept out, a phrase a person can read per reason with its count, most
+   * first: "3 screenshots", "1 picture saved by a messaging app without camera metadata". Their
+   * counts add up to not_memories.
+   */
+  size_t n_not_memory_reasons;
+  char **not_memory_reasons;
 };
 #define PICKERD__V1__SOURCE_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__source_info__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL }
 
 
 struct  Pickerd__V1__SourcesListRequest
