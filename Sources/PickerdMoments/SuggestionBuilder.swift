@@ -322,7 +322,7 @@ public struct SuggestionBuilder: Sendable {
     /// bar with no photo is still one).
     static let outingAlone: Int64 = 45 * 60_000
     /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
-    /// a few photos and its moments' moods.
+    /// a few photos, its moments' moods and what it listened to most.
     private func weekContents(_ start: Int64, _ end: Int64, _ within: (Int64, Int64, Set<AssetKind>) -> [LibraryItem]) -> [LibraryItem] {
         let workouts = within(start, end - 1, [.workout])
         let places = within(start, end - 1, [.locationGroup])
@@ -330,7 +330,17 @@ public struct SuggestionBuilder: Sendable {
         let photos = within(start, end - 1, [.photo, .livePhoto, .video])
         let spread = photos.count <= 4 ? photos : (0..<4).map { photos[$0 * photos.count / 4] }
         let moods = within(start, end - 1, [.stateOfMind]).prefix(2)
-        return workouts + places + Array(motion) + spread + Array(moods)
+        // What the week sounded like: the artist or show played most, once.
+        var plays: [String: [LibraryItem]] = [:]
+        for item in within(start, end - 1, [.song, .podcast]) {
+            switch item.asset {
+            case .song(let song): plays["song|\(song.artist)", default: []].append(item)
+            case .podcast(let podcast): plays["podcast|\(podcast.show)", default: []].append(item)
+            default: break
+            }
+        }
+        let listening = plays.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.value.first
+        return workouts + places + Array(motion) + spread + Array(moods) + (listening.map { [$0] } ?? [])
     }
 
     /// A moment before its items are chosen: what it is, when it begins (for its id and its
