@@ -180,7 +180,8 @@ let package = Package(
         // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal"],
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal",
+                           .product(name: "GRDB", package: "GRDB.swift")],  // Gadgetbridge's database export, opened read-only
             linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
         ),
         // pickerd as a library, so the executable's main is a few lines.

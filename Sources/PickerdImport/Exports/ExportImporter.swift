@@ -46,7 +46,7 @@ public struct ExportImporter: Sendable {
     ///   - progress: told of each file (its path, files done, files in all, points read so far).
     /// - Returns: one result per file looked at.
     public func run(_ paths: [String], progress: (String, Int, Int, Int) -> Void) -> [FileResult] {
-        let files = paths.flatMap(Self.files(under:))
+        let files = Self.withoutFilesReadByOthers(paths.flatMap(Self.files(under:)))
         let names = Self.activityNames(in: files)
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
@@ -63,6 +63,30 @@ public struct ExportImporter: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else { return [path] }
         return FolderWalk([ScanFolder(path: path, recursive: true)]).files.map(\.path).sorted()
+    }
+
+    /// `files` without those another file among them reads itself: an Apple Health export's
+    /// `workout-routes/*.gpx` (which would otherwise import again as workouts of no kind) and the
+    /// files beside it that are no export (`export_cda.xml`, `electrocardiograms/`,
+    /// `clinical-records/`); the GPX tracks a Gadgetbridge database names, beside it or in `files/`
+    /// there. Both are told by content (an `export.xml` whose DOCTYPE is HealthData, a SQLite file),
+    /// and only their own folder loses these.
+    static func withoutFilesReadByOthers(_ files: [String]) -> [String] {
+        var members: [String] = []
+        for file in files {
+            guard let prefix = ExportKind.prefix(ofFile: file) else { continue }
+            let name = (file as NSString).lastPathComponent, folder = (file as NSString).deletingLastPathComponent
+            switch ExportKind.detect(prefix, name: name) {
+            case .appleHealth where name == "export.xml":
+                members += ["/workout-routes/", "/electrocardiograms/", "/clinical-records/"].map { folder + $0 } + [folder + "/export_cda.xml"]
+            case .gadgetbridge where prefix.starts(with: Array("SQLite format 3\0".utf8)):
+                for track in GadgetbridgeExport.trackFiles(of: file) { members += [folder + "/" + track, folder + "/files/" + track] }
+            default: continue
+            }
+        }
+        guard !members.isEmpty else { return files }
+        let exact = Set(members.filter { !$0.hasSuffix("/") }), folders = members.filter { $0.hasSuffix("/") }
+        return files.filter { file in !exact.contains(file) && !folders.contains { file.hasPrefix($0) } }
     }
 
     /// How deep archives may nest (Garmin's export holds zips of FIT files; a zip quine must end).
@@ -100,6 +124,8 @@ public struct ExportImporter: Sendable {
             result.points = pointCount
             result.counts.merge(data.listeningCounts) { $0 + $1 }
             result.counts.merge(data.peopleCounts) { $0 + $1 }
+            result.counts.merge(data.read.filter { $0.value > 0 }) { $0 + $1 }
+            if !data.motion.isEmpty { result.counts["walks and runs", default: 0] += data.motion.count }
             let written = try ExportItems(store: store).write(data)
             result.duplicates = written.duplicates
             result.added = written.added
@@ -121,7 +147,9 @@ public struct ExportImporter: Sendable {
         let folder = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {
-            let entries = try ZipArchive.extract(path: file, name: name, into: folder)
+            let all = try ZipArchive.extract(path: file, name: name, into: folder)
+            let kept = Set(Self.withoutFilesReadByOthers(all.map { folder + "/" + $0 }))
+            let entries = all.filter { kept.contains(folder + "/" + $0) }
             let names = Self.activityNames(in: entries.map { folder + "/" + $0 })
             return entries.sorted().flatMap { entry in
                 importFile(folder + "/" + entry, depth: depth + 1, names: names, points: points).map { inner in

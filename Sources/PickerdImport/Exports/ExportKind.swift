@@ -37,6 +37,12 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case vcard
     /// An iCalendar file (`BEGIN:VCALENDAR`, after any BOM and blank lines).
     case ics
+    /// Apple Health's `export.xml` (`<!DOCTYPE HealthData` or a `<HealthData` root): see ``AppleHealthExport``.
+    case appleHealth = "apple-health"
+    /// A SQLite database (`SQLite format 3`), read as Gadgetbridge's database export (see
+    /// ``GadgetbridgeExport``); a file named `Gadgetbridge` or `Gadgetbridge.db` that is no
+    /// database goes to it too, so the person hears why it is not one.
+    case gadgetbridge
 
     /// The first 4 KiB of the regular file at `path`: what ``detect(_:name:)`` reads, and no more
     /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
@@ -66,6 +72,13 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     ///   - name: the file's name.
     /// - Returns: the kind, nil when it is none of these (or the prefix is empty).
     public static func detect(_ prefix: [UInt8], name: String) -> ExportKind? {
+        if let kind = detectContent(prefix, name: name) { return kind }
+        let lower = name.lowercased()
+        return lower == "gadgetbridge" || lower == "gadgetbridge.db" ? .gadgetbridge : nil
+    }
+
+    private static func detectContent(_ prefix: [UInt8], name: String) -> ExportKind? {
+        if prefix.starts(with: Array("SQLite format 3\0".utf8)) { return .gadgetbridge }
         if prefix.count >= 12, prefix[8..<12].elementsEqual(".FIT".utf8) { return .fit }
         if prefix.count >= 2, prefix[0] == 0x1F, prefix[1] == 0x8B { return .gzip }
         if prefix.count >= 4, prefix[0..<4].elementsEqual([0x50, 0x4B, 0x03, 0x04]) { return .zip }
@@ -151,7 +164,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         case UInt8(ascii: "["):
             return "a JSON array whose first element is no listen and no Timeline segment"
         case UInt8(ascii: "<"):
-            return "XML (or HTML) whose root is neither <gpx> nor <TrainingCenterDatabase>"
+            return "XML (or HTML) whose root is none of <gpx>, <TrainingCenterDatabase> and <HealthData>"
         default:
             return "text whose first line (\"\(shown(body.prefix { $0 != 0x0A && $0 != 0x0D }))\") is no export's"
         }
@@ -162,6 +175,12 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         var i = body.startIndex
         while let lt = body[i...].firstIndex(of: UInt8(ascii: "<")) {
             let rest = body[(lt + 1)...]
+            // Apple Health's export.xml opens with a DOCTYPE whose internal subset outruns the prefix.
+            if rest.starts(with: Array("!DOCTYPE".utf8)) {
+                let name = rest.dropFirst(8).drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+                    .prefix { ![0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "["), UInt8(ascii: ">")].contains($0) }
+                if name.elementsEqual("HealthData".utf8) { return .appleHealth }
+            }
             if rest.first == UInt8(ascii: "?") || rest.first == UInt8(ascii: "!") {
                 guard let gt = rest.firstIndex(of: UInt8(ascii: ">")) else { return nil }
                 i = gt + 1
@@ -174,6 +193,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
             switch local {
             case "gpx": return .gpx
             case "TrainingCenterDatabase": return .tcx
+            case "HealthData": return .appleHealth
             default: return nil
             }
         }

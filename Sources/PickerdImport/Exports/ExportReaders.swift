@@ -53,6 +53,10 @@ enum ExportReaders {
         case .ics:
             let horizon = horizon ?? CalendarReader.horizon(library: nil, now: Int64(Date().timeIntervalSince1970 * 1000))
             return (try CalendarReader.read(path: path, name: name, horizon: horizon), 0)
+        case .appleHealth:
+            return (try AppleHealthExport.read(path: path, name: name, records: points), 0)
+        case .gadgetbridge:
+            return (try GadgetbridgeExport.read(path: path, name: name), 0)
         case .zip:
             // ExportImporter unpacks archives before reading what they hold; a zip never reaches here.
             throw ImportError(file: name, "a zip archive is unpacked, not read as an export")

@@ -24,6 +24,11 @@ public struct ImportedData: Sendable, Hashable {
     public var contacts: [ImportedContact] = []
     /// Calendar events (.ics), one per VEVENT, recurrences expanded into their occurrences.
     public var events: [ImportedEvent] = []
+    /// Walks and runs found in step counts (Apple Health, Gadgetbridge), outside the workouts.
+    public var motion: [ImportedMotion] = []
+    /// What else the file held that is told, not imported, by a plural noun a person reads
+    /// (`health records`): a count for the import's report.
+    public var read: [String: Int] = [:]
 
     /// Creates an empty result.
     public init(workouts: [ImportedWorkout] = [], visits: [ImportedVisit] = [], points: [LocationPoint] = [], places: [SignificantPlace] = []) {
