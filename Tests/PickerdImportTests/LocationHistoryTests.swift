@@ -475,6 +475,31 @@ struct LocationHistoryTests {
         #expect(ExportKind.detect(prefix, name: "2024-05.rec") == .owntracks)
     }
 
+    @Test("OwnTracks waypoints the person named name the stays inside them; a stay outside any, or a malformed waypoint, names nothing")
+    func ownTracksWaypoints() throws {
+        let root = try Self.folder() + "/rec/alice/phone"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        var lines: [String] = []
+        let start = Int(Self.day / 1000) + 36_000
+        // As the app publishes a region (the OwnTracks JSON booklet's `_type: waypoint`), stored by the Recorder.
+        lines.append("\(Self.iso(Int64(start - 60) * 1000))\twaypoints         \t{\"_type\":\"waypoint\",\"desc\":\"Kissa Marunouchi\",\"lat\":\(Self.museum.latitude),\"lon\":\(Self.museum.longitude),\"rad\":80,\"tst\":\(start - 60)}")
+        lines.append("\(Self.iso(Int64(start - 60) * 1000))\twaypoints         \t{\"_type\":\"waypoint\",\"desc\":\"\",\"lat\":1,\"lon\":2}")
+        lines.append("\(Self.iso(Int64(start - 60) * 1000))\twaypoints         \t{\"_type\":\"waypoint\",\"desc\":\"Nowhere\",\"lat\":95,\"lon\":2}")
+        // Half an hour inside the region, then half an hour 2 km away.
+        for i in 0..<32 {
+            let tst = start + i * 120
+            let c = i < 16 ? Self.offset(Self.museum, north: Double(i % 3) * 10, east: Double(i % 4) * 8)
+                : Self.offset(Self.museum, north: 2_000 + Double(i % 3) * 10, east: Double(i % 4) * 8)
+            lines.append("\(Self.iso(Int64(tst) * 1000))\t*                 \t{\"_type\":\"location\",\"acc\":12,\"lat\":\(c.latitude),\"lon\":\(c.longitude),\"tst\":\(tst)}")
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: root + "/2024-06.rec", atomically: true, encoding: .utf8)
+        let data = try OwnTracksRecorder.read(path: root + "/2024-06.rec")
+        #expect(data.points.count == 32, "waypoints are not points")
+        try #require(data.visits.count == 2, "\(data.visits)")
+        #expect(data.visits[0].placeName == "Kissa Marunouchi")
+        #expect(data.visits[1].placeName == nil, "2 km away is outside the region")
+    }
+
     // MARK: Detection
 
     @Test func detectionByContentNotName() throws {
