@@ -766,14 +766,21 @@ public struct SuggestionBuilder: Sendable {
     ///   - enabled: the categories the person has on.
     ///   - events: the calendar events around it: a title made again keeps an event's summary only
     ///     while a remaining item lies within the event.
+    ///   - hidden: the person's hidden rules (SuggestionBuilder+Hidden.swift): a hidden suggestion,
+    ///     or one only about a hidden person (titled by them, no one else's contact left), is `nil`;
+    ///     hidden people's contacts, hidden places' visits and photos and hidden days' items are left out.
     public func listing(_ suggestion: StoredSuggestion, items: [UUID: LibraryItem], enabled: Set<PickerdWire.Category>,
-                        events: [EventSpan] = []) -> ListedSuggestion? {
+                        events: [EventSpan] = [], hidden: HiddenRules = .none) -> ListedSuggestion? {
+        if hidden.hides(suggestion: suggestion.id) { return nil }
         let kept = suggestion.itemIDs.compactMap { items[$0] }
-            .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions && $0.notAMemory == nil }
+            .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions && $0.notAMemory == nil && !hides($0, hidden) }
         guard !kept.isEmpty else { return nil }
         var listed = suggestion
         listed.itemIDs = kept.map(\.id)
         listed.title = kept.count == suggestion.itemIDs.count ? suggestion.title : title(suggestion.kind, kept, events: events)
+        // A moment about a hidden person: named by them, with no one else left (an evening with them).
+        if hidden.namesHiddenPerson(listed.title)
+            || (hidden.namesHiddenPerson(suggestion.title) && !kept.contains { $0.kind == .contact }) { return nil }
         // The stored window, unless items were left out: then only what remains says when.
         if kept.count != suggestion.itemIDs.count { (listed.startMs, listed.endMs) = span(suggestion.kind, kept) }
         return ListedSuggestion(suggestion: listed, items: kept, events: events)
@@ -786,13 +793,14 @@ public struct SuggestionBuilder: Sendable {
     ///   - items: the library (at least every item the suggestions name).
     ///   - enabled: the categories the person has on.
     ///   - events: the library's calendar events.
+    ///   - hidden: the person's hidden rules.
     /// - Returns: Recommended (a short list: meaningful first, kinds mixed, newer favoured, no
     ///   title twice) and Recent (every visible suggestion, newest first).
     public func lists(suggestions: [StoredSuggestion], items: [LibraryItem], enabled: Set<PickerdWire.Category>,
-                      events: [EventSpan] = []) -> SuggestionLists {
+                      events: [EventSpan] = [], hidden: HiddenRules = .none) -> SuggestionLists {
         let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
         let visible = suggestions.compactMap { s in
-            listing(s, items: byID, enabled: enabled, events: events.filter { $0.startMs <= s.endMs && $0.endMs >= s.startMs })
+            listing(s, items: byID, enabled: enabled, events: events.filter { $0.startMs <= s.endMs && $0.endMs >= s.startMs }, hidden: hidden)
         }
         let recent = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
             .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
@@ -851,6 +859,7 @@ public struct SuggestionBuilder: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func firstPage(from store: Store, enabled: Set<PickerdWire.Category>, now: Int64, pageSize: Int) throws(StoreError) -> FirstPage {
         let mask = Store.mask(enabled)
+        let hidden = HiddenRules(try store.hiddenRules())
         let stored = try store.candidates(kinds: Self.kinds, enabled: mask, limit: Self.candidatesPerKind)
         // On this day, in earlier years: worth a look again, and titled so.
         let today = Civil.date(dayIndex(now))
@@ -860,18 +869,26 @@ public struct SuggestionBuilder: Sendable {
         // Chosen from the stored moments (the mask already says each has a visible item); only the
         // chosen and the first page of Recent are read with their items.
         var bonus: [UUID: Double] = [:]
-        var candidates = stored
-        for s in earlier where bonus[s.id] == nil {
+        // Ranked only among what the person may see: a hidden suggestion takes no place in Recommended.
+        var candidates = stored.filter { !hidden.hides(suggestion: $0.id) }
+        for s in earlier where bonus[s.id] == nil && !hidden.hides(suggestion: s.id) {
             candidates.removeAll { $0.id == s.id }
             candidates.append(s)
             bonus[s.id] = 2.5
         }
         let newest = try store.newestSuggestionEnd() ?? now
-        let chosen = recommended(candidates, newest: newest, bonus: bonus)
-        let items = try itemsByID(store, chosen + recentStored)
+        var chosen = recommended(candidates, newest: newest, bonus: bonus)
+        var items = try itemsByID(store, chosen + recentStored)
+        if !hidden.isEmpty {
+            // Ranked again without what the person's rules leave with nothing to show.
+            items = try itemsByID(store, candidates + recentStored)
+            let events = try eventsByID(store, candidates)
+            candidates.removeAll { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? [], hidden: hidden) == nil }
+            chosen = recommended(candidates, newest: newest, bonus: bonus)
+        }
         let events = try eventsByID(store, chosen + recentStored)
         let picked = chosen.compactMap { s -> ListedSuggestion? in
-            guard var listed = listing(s, items: items, enabled: enabled, events: events[s.id] ?? []) else { return nil }
+            guard var listed = listing(s, items: items, enabled: enabled, events: events[s.id] ?? [], hidden: hidden) else { return nil }
             if bonus[s.id] != nil {
                 // On this day, in an earlier year: titled so.
                 let years = today.year - year(listed.items[0])
@@ -879,7 +896,8 @@ public struct SuggestionBuilder: Sendable {
             }
             return listed
         }
-        return FirstPage(recommended: picked, recent: recentStored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? []) },
+        return FirstPage(recommended: picked,
+                         recent: recentStored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? [], hidden: hidden) },
                          recentTotal: try store.visibleSuggestionCount(enabled: mask))
     }
 
@@ -891,17 +909,19 @@ public struct SuggestionBuilder: Sendable {
     ///   - limit: the most to return.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func recentPage(from store: Store, enabled: Set<PickerdWire.Category>, offset: Int, limit: Int) throws(StoreError) -> [ListedSuggestion] {
+        let hidden = HiddenRules(try store.hiddenRules())
         let stored = try store.recentSuggestions(enabled: Store.mask(enabled), offset: offset, limit: limit)
         let items = try itemsByID(store, stored)
         let events = try eventsByID(store, stored)
-        return stored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? []) }
+        return stored.compactMap { listing($0, items: items, enabled: enabled, events: events[$0.id] ?? [], hidden: hidden) }
     }
 
     /// One suggestion as the person may see it (an app's token preloads it), or `nil`.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func listed(id: UUID, from store: Store, enabled: Set<PickerdWire.Category>) throws(StoreError) -> ListedSuggestion? {
         guard let stored = try store.suggestion(id: id) else { return nil }
-        return listing(stored, items: try itemsByID(store, [stored]), enabled: enabled, events: try eventsByID(store, [stored])[stored.id] ?? [])
+        return listing(stored, items: try itemsByID(store, [stored]), enabled: enabled, events: try eventsByID(store, [stored])[stored.id] ?? [],
+                       hidden: HiddenRules(try store.hiddenRules()))
     }
 
     private func itemsByID(_ store: Store, _ suggestions: [StoredSuggestion]) throws(StoreError) -> [UUID: LibraryItem] {

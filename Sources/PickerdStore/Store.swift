@@ -23,6 +23,9 @@ public final class Store: Sendable {
     /// Items read for presentations, while the library's version stays.
     private let itemCache = Mutex(ItemCache(version: -1))
 
+    /// The person's hidden rules (Store+Hidden.swift), remembered until one changes.
+    let hiddenCache = Mutex<[HiddenRule]?>(nil)
+
     private struct ItemCache {
         /// The most items kept (about 10 MB); past it the cache starts again.
         static let capacity = 10_000
@@ -529,6 +532,23 @@ public final class Store: Sendable {
             // size and mtime) is not released. Rows from before have no ctime; a rescan fills it.
             try db.execute(sql: "ALTER TABLE source_file ADD COLUMN ctime_ns INTEGER")
         }
+        migrator.registerMigration("v11: what the person hid from suggestions") { db in
+            // The person's own rules, kept with the settings (never sent to an app). A kind this
+            // version cannot read is left in place and reported, never dropped.
+            try db.execute(sql: """
+                CREATE TABLE hidden_rule (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    suggestion_id TEXT,
+                    name TEXT,
+                    latitude REAL,
+                    longitude REAL,
+                    from_day INTEGER,
+                    to_day INTEGER,
+                    created_ms INTEGER NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 
@@ -815,7 +835,7 @@ public final class Store: Sendable {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func recentSuggestions(enabled: Int64, offset: Int, limit: Int) throws(StoreError) -> [StoredSuggestion] {
         try read("read recent suggestions") { db in
-            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE category_mask & ? != 0 ORDER BY end_ms DESC, id DESC LIMIT ? OFFSET ?",
+            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE category_mask & ? != 0 AND \(Self.notHidden) ORDER BY end_ms DESC, id DESC LIMIT ? OFFSET ?",
                                  arguments: [enabled, limit, offset])
         }
     }
@@ -924,12 +944,16 @@ public final class Store: Sendable {
         }
     }
 
-    /// How many suggestions have an item of an enabled category (Recent's length). Counted by
+    /// The condition that leaves out suggestions the person hid by id (their other rules need the
+    /// items, and are applied when a suggestion is listed).
+    static let notHidden = "id NOT IN (SELECT suggestion_id FROM hidden_rule WHERE kind = 'suggestion' AND suggestion_id IS NOT NULL)"
+
+    /// How many suggestions have an item of an enabled category and are not hidden by id (Recent's length). Counted by
     /// SQLite each time (another process may add to the library; a few milliseconds at 30,000).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func visibleSuggestionCount(enabled: Int64) throws(StoreError) -> Int {
         try read("count suggestions") { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion WHERE category_mask & ? != 0", arguments: [enabled]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM suggestion WHERE category_mask & ? != 0 AND \(Self.notHidden)", arguments: [enabled]) ?? 0
         }
     }
 
