@@ -113,6 +113,24 @@ struct GadgetbridgeTests {
         #expect(try temporary.store.items().isEmpty)
     }
 
+    @Test("a database in WAL mode is read without writing -wal or -shm files beside it")
+    func walMode() throws {
+        let directory = try TemporaryDirectory(prefix: "pkd-gb")
+        let path = directory.path + "/Gadgetbridge"
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/gadgetbridge/Gadgetbridge", toPath: path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma journal_mode=wal'); c.close()", path]
+        try process.run()
+        process.waitUntilExit()
+        let header = try #require(FileHandle(forReadingAtPath: path)?.readData(ofLength: 20))
+        try #require(header[18] == 2)
+        let data = try GadgetbridgeExport.read(path: path, name: "Gadgetbridge")
+        #expect(data.workouts.count == 4)
+        #expect(data.motion.count == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["Gadgetbridge"])
+    }
+
     @Test("corrupt databases are refused, never a crash: a cut file, pages of noise, text where numbers belong")
     func corrupt() throws {
         let directory = try TemporaryDirectory(prefix: "pkd-gb")

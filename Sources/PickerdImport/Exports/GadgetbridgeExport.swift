@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 
 /// Gadgetbridge's database export (Settings → Data management → Export DB: a SQLite file named
 /// `Gadgetbridge`, or `Gadgetbridge.db` as people rename it), opened read-only, with the GPX tracks
@@ -44,7 +45,8 @@ public enum GadgetbridgeExport {
     /// - Returns: its workouts, walks and runs, and what was left out.
     /// - Throws: ``ImportError`` when it is not a SQLite database, cannot be read, or is not Gadgetbridge's.
     public static func read(path: String, name: String) throws(ImportError) -> ImportedData {
-        let queue = try open(path, name: name)
+        let (queue, copy) = try open(path, name: name)
+        defer { if let copy { try? FileManager.default.removeItem(atPath: copy) } }
         let folder = (path as NSString).deletingLastPathComponent
         do {
             return try queue.read { db throws -> ImportedData in
@@ -93,22 +95,44 @@ public enum GadgetbridgeExport {
         }
     }
 
-    /// The database, opened read-only, after its header says it is SQLite.
-    private static func open(_ path: String, name: String) throws(ImportError) -> DatabaseQueue {
+    /// The database, opened read-only, after its header says it is SQLite. A database in WAL mode
+    /// (as Android's SQLite leaves many) is read from a private copy marked as a rollback-journal
+    /// database: opened where it is, SQLite would write `-wal` and `-shm` files beside the person's
+    /// export (or fail where it cannot). Returns the folder of that copy, to remove after.
+    private static func open(_ path: String, name: String) throws(ImportError) -> (DatabaseQueue, String?) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError(file: name, "cannot be read") }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         try? handle.close()
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw ImportError(file: name, "not a SQLite database (Gadgetbridge's export is one): \(ExportKind.describe([UInt8](header)))")
+            throw ImportError(file: name, "not a SQLite database (Gadgetbridge's export is one): \(ExportKind.describe(header))")
+        }
+        var opened = path, copyFolder: String?
+        if header[18] == 2 || header[19] == 2 {
+            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("pickerd-gadgetbridge.XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw ImportError(file: name, "no room to copy the database (it is in WAL mode)") }
+            copyFolder = String(cString: made)
+            opened = copyFolder! + "/Gadgetbridge.db"
+            do {
+                try FileManager.default.copyItem(atPath: path, toPath: opened)
+                let copy = try FileHandle(forUpdating: URL(fileURLWithPath: opened))
+                try copy.seek(toOffset: 18)
+                try copy.write(contentsOf: Data([1, 1]))
+                try copy.close()
+            } catch {
+                try? FileManager.default.removeItem(atPath: copyFolder!)
+                throw ImportError(file: name, "cannot copy the database (it is in WAL mode): \(error.localizedDescription)")
+            }
         }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "gadgetbridge-import"
         do {
-            return try DatabaseQueue(path: path, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw ImportError(file: name, "the database cannot be opened: \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
+            return (try DatabaseQueue(path: opened, configuration: configuration), copyFolder)
         } catch {
+            if let copyFolder { try? FileManager.default.removeItem(atPath: copyFolder) }
+            if let error = error as? DatabaseError {
+                throw ImportError(file: name, "the database cannot be opened: \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
+            }
             throw ImportError(file: name, "the database cannot be opened: \(error)")
         }
     }
@@ -219,9 +243,8 @@ public enum GadgetbridgeExport {
     /// The track files the database at `path` names (by file name), for the importer to leave to
     /// the database rather than import again as workouts of their own. Errors give none.
     static func trackFiles(of path: String) -> Set<String> {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return [] }
+        guard let (queue, copy) = try? open(path, name: "") else { return [] }
+        defer { if let copy { try? FileManager.default.removeItem(atPath: copy) } }
         let tracks = try? queue.read { db -> [String] in
             guard try db.tableExists("BASE_ACTIVITY_SUMMARY"), try db.columns(in: "BASE_ACTIVITY_SUMMARY").contains(where: { $0.name.uppercased() == "GPX_TRACK" })
             else { return [] }
