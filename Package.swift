@@ -281,6 +281,12 @@ let package = Package(
             dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
             path: "Tools/Benchmarks/RecordsBench"
         ),
+        // Tools/bench-health: a one-year Apple Health export (2M records) read and imported, records/s and peak RSS.
+        .executableTarget(
+            name: "pickerd-bench-health",
+            dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
+            path: "Tools/Benchmarks/HealthBench"
+        ),
         // Tools/bench-places: the gazetteer's index (build time, memory) and lookups against a linear scan.
         .executableTarget(
             name: "pickerd-bench-places",

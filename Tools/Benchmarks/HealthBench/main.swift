@@ -1,0 +1,273 @@
+// pickerd-bench-health: a one-year Apple Health export of a daily watch wearer (2 million records by
+// default, generated in the same run to the export's schema: step counts from a watch and a phone,
+// heart rate, active and basal energy, walking distance, a run every other day with its route file,
+// a walk on the others) read by AppleHealthExport (export.xml streamed a tag at a time, routes read),
+// then imported whole into a temporary store through ExportImporter: records/s, MB/s and peak RSS
+// (VmHWM, reset before each phase through /proc/self/clear_refs where the kernel allows it). The
+// baseline, measured in the same run on the same file, is reading its bytes in 1 MiB chunks and
+// looking at each (counting newlines), no parsing. The file is read from the page cache (it was
+// just written), so the figures are parsing, not disk. Tools/bench-health builds it and runs it.
+//
+//   pickerd-bench-health WORK-DIR [RECORDS]
+import BenchSupport
+import Foundation
+import Glibc
+import PickerdImport
+import PickerdStore
+
+func fail(_ message: String) -> Never { benchFail("bench-health", message) }
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: pickerd-bench-health WORK-DIR [RECORDS]") }
+let work = arguments[1]
+let target = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 2_000_000
+guard target > 0 else { fail("RECORDS is a number of records") }
+let folder = work + "/apple_health_export"
+let path = folder + "/export.xml"
+
+/// This process's memory from /proc/self/status, MB.
+func memory() -> (rss: Double, peak: Double) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Double {
+        let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+    return (field("VmRSS"), field("VmHWM"))
+}
+
+/// Resets VmHWM to the current RSS (Linux ≥ 4.0); false where not allowed.
+func resetPeak() -> Bool {
+    let fd = open("/proc/self/clear_refs", O_WRONLY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return write(fd, "5", 1) == 1
+}
+
+// MARK: the export
+
+func append(_ value: Int, to out: inout [UInt8]) {
+    var v = value
+    if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+    var digits: [UInt8] = []
+    repeat { digits.append(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
+    out.append(contentsOf: digits.reversed())
+}
+
+func append2(_ value: Int, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "0") + UInt8(value / 10))
+    out.append(UInt8(ascii: "0") + UInt8(value % 10))
+}
+
+/// `YYYY-MM-DD hh:mm:ss +0100`, as the Health app writes dates (local time and its offset).
+func appendDate(_ seconds: Int, to out: inout [UInt8]) {
+    let local = seconds + 3600
+    let days = local / 86_400, rest = local % 86_400
+    let z = days + 719_468, era = (z >= 0 ? z : z - 146_096) / 146_097, doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    append(y, to: &out); out.append(UInt8(ascii: "-")); append2(m, to: &out); out.append(UInt8(ascii: "-")); append2(d, to: &out)
+    out.append(0x20); append2(rest / 3600, to: &out); out.append(UInt8(ascii: ":")); append2(rest / 60 % 60, to: &out)
+    out.append(UInt8(ascii: ":")); append2(rest % 60, to: &out)
+    out.append(contentsOf: Array(" +0100".utf8))
+}
+
+/// `YYYY-MM-DDThh:mm:ssZ`, for route points.
+func appendISO(_ seconds: Int, to out: inout [UInt8]) {
+    var local: [UInt8] = []
+    appendDate(seconds - 3600, to: &local)
+    out.append(contentsOf: local.prefix(10))
+    out.append(UInt8(ascii: "T"))
+    out.append(contentsOf: local[11..<19])
+    out.append(UInt8(ascii: "Z"))
+}
+
+/// Writes the export: per day, from 2023-01-01, records of a watch wearer until `target` records are
+/// written, and a workout each day (a run with a route on even days, a walk on odd ones).
+func generate() -> (bytes: Int, records: Int, workouts: Int, days: Int) {
+    try? FileManager.default.createDirectory(atPath: folder + "/workout-routes", withIntermediateDirectories: true)
+    guard let file = fopen(path, "w") else { fail("cannot write \(path)") }
+    defer { fclose(file) }
+    var out: [UInt8] = []
+    out.reserveCapacity(1 << 20)
+    var written = 0
+    func flush() {
+        written += out.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        out.removeAll(keepingCapacity: true)
+    }
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func random() -> Double {
+        seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(seed >> 11) / Double(1 << 53)
+    }
+    out.append(contentsOf: Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!-- HealthKit Export Version: 14 -->
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+        <!ATTLIST HealthData
+          locale CDATA #REQUIRED
+        >
+        ]>
+        <HealthData locale="en_GB">
+         <ExportDate value="2024-01-01 12:00:00 +0100"/>
+
+        """.utf8))
+    let watch = Array("Ana\u{2019}s Apple Watch".utf8), phone = Array("Ana\u{2019}s iPhone".utf8)
+    let device = Array(" device=\"&lt;&lt;HKDevice: 0x2839f4a50&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,1, software:10.4&gt;\"".utf8)
+    var records = 0, workouts = 0, day = 0
+    let start = 1_672_531_200 - 3600  // 2023-01-01 00:00 +0100
+    func record(_ type: String, _ source: [UInt8], unit: String, from: Int, to: Int, value: Int) {
+        out.append(contentsOf: Array(" <Record type=\"\(type)\" sourceName=\"".utf8))
+        out.append(contentsOf: source)
+        out.append(contentsOf: Array("\" sourceVersion=\"10.4\"".utf8))
+        if source == watch { out.append(contentsOf: device) }
+        out.append(contentsOf: Array(" unit=\"\(unit)\" creationDate=\"".utf8)); appendDate(to + 60, to: &out)
+        out.append(contentsOf: Array("\" startDate=\"".utf8)); appendDate(from, to: &out)
+        out.append(contentsOf: Array("\" endDate=\"".utf8)); appendDate(to, to: &out)
+        out.append(contentsOf: Array("\" value=\"".utf8)); append(value, to: &out)
+        out.append(contentsOf: Array("\"/>\n".utf8))
+        records += 1
+        if out.count > (1 << 20) - 8192 { flush() }
+    }
+    while records < target {
+        let midnight = start + day * 86_400
+        // Heart rate every ~5 minutes (every 5 s during the workout would be more; one a minute then).
+        for minute in stride(from: 0, to: 1440, by: 5) {
+            let t = midnight + minute * 60 + Int(random() * 60)
+            record("HKQuantityTypeIdentifierHeartRate", watch, unit: "count/min", from: t, to: t, value: 55 + Int(random() * 40))
+        }
+        // Active and basal energy, distance, every few minutes while awake.
+        for minute in stride(from: 7 * 60, to: 23 * 60, by: 2) {
+            let t = midnight + minute * 60
+            record("HKQuantityTypeIdentifierActiveEnergyBurned", watch, unit: "kcal", from: t, to: t + 120, value: Int(random() * 9))
+            record("HKQuantityTypeIdentifierBasalEnergyBurned", watch, unit: "kcal", from: t, to: t + 120, value: 2)
+        }
+        // Steps: the watch in 5-minute samples while awake, the phone in 10-minute ones; a walk to work.
+        for minute in stride(from: 7 * 60, to: 23 * 60, by: 5) {
+            let t = midnight + minute * 60
+            let walking = (8 * 60..<8 * 60 + 30).contains(minute) || (18 * 60..<18 * 60 + 30).contains(minute)
+            let steps = walking ? 520 + Int(random() * 60) : Int(random() * 80)
+            record("HKQuantityTypeIdentifierStepCount", watch, unit: "count", from: t, to: t + 300, value: steps)
+            record("HKQuantityTypeIdentifierDistanceWalkingRunning", watch, unit: "km", from: t, to: t + 300, value: steps / 1300)
+            if minute % 10 == 0 {
+                record("HKQuantityTypeIdentifierStepCount", phone, unit: "count", from: t, to: t + 600, value: steps * 2 - Int(random() * 50))
+            }
+        }
+        // The day's workout, at 07:00 local.
+        let workoutStart = midnight + 7 * 3600, minutes = 30 + day % 20
+        let run = day % 2 == 0
+        out.append(contentsOf: Array(" <Workout workoutActivityType=\"\(run ? "HKWorkoutActivityTypeRunning" : "HKWorkoutActivityTypeWalking")\" duration=\"\(minutes)\" durationUnit=\"min\" sourceName=\"".utf8))
+        out.append(contentsOf: watch)
+        out.append(contentsOf: Array("\" sourceVersion=\"10.4\" creationDate=\"".utf8)); appendDate(workoutStart + minutes * 60, to: &out)
+        out.append(contentsOf: Array("\" startDate=\"".utf8)); appendDate(workoutStart, to: &out)
+        out.append(contentsOf: Array("\" endDate=\"".utf8)); appendDate(workoutStart + minutes * 60, to: &out)
+        out.append(contentsOf: Array("\">\n  <MetadataEntry key=\"HKIndoorWorkout\" value=\"0\"/>\n".utf8))
+        let km = Double(minutes) / (run ? 5.5 : 11)
+        out.append(contentsOf: Array("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierDistanceWalkingRunning\" sum=\"\(km)\" unit=\"km\"/>\n".utf8))
+        out.append(contentsOf: Array("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierActiveEnergyBurned\" sum=\"\(minutes * 11)\" unit=\"kcal\"/>\n".utf8))
+        out.append(contentsOf: Array("  <WorkoutStatistics type=\"HKQuantityTypeIdentifierHeartRate\" average=\"\(run ? 152 : 104)\" unit=\"count/min\"/>\n".utf8))
+        if run {
+            let name = "route_\(day).gpx"
+            out.append(contentsOf: Array("  <WorkoutRoute sourceName=\"Watch\">\n   <FileReference path=\"/workout-routes/\(name)\"/>\n  </WorkoutRoute>\n".utf8))
+            var gpx: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><name>Route</name><trkseg>\n".utf8)
+            for second in stride(from: 0, to: minutes * 60, by: 3) {
+                let f = Double(second) / Double(minutes * 60)
+                gpx.append(contentsOf: Array("<trkpt lon=\"\(13.40 + 0.03 * sin(f * 6.283))\" lat=\"\(52.52 + 0.02 * cos(f * 6.283))\"><ele>34</ele><time>".utf8))
+                appendISO(workoutStart + second, to: &gpx)
+                gpx.append(contentsOf: Array("</time></trkpt>\n".utf8))
+            }
+            gpx.append(contentsOf: Array("</trkseg></trk></gpx>\n".utf8))
+            _ = FileManager.default.createFile(atPath: folder + "/workout-routes/" + name, contents: Data(gpx))
+        }
+        out.append(contentsOf: Array(" </Workout>\n".utf8))
+        workouts += 1
+        day += 1
+    }
+    out.append(contentsOf: Array("</HealthData>\n".utf8))
+    flush()
+    return (written, records, workouts, day)
+}
+
+// MARK: the run
+
+FileHandle.standardError.write(Data("bench-health: writing \(target) records to \(path)…\n".utf8))
+var t0 = now()
+let made = generate()
+let generateSeconds = (now() - t0) / 1000
+let mb = Double(made.bytes) / 1_048_576
+let items = made.records + made.workouts
+let peakResets = resetPeak()
+
+struct Row {
+    var name: String
+    var seconds: Double
+    var peak: Double
+}
+var rows: [Row] = []
+
+// The baseline: 1 MiB chunked reads, every byte looked at, no parsing.
+_ = resetPeak()
+t0 = now()
+var newlines = 0
+do {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { fail("cannot read \(path)") }
+    let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    while true {
+        let n = read(fd, buffer, 1 << 20)
+        guard n > 0 else { break }
+        var p = buffer
+        let end = buffer + n
+        while p < end, let hit = memchr(p, 0x0A, end - p) {
+            newlines += 1
+            p = hit + 1
+        }
+    }
+    buffer.deallocate()
+    close(fd)
+}
+rows.append(Row(name: "read 1 MiB chunks, find each line (baseline)", seconds: (now() - t0) / 1000, peak: memory().peak))
+
+// The reader: export.xml streamed, routes read, steps folded.
+_ = resetPeak()
+t0 = now()
+var samples: [(Int, Double)] = []
+let data: ImportedData
+do {
+    data = try AppleHealthExport.read(path: path, name: "export.xml") { n in
+        if n % 500_000 == 0 { samples.append((n, memory().rss)) }
+    }
+} catch { fail("\(error)") }
+rows.append(Row(name: "read (AppleHealthExport.read)", seconds: (now() - t0) / 1000, peak: memory().peak))
+guard data.read["health records"] == items + 1 else { fail("read \(data.read["health records"] ?? 0) of \(items + 1) records") }
+
+// The whole import: reader, then items written to a store in one transaction.
+_ = resetPeak()
+t0 = now()
+let storeDirectory = work + "/store"
+let results: [ExportImporter.FileResult]
+do {
+    let store = try Store(dataDirectory: storeDirectory)
+    results = ExportImporter(store: store).run([path]) { _, _, _, _ in }
+} catch { fail("\(error)") }
+rows.append(Row(name: "import into a store (ExportImporter.run)", seconds: (now() - t0) / 1000, peak: memory().peak))
+guard let result = results.first, result.error == nil else { fail("import: \(results)") }
+
+print("")
+print("export.xml: \(made.records) records and \(made.workouts) workouts over \(made.days) days, \(f(mb)) MB, "
+      + "written in \(f(generateSeconds)) s; \(newlines) lines; \(made.workouts / 2 + made.workouts % 2) route files")
+print("")
+print("| phase | time (s) | records/s | MB/s | peak RSS (MB) |")
+print("|---|---:|---:|---:|---:|")
+for r in rows {
+    print("| \(r.name) | \(f(r.seconds, 2)) | \(Int(Double(items) / r.seconds)) | \(f(mb / r.seconds)) | \(f(r.peak)) |")
+}
+print("")
+print("reading costs \(f(rows[1].seconds / rows[0].seconds)) × the baseline; the import \(f(rows[2].seconds / rows[0].seconds)) ×")
+print("RSS while streaming (MB): " + samples.map { "\($0.0 / 1000)k: \(f($0.1))" }.joined(separator: ", "))
+print("peak RSS \(peakResets ? "per phase (VmHWM reset before each)" : "of the whole process (VmHWM could not be reset; includes generation)")")
+print("imported: \(result.workouts) workouts, \(result.counts["walks and runs"] ?? 0) walks and runs, \(result.added) items")
+let rate = Double(items) / rows[1].seconds
+if rate < 50_000 { print("below the target of 50,000 records/s") }
+if rows[1].peak > 200 || rows[2].peak > 200 { print("above the target of 200 MB peak RSS") }
