@@ -265,11 +265,11 @@ final class XMLTagStream {
 
     /// `<!--…-->`, `<![CDATA[…]]>` or `<!DOCTYPE … [ … ]>`.
     private func skipDeclaration() throws(ImportError) {
-        guard try fill(9) else { throw error("the file ends inside a declaration") }
+        guard try fill(4) else { throw error("the file ends inside a declaration") }
         if buffer[start + 2] == UInt8(ascii: "-"), buffer[start + 3] == UInt8(ascii: "-") {
             return try skip(past: "-->", what: "a comment")
         }
-        if memcmp(buffer.baseAddress! + start, "<![CDATA[", 9) == 0 { return try skip(past: "]]>", what: "a CDATA section") }
+        if try fill(9), memcmp(buffer.baseAddress! + start, "<![CDATA[", 9) == 0 { return try skip(past: "]]>", what: "a CDATA section") }
         // A DOCTYPE: its internal subset's brackets and quotes hold `>`s that do not end it.
         var i = start + 2, brackets = 0
         var quote: UInt8 = 0
