@@ -1,0 +1,32 @@
+import Foundation
+import PickerdTestKit
+import Testing
+
+/// `pickerctl import` of Apple Health's export.zip and Gadgetbridge's database through a real
+/// pickerd (issue 34): workouts and walks are imported, a truncated export.xml is refused whole with
+/// its line, and the rest goes on.
+@Suite("Importing Apple Health and Gadgetbridge exports", .serialized)
+struct HealthImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("PickerdImportTests/Fixtures").path
+
+    @Test("export.zip, a Gadgetbridge folder and a truncated export.xml: the first two imported, the third refused with its line")
+    func healthAndGadgetbridge() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let imported = try pickerd.ctl(["import", Self.fixtures + "/apple_health_export.zip", Self.fixtures + "/gadgetbridge",
+                                        Self.fixtures + "/apple_health_truncated.xml"])
+        #expect(imported.status == 1, "\(imported.stdout)")
+        let lines = imported.stdout.split(separator: "\n").map(String.init)
+        let health = lines.first { $0.contains("apple_health_export.zip/apple_health_export/export.xml (apple-health)") } ?? ""
+        #expect(health.contains("4 workouts") && health.contains("1 walks and runs"), "\(imported.stdout)")
+        #expect(!imported.stdout.contains("route_2024-05-04_7.05am.gpx"), "\(imported.stdout)")
+        #expect(!imported.stdout.contains("export_cda.xml"), "\(imported.stdout)")
+        let gadgetbridge = lines.first { $0.contains("gadgetbridge/Gadgetbridge (gadgetbridge)") } ?? ""
+        #expect(gadgetbridge.contains("4 workouts") && gadgetbridge.contains("2 walks and runs"), "\(imported.stdout)")
+        #expect(!imported.stdout.contains("gadgetbridge-track-"), "\(imported.stdout)")
+        let truncated = lines.first { $0.contains("apple_health_truncated.xml") } ?? ""
+        #expect(truncated.contains("not imported") && truncated.contains("line ") && truncated.contains("truncated"), "\(imported.stdout)")
+        #expect(try pickerd.ctl(["status"]).status == 0)
+        pickerd.stop()
+    }
+}
