@@ -198,6 +198,22 @@ import Testing
         #expect(run.endMs == run.startMs + 600_000)
     }
 
+    @Test("5: a session with no start_time, timestamp or timed record (Garmin's SDK test file of developer data) is refused, not dated 31 Dec 1989")
+    func fitUndatedSession() throws {
+        var fit = WorkoutFileTests.FITBuilder()
+        fit.define(local: 0, global: 0, fields: [(0, 1, 0x00)])
+        fit.data(local: 0, [4])
+        // session: its sport only.
+        fit.define(local: 1, global: 18, fields: [(5, 1, 0x00)])
+        fit.data(local: 1, [1])
+        do {
+            _ = try FITReader.read(fit.file(), file: "undated.fit")
+            Issue.record("a session without any date was imported")
+        } catch {
+            #expect(error.message.contains("no date"))
+        }
+    }
+
     // MARK: 6. MP4 brands
 
     @Test("6: an MP4 of major brand mp4v and a 3GP are videos", arguments: [("brand.mp4", ["-brand", "mp4v"]), ("phone.3gp", ["-f", "3gp"])])

@@ -350,6 +350,14 @@ public enum FITReader {
                 throw ImportError(file: file, "not an activity: FIT file type \(fileType) (an activity is 4)")
             }
             let timed = records.filter { $0.timestamp != nil }
+            // A session with no start_time, no absolute timestamp and no timed record to date it by
+            // has no date at all: refused, not dated at the FIT epoch (31 Dec 1989), as Garmin's
+            // SDK test file of a session with only developer fields would be.
+            let absolute = { (time: UInt32?) in time.map { $0 >= FITReader.minimumAbsoluteTime } ?? false }
+            if !sessions.isEmpty, !sessions.contains(where: { $0.startTime != nil || absolute($0.timestamp) }),
+               !records.contains(where: { absolute($0.timestamp) }) {
+                throw ImportError(file: file, "\(sessions.count == 1 ? "its session has" : "its \(sessions.count) sessions have") no date: no start_time, timestamp or timed record")
+            }
             if !sessions.isEmpty {
                 return sessions.map { workout(from: $0, records: sessions.count == 1 ? records : nil) }
             }
