@@ -339,6 +339,8 @@ public final class Broker: Sendable {
         case .fetchMedia(let request): sessions.fetchMedia(from: connection, requestID: id, request)
         case .cyclePrompt(let request): sessions.cyclePrompt(from: connection, requestID: id, request)
         case .suggestionsPage(let request): sessions.page(from: connection, requestID: id, request)
+        case .hide(let request): sessions.hide(from: connection, requestID: id, request)
+        case .unhide(let request): sessions.unhide(from: connection, requestID: id, request)
         case .agentRegister:
             reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "this agent is already registered")))
         default:

@@ -20,7 +20,8 @@ struct ControlHandler {
             return try answer(body)
         } catch let error as StoreError {
             logger.error("store failure", metadata: ["error": "\(error)"])
-            return .error(ErrorInfo(code: error.code == .invalid ? .invalidArgument : .storage, message: error.message))
+            return .error(ErrorInfo(code: error.code == .invalid ? .invalidArgument : error.code == .notFound ? .notFound : .storage,
+                                    message: error.message))
         } catch {
             logger.error("request failed", metadata: ["error": "\(error)"])
             return .error(ErrorInfo(code: .internal, message: "\(error)"))
@@ -165,6 +166,12 @@ struct ControlHandler {
             return try donationsRemove(request)
         case .places(let request):
             return try places(request)
+        case .hiddenList:
+            return try hiddenReply(changed: nil)
+        case .hiddenAdd(let request):
+            return try hiddenAdd(request)
+        case .hiddenRemove(let request):
+            return try hiddenRemove(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

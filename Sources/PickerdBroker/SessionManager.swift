@@ -52,6 +52,11 @@ final class SessionManager: Sendable {
         var pickerKind: AgentKind { terminal != nil ? .terminal : desktop ? .desktop : .general }
         /// Order of arrival, so agents take waiting sessions first come, first served.
         var sequence = 0
+        /// The suggestions of Recent sent so far: a page starts where the agent has got to, which
+        /// hidden rules may put behind the store's offset, so what was sent is not sent again.
+        var recentSent: Set<String> = []
+        /// The hidden rules the person made in this picker: the ones it may undo while open.
+        var madeRules: Set<Int64> = []
     }
 
     /// What kind of picker an agent is, by the capability it registered with.
@@ -367,17 +372,28 @@ final class SessionManager: Sendable {
         if request.list == .recent {
             // Read from the store's index: the offset within Recent as it stands now.
             let start = min(Int(request.offset), session.recentTotal)
-            let page: [ListedSuggestion]
+            var page: [ListedSuggestion] = []
             do {
-                page = try broker.builder.recentPage(from: broker.store, enabled: session.enabled, offset: start,
-                                                     limit: min(limit, session.recentTotal - start))
+                // The agent's offset counts what it was sent; the store's counts what the person's
+                // hidden rules left out too, so it is never behind: read from there, leave out what
+                // was sent, and read on while a page brings nothing new.
+                var from = start
+                while page.isEmpty && from < session.recentTotal {
+                    page = try broker.builder.recentPage(from: broker.store, enabled: session.enabled, offset: from,
+                                                         limit: min(limit, session.recentTotal - from))
+                        .filter { !session.recentSent.contains($0.suggestion.id.uuidString) }
+                    from += limit
+                }
             } catch {
                 broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
                 return
             }
             let stillOpen = state.withLock { state -> Bool in
                 guard state.sessions[request.sessionHandle] != nil else { return false }
-                for listed in page { state.sessions[request.sessionHandle]?.shown[listed.suggestion.id.uuidString] = listed }
+                for listed in page {
+                    state.sessions[request.sessionHandle]?.shown[listed.suggestion.id.uuidString] = listed
+                    state.sessions[request.sessionHandle]?.recentSent.insert(listed.suggestion.id.uuidString)
+                }
                 return true
             }
             guard stillOpen else {
@@ -511,6 +527,56 @@ final class SessionManager: Sendable {
         }
     }
 
+    // MARK: Hiding
+
+    /// "Hide this suggestion" or "Show fewer like this" on a suggestion the agent was shown: the rule
+    /// is made from pickerd's copy of it (HideChoice), stored with the settings, and remembered as
+    /// this session's, so the picker may undo it while open.
+    func hide(from agent: FrameConnection, requestID: UInt64, _ request: HideRequest) {
+        let shown = state.withLock { state -> ListedSuggestion? in
+            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            return s.shown[request.suggestionId]
+        }
+        guard let shown else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no suggestion \(request.suggestionId) was shown in that session")))
+            return
+        }
+        switch HideChoice.rule(request, shown: shown, builder: broker.builder) {
+        case .refused(let error):
+            broker.reply(agent, requestID, .error(error))
+        case .rule(let target, let description):
+            do {
+                let rule = try broker.store.addHiddenRule(StoredHiddenRule(target: target, createdMs: broker.configuration.clock.now().unixMs))
+                state.withLock { _ = $0.sessions[request.sessionHandle]?.madeRules.insert(rule.id) }
+                logger.info("hidden in the picker", metadata: ["session": "\(request.sessionHandle)", "rule": "\(rule.id)"])
+                broker.reply(agent, requestID, .hideReply(HideReply(rule: rule.wire(timeZone: TimeZone.current), description: description)))
+            } catch {
+                broker.reply(agent, requestID, .error(ErrorInfo(code: .storage, message: "\(error)")))
+            }
+        }
+    }
+
+    /// Undoes a rule this session made (only those: a picker cannot remove the person's others).
+    func unhide(from agent: FrameConnection, requestID: UInt64, _ request: UnhideRequest) {
+        let id = Int64(clamping: request.ruleId)
+        let made = state.withLock { state -> Bool in
+            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent) else { return false }
+            return s.madeRules.contains(id)
+        }
+        guard made else {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "this picker made no hidden rule \(request.ruleId)")))
+            return
+        }
+        do {
+            let removed = try broker.store.removeHiddenRule(id: id)
+            state.withLock { _ = $0.sessions[request.sessionHandle]?.madeRules.remove(id) }
+            logger.info("hiding undone in the picker", metadata: ["session": "\(request.sessionHandle)", "rule": "\(id)"])
+            broker.reply(agent, requestID, .hideReply(HideReply(rule: removed.wire(timeZone: TimeZone.current), description: "Shown again")))
+        } catch {
+            broker.reply(agent, requestID, .error(ErrorInfo(code: error.code == .notFound ? .notFound : .storage, message: error.message)))
+        }
+    }
+
     // MARK: Shutdown
 
     /// Every presentation ends dismissed (SHUTDOWN); agents are told.
@@ -587,6 +653,7 @@ final class SessionManager: Sendable {
                     }
                     s.recommended = first.recommended.map(\.suggestion.id.uuidString)
                     s.recentTotal = first.recentTotal
+                    s.recentSent = Set(first.recent.prefix(Self.pageSize).map(\.suggestion.id.uuidString))
                 }
                 state.sessions[handle] = s
                 return (s, state.agents[ObjectIdentifier(agent)]?.terminal ?? false)

@@ -8,7 +8,7 @@ import PickerdWire
 /// - a suggestion: the suggestion;
 /// - a person: their Contact items, and a moment only about them: one whose title names them, or
 ///   where nothing but their items remains;
-/// - a place: its visits and the photos and videos within ``HiddenRule/placeRadius`` of it;
+/// - a place: its visits and the photos and videos within ``StoredHiddenRule/placeRadius`` of it;
 /// - days: every item on those local days (so they produce nothing).
 ///
 /// Nothing is removed from the store: a suggestion left with nothing is not listed, and comes back
@@ -18,7 +18,7 @@ public struct HiddenRules: Sendable {
     public static let none = HiddenRules([])
 
     /// The rules.
-    public let rules: [HiddenRule]
+    public let rules: [StoredHiddenRule]
     let suggestions: Set<UUID>
     /// Hidden people, lowercased full names, with their first names (what titles say).
     let people: [(full: String, first: String)]
@@ -27,7 +27,7 @@ public struct HiddenRules: Sendable {
 
     /// Prepares rules for matching.
     /// - Parameter rules: the person's rules (``PickerdStore/Store/hiddenRules()``).
-    public init(_ rules: [HiddenRule]) {
+    public init(_ rules: [StoredHiddenRule]) {
         self.rules = rules
         var suggestions = Set<UUID>(), people: [(String, String)] = [], places: [Coordinate] = [], days: [ClosedRange<Int>] = []
         for rule in rules {
@@ -87,11 +87,25 @@ extension SuggestionBuilder {
         if !hidden.places.isEmpty {
             switch item.kind {
             case .location, .locationGroup, .photo, .livePhoto, .video:
-                if let at = Self.position(item), hidden.places.contains(where: { $0.distance(to: at) <= HiddenRule.placeRadius }) { return true }
+                if let at = Self.position(item), hidden.places.contains(where: { $0.distance(to: at) <= StoredHiddenRule.placeRadius }) { return true }
             default:
                 break
             }
         }
         return false
+    }
+}
+
+extension SuggestionBuilder {
+    /// The local days a listed suggestion's items cover (days since 1970; each item in its own
+    /// offset, else the person's zone): what "Show fewer like this" hides as its days.
+    /// - Parameter listed: the suggestion as shown.
+    public func days(of listed: ListedSuggestion) -> ClosedRange<Int> {
+        let days = listed.items.flatMap { [dayIndex($0.startMs, $0), dayIndex($0.endMs, $0)] }
+        guard let first = days.min(), let last = days.max() else {
+            let day = dayIndex(listed.suggestion.startMs)
+            return day...day
+        }
+        return first...last
     }
 }

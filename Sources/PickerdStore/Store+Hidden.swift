@@ -4,14 +4,14 @@ import Synchronization
 
 /// One thing the person chose not to see again in suggestions: a suggestion, a person, a place or a
 /// span of days. A rule hides; it never deletes: removing it brings back what it hid.
-public struct HiddenRule: Sendable, Hashable {
+public struct StoredHiddenRule: Sendable, Hashable {
     /// What a rule hides.
     public enum Target: Sendable, Hashable {
         /// One suggestion, by its id; `title` is what it was called when hidden (for the list).
         case suggestion(UUID, title: String)
         /// A person, by their contact's name (matched without regard to case).
         case person(String)
-        /// A place: its visits and the photos within ``HiddenRule/placeRadius`` of `coordinate`;
+        /// A place: its visits and the photos within ``StoredHiddenRule/placeRadius`` of `coordinate`;
         /// `name` is for display (may be empty).
         case place(name: String, coordinate: Coordinate)
         /// The local days `from`…`to` (inclusive), as days since 1970-01-01 (``Civil``'s day index).
@@ -46,16 +46,16 @@ extension Store {
     /// - Returns: the rules.
     /// - Throws: ``StoreError`` `.unreadable`; `.corrupt` when a stored rule cannot be read (it is
     ///   left as it is, nothing is removed).
-    public func hiddenRules() throws(StoreError) -> [HiddenRule] {
+    public func hiddenRules() throws(StoreError) -> [StoredHiddenRule] {
         if let cached = hiddenCache.withLock({ $0 }) { return cached }
         let path = databasePath
-        let rules = try read("read the hidden rules") { db -> [HiddenRule] in
+        let rules = try read("read the hidden rules") { db -> [StoredHiddenRule] in
             try Row.fetchAll(db, sql: "SELECT id, kind, suggestion_id, name, latitude, longitude, from_day, to_day, created_ms FROM hidden_rule ORDER BY id")
-                .map { row throws(StoreError) -> HiddenRule in
+                .map { row throws(StoreError) -> StoredHiddenRule in
                     let id: Int64 = row["id"]
                     let kind: String = row["kind"]
                     let name: String? = row["name"]
-                    let target: HiddenRule.Target?
+                    let target: StoredHiddenRule.Target?
                     switch kind {
                     case "suggestion":
                         target = (row["suggestion_id"] as String?).flatMap(UUID.init(uuidString:)).map { .suggestion($0, title: name ?? "") }
@@ -77,7 +77,7 @@ extension Store {
                     guard let target else {
                         throw StoreError(.corrupt, "hidden rule \(id) in \(path) cannot be read (kind '\(kind)'); it was left as it is: remove it with pickerctl hidden remove \(id)")
                     }
-                    return HiddenRule(id: id, target: target, createdMs: row["created_ms"])
+                    return StoredHiddenRule(id: id, target: target, createdMs: row["created_ms"])
                 }
         }
         hiddenCache.withLock { $0 = rules }
@@ -90,7 +90,7 @@ extension Store {
     /// - Throws: ``StoreError`` `.invalid` for an empty person, a coordinate off the Earth or days
     ///   that end before they start; `.writeFailed`.
     @discardableResult
-    public func addHiddenRule(_ rule: HiddenRule) throws(StoreError) -> HiddenRule {
+    public func addHiddenRule(_ rule: StoredHiddenRule) throws(StoreError) -> StoredHiddenRule {
         var columns: (kind: String, suggestion: String?, name: String?, latitude: Double?, longitude: Double?, from: Int?, to: Int?)
         switch rule.target {
         case .suggestion(let id, let title):
@@ -118,7 +118,7 @@ extension Store {
                                  columns.from, columns.to, rule.createdMs])
             return db.lastInsertedRowID
         }
-        return HiddenRule(id: id, target: rule.target, createdMs: rule.createdMs)
+        return StoredHiddenRule(id: id, target: rule.target, createdMs: rule.createdMs)
     }
 
     /// Removes a rule: what it hid shows again.
@@ -126,7 +126,7 @@ extension Store {
     /// - Returns: the rule removed.
     /// - Throws: ``StoreError`` `.notFound` for an unknown number; `.writeFailed`.
     @discardableResult
-    public func removeHiddenRule(id: Int64) throws(StoreError) -> HiddenRule {
+    public func removeHiddenRule(id: Int64) throws(StoreError) -> StoredHiddenRule {
         // Read first (a rule that cannot be read can still be removed by its number).
         let known = try? hiddenRules().first { $0.id == id }
         defer { hiddenCache.withLock { $0 = nil } }
@@ -135,6 +135,6 @@ extension Store {
             return db.changesCount
         }
         guard removed > 0 else { throw StoreError(.notFound, "no hidden rule \(id)") }
-        return known ?? HiddenRule(id: id, target: .person("?"), createdMs: 0)
+        return known ?? StoredHiddenRule(id: id, target: .person("?"), createdMs: 0)
     }
 }

@@ -24,7 +24,7 @@ public final class Store: Sendable {
     private let itemCache = Mutex(ItemCache(version: -1))
 
     /// The person's hidden rules (Store+Hidden.swift), remembered until one changes.
-    let hiddenCache = Mutex<[HiddenRule]?>(nil)
+    let hiddenCache = Mutex<[StoredHiddenRule]?>(nil)
 
     private struct ItemCache {
         /// The most items kept (about 10 MB); past it the cache starts again.

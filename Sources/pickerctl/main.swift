@@ -11,9 +11,9 @@ import PickerdWire
 struct Pickerctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pickerctl",
-        abstract: "Control pickerd: status, the library, settings, known places and the release history.",
+        abstract: "Control pickerd: status, the library, settings, known places, what is hidden and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Doctor.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Donations.self, Notifications.self, History.self, Places.self])
+        subcommands: [Status.self, Doctor.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Donations.self, Notifications.self, History.self, Places.self, Hidden.self])
 }
 
 struct Connection: ParsableArguments {

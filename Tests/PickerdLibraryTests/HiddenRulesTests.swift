@@ -43,7 +43,7 @@ struct HiddenRulesTests {
         let store = temporary.store
         let before = try everything(store)
         let target = try #require(before.recommended.first).suggestion
-        let rule = try store.addHiddenRule(HiddenRule(target: .suggestion(target.id, title: target.title), createdMs: 1))
+        let rule = try store.addHiddenRule(StoredHiddenRule(target: .suggestion(target.id, title: target.title), createdMs: 1))
         #expect(try store.hiddenRules() == [rule])
 
         let after = try everything(store)
@@ -70,7 +70,7 @@ struct HiddenRulesTests {
         let name = try #require(before.recent.flatMap(contacts).first)
         let first = try #require(name.split(separator: " ").first.map(String.init))
         let theirs = before.recent.filter { contacts($0).contains(name) }
-        try store.addHiddenRule(HiddenRule(target: .person(name.uppercased()), createdMs: 1))
+        try store.addHiddenRule(StoredHiddenRule(target: .person(name.uppercased()), createdMs: 1))
 
         let after = try everything(store)
         for listed in after.recommended + after.recent {
@@ -96,14 +96,14 @@ struct HiddenRulesTests {
         })
         guard case .location(let l) = visit.asset, let at = l.location else { return }
         let centre = Coordinate(latitude: at.latitude, longitude: at.longitude)
-        try store.addHiddenRule(HiddenRule(target: .place(name: l.place, coordinate: centre), createdMs: 1))
+        try store.addHiddenRule(StoredHiddenRule(target: .place(name: l.place, coordinate: centre), createdMs: 1))
         let after = try everything(store)
         for item in (after.recommended + after.recent).flatMap(\.items) where [.location, .photo, .livePhoto, .video].contains(item.kind) {
             let position: Coordinate? = item.coordinate ?? {
                 if case .location(let v) = item.asset, let g = v.location { return Coordinate(latitude: g.latitude, longitude: g.longitude) }
                 return nil
             }()
-            if let position { #expect(position.distance(to: centre) > HiddenRule.placeRadius) }
+            if let position { #expect(position.distance(to: centre) > StoredHiddenRule.placeRadius) }
         }
         #expect(!(after.recommended + after.recent).contains { $0.items.contains { $0.id == visit.id } })
         #expect(!(after.recommended + after.recent).contains { $0.suggestion.title.contains(l.place) })
@@ -115,7 +115,7 @@ struct HiddenRulesTests {
         let store = temporary.store
         let before = try everything(store)
         let day = day(try #require(before.recent.first?.items.first))
-        try store.addHiddenRule(HiddenRule(target: .days(from: day - 1, to: day + 1), createdMs: 1))
+        try store.addHiddenRule(StoredHiddenRule(target: .days(from: day - 1, to: day + 1), createdMs: 1))
         let after = try everything(store)
         #expect(after.recent.count < before.recent.count)
         for item in (after.recommended + after.recent).flatMap(\.items) {
@@ -127,14 +127,14 @@ struct HiddenRulesTests {
     func storing() throws {
         let temporary = try TemporaryStore()
         let store = temporary.store
-        let a = try store.addHiddenRule(HiddenRule(target: .person("Lena Fischer"), createdMs: 1))
-        let b = try store.addHiddenRule(HiddenRule(target: .person("Lena Fischer"), createdMs: 2))
+        let a = try store.addHiddenRule(StoredHiddenRule(target: .person("Lena Fischer"), createdMs: 1))
+        let b = try store.addHiddenRule(StoredHiddenRule(target: .person("Lena Fischer"), createdMs: 2))
         let count = try store.hiddenRules().count
         #expect(a == b && count == 1)
-        #expect(throws: StoreError.self) { try store.addHiddenRule(HiddenRule(target: .person("  "), createdMs: 1)) }
-        #expect(throws: StoreError.self) { try store.addHiddenRule(HiddenRule(target: .days(from: 5, to: 4), createdMs: 1)) }
+        #expect(throws: StoreError.self) { try store.addHiddenRule(StoredHiddenRule(target: .person("  "), createdMs: 1)) }
+        #expect(throws: StoreError.self) { try store.addHiddenRule(StoredHiddenRule(target: .days(from: 5, to: 4), createdMs: 1)) }
         #expect(throws: StoreError.self) {
-            try store.addHiddenRule(HiddenRule(target: .place(name: "", coordinate: Coordinate(latitude: 91, longitude: 0)), createdMs: 1))
+            try store.addHiddenRule(StoredHiddenRule(target: .place(name: "", coordinate: Coordinate(latitude: 91, longitude: 0)), createdMs: 1))
         }
         do {
             try store.removeHiddenRule(id: 99)
@@ -147,7 +147,7 @@ struct HiddenRulesTests {
     @Test("a stored rule that cannot be read is a typed error, and is kept: the other rules are not lost")
     func corruptRule() throws {
         let temporary = try TemporaryStore()
-        let kept = try temporary.store.addHiddenRule(HiddenRule(target: .person("Lena Fischer"), createdMs: 1))
+        let kept = try temporary.store.addHiddenRule(StoredHiddenRule(target: .person("Lena Fischer"), createdMs: 1))
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         sqlite.arguments = [temporary.store.databasePath, "INSERT INTO hidden_rule (kind, created_ms) VALUES ('mystery', 2)"]

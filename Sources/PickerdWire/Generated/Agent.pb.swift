@@ -99,6 +99,42 @@ public struct ConsentAnswer: RawRepresentable, Hashable, Sendable, CustomStringC
     }
 }
 
+/// The `pickerd.v1.HideTarget` enum.
+public struct HideTarget: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The value on the wire; values this build does not know are kept as they are.
+    public var rawValue: Int32
+
+    /// Wraps a wire value.
+    /// - Parameter rawValue: the enum's number on the wire.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `HIDE_TARGET_UNSPECIFIED` (0).
+    public static let unspecified = HideTarget(rawValue: 0)
+    /// this suggestion ("Hide this suggestion")
+    public static let suggestion = HideTarget(rawValue: 1)
+    /// "Show fewer like this": one of its people
+    public static let person = HideTarget(rawValue: 2)
+    /// its place
+    public static let place = HideTarget(rawValue: 3)
+    /// the local days it covers
+    public static let days = HideTarget(rawValue: 4)
+
+    /// Every value this build knows, in schema order.
+    public static let allKnown: [HideTarget] = [.unspecified, .suggestion, .person, .place, .days]
+
+    /// The value's name in the schema, or its number when unknown.
+    public var description: String {
+        switch rawValue {
+        case 0: return "unspecified"
+        case 1: return "suggestion"
+        case 2: return "person"
+        case 3: return "place"
+        case 4: return "days"
+        default: return "HideTarget(\(rawValue))"
+        }
+    }
+}
+
 /// Sent by the agent after the hello. pickerd accepts only the agent executables it is configured
 /// with, checked through the peer's pidfd; others get PERMISSION_DENIED.
 public struct AgentRegister: Hashable, Sendable {
@@ -1102,6 +1138,199 @@ extension CyclePromptReply: CMessageConvertible {
 extension CyclePromptReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.CyclePromptReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Agent → pickerd: the person chose, on a suggestion the session showed, "Hide this suggestion" or
+/// "Show fewer like this" (one of its people, its place, or its days). The agent names only what it
+/// was shown; pickerd makes the rule from its own store, keeps it with the settings and answers
+/// HideReply. Unknown sessions, suggestions, people or places are NOT_FOUND.
+public struct HideRequest: Hashable, Sendable {
+    /// `session_handle` (field 1).
+    public var sessionHandle: String
+    /// `suggestion_id` (field 2).
+    public var suggestionId: String
+    /// `target` (field 3).
+    public var target: HideTarget
+    /// HIDE_TARGET_PERSON: a contact's name among the suggestion's items
+    public var person: String
+    /// HIDE_TARGET_PLACE: one of its visits (a Location item): that place
+    public var placeItemId: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sessionHandle: the field's value.
+    ///   - suggestionId: the field's value.
+    ///   - target: the field's value.
+    ///   - person: the field's value.
+    ///   - placeItemId: the field's value.
+    public init(sessionHandle: String = "", suggestionId: String = "", target: HideTarget = HideTarget(rawValue: 0), person: String = "", placeItemId: String = "") {
+        self.sessionHandle = sessionHandle
+        self.suggestionId = suggestionId
+        self.target = target
+        self.person = person
+        self.placeItemId = placeItemId
+    }
+}
+
+extension HideRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HideRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HideRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.sessionHandle = swiftString(c.session_handle)
+        self.suggestionId = swiftString(c.suggestion_id)
+        self.target = HideTarget(rawValue: Int32(truncatingIfNeeded: c.target.rawValue))
+        self.person = swiftString(c.person)
+        self.placeItemId = swiftString(c.place_item_id)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HideRequest> {
+        let c = arena.allocate(Pickerd__V1__HideRequest.self)
+        pickerd__v1__hide_request__init(c)
+        c.pointee.session_handle = arena.string(self.sessionHandle)
+        c.pointee.suggestion_id = arena.string(self.suggestionId)
+        c.pointee.target = Pickerd__V1__HideTarget(rawValue: .init(truncatingIfNeeded: self.target.rawValue))
+        c.pointee.person = arena.string(self.person)
+        c.pointee.place_item_id = arena.string(self.placeItemId)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HideRequest>) -> Int { pickerd__v1__hide_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HideRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hide_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HideRequest>? {
+        pickerd__v1__hide_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HideRequest>) { pickerd__v1__hide_request__free_unpacked(c, nil) }
+}
+
+extension HideRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HideRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.HideReply` message.
+public struct HideReply: Hashable, Sendable {
+    /// `rule` (field 1).
+    public var rule: HiddenRule?
+    /// what was hidden, for the person ("Lena Fischer won't be suggested")
+    public var description: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - rule: the field's value.
+    ///   - description: the field's value.
+    public init(rule: HiddenRule? = nil, description: String = "") {
+        self.rule = rule
+        self.description = description
+    }
+}
+
+extension HideReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HideReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HideReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.rule = c.rule.map { HiddenRule(c: $0) }
+        self.description = swiftString(c.description)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HideReply> {
+        let c = arena.allocate(Pickerd__V1__HideReply.self)
+        pickerd__v1__hide_reply__init(c)
+        c.pointee.rule = self.rule.map { $0.toC(arena) }
+        c.pointee.description = arena.string(self.description)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HideReply>) -> Int { pickerd__v1__hide_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HideReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hide_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HideReply>? {
+        pickerd__v1__hide_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HideReply>) { pickerd__v1__hide_reply__free_unpacked(c, nil) }
+}
+
+extension HideReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HideReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Agent → pickerd: undo a rule this session made (while the picker is open). Answered with
+/// HideReply holding the rule removed; a rule the session did not make is NOT_FOUND.
+public struct UnhideRequest: Hashable, Sendable {
+    /// `session_handle` (field 1).
+    public var sessionHandle: String
+    /// `rule_id` (field 2).
+    public var ruleId: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sessionHandle: the field's value.
+    ///   - ruleId: the field's value.
+    public init(sessionHandle: String = "", ruleId: UInt64 = 0) {
+        self.sessionHandle = sessionHandle
+        self.ruleId = ruleId
+    }
+}
+
+extension UnhideRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__UnhideRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__UnhideRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.sessionHandle = swiftString(c.session_handle)
+        self.ruleId = c.rule_id
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__UnhideRequest> {
+        let c = arena.allocate(Pickerd__V1__UnhideRequest.self)
+        pickerd__v1__unhide_request__init(c)
+        c.pointee.session_handle = arena.string(self.sessionHandle)
+        c.pointee.rule_id = self.ruleId
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__UnhideRequest>) -> Int { pickerd__v1__unhide_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__UnhideRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__unhide_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__UnhideRequest>? {
+        pickerd__v1__unhide_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__UnhideRequest>) { pickerd__v1__unhide_request__free_unpacked(c, nil) }
+}
+
+extension UnhideRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.UnhideRequest" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

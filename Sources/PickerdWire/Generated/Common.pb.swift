@@ -412,3 +412,334 @@ extension CategorySetting: ProtobufMessage {
     /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
+
+/// Something the person chose not to see in suggestions (`pickerctl hidden`, the pickers' "Hide this
+/// suggestion" and "Show fewer like this"). The person's own data: sent on the control and agent
+/// roles only, never to an app.
+public struct HiddenRule: Hashable, Sendable {
+    /// its number (`pickerctl hidden remove N`); 0 in a request to add one
+    public var id: UInt64
+    /// set by pickerd
+    public var createdMs: Int64
+
+    /// The `target` oneof: at most one of these is set.
+    public enum Target: Hashable, Sendable {
+        /// `suggestion` (field 2).
+        case suggestion(HiddenSuggestion)
+        /// `person` (field 3).
+        case person(HiddenPerson)
+        /// `place` (field 4).
+        case place(HiddenPlace)
+        /// `days` (field 5).
+        case days(HiddenDays)
+    }
+    /// Which member of `target` is set, or `nil` for none.
+    public var target: Target?
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - id: the field's value.
+    ///   - createdMs: the field's value.
+    ///   - target: the field's value.
+    public init(id: UInt64 = 0, createdMs: Int64 = 0, target: Target? = nil) {
+        self.id = id
+        self.createdMs = createdMs
+        self.target = target
+    }
+}
+
+extension HiddenRule: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenRule
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenRule>) {
+        let c = pointer.pointee
+        self.init()
+        self.id = c.id
+        self.createdMs = c.created_ms
+        switch c.target_case {
+        case PICKERD__V1__HIDDEN_RULE__TARGET_SUGGESTION:
+            self.target = .suggestion(HiddenSuggestion(c: c.suggestion))
+        case PICKERD__V1__HIDDEN_RULE__TARGET_PERSON:
+            self.target = .person(HiddenPerson(c: c.person))
+        case PICKERD__V1__HIDDEN_RULE__TARGET_PLACE:
+            self.target = .place(HiddenPlace(c: c.place))
+        case PICKERD__V1__HIDDEN_RULE__TARGET_DAYS:
+            self.target = .days(HiddenDays(c: c.days))
+        default:
+            self.target = nil
+        }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenRule> {
+        let c = arena.allocate(Pickerd__V1__HiddenRule.self)
+        pickerd__v1__hidden_rule__init(c)
+        c.pointee.id = self.id
+        c.pointee.created_ms = self.createdMs
+        switch self.target {
+        case .suggestion(let v)?:
+            c.pointee.target_case = PICKERD__V1__HIDDEN_RULE__TARGET_SUGGESTION
+            c.pointee.suggestion = v.toC(arena)
+        case .person(let v)?:
+            c.pointee.target_case = PICKERD__V1__HIDDEN_RULE__TARGET_PERSON
+            c.pointee.person = v.toC(arena)
+        case .place(let v)?:
+            c.pointee.target_case = PICKERD__V1__HIDDEN_RULE__TARGET_PLACE
+            c.pointee.place = v.toC(arena)
+        case .days(let v)?:
+            c.pointee.target_case = PICKERD__V1__HIDDEN_RULE__TARGET_DAYS
+            c.pointee.days = v.toC(arena)
+        case nil:
+            break
+        }
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenRule>) -> Int { pickerd__v1__hidden_rule__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenRule>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_rule__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenRule>? {
+        pickerd__v1__hidden_rule__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenRule>) { pickerd__v1__hidden_rule__free_unpacked(c, nil) }
+}
+
+extension HiddenRule: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenRule" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.HiddenSuggestion` message.
+public struct HiddenSuggestion: Hashable, Sendable {
+    /// `suggestion_id` (field 1).
+    public var suggestionId: String
+    /// set by pickerd: what it was called when hidden
+    public var title: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - suggestionId: the field's value.
+    ///   - title: the field's value.
+    public init(suggestionId: String = "", title: String = "") {
+        self.suggestionId = suggestionId
+        self.title = title
+    }
+}
+
+extension HiddenSuggestion: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenSuggestion
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenSuggestion>) {
+        let c = pointer.pointee
+        self.init()
+        self.suggestionId = swiftString(c.suggestion_id)
+        self.title = swiftString(c.title)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenSuggestion> {
+        let c = arena.allocate(Pickerd__V1__HiddenSuggestion.self)
+        pickerd__v1__hidden_suggestion__init(c)
+        c.pointee.suggestion_id = arena.string(self.suggestionId)
+        c.pointee.title = arena.string(self.title)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenSuggestion>) -> Int { pickerd__v1__hidden_suggestion__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenSuggestion>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_suggestion__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenSuggestion>? {
+        pickerd__v1__hidden_suggestion__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenSuggestion>) { pickerd__v1__hidden_suggestion__free_unpacked(c, nil) }
+}
+
+extension HiddenSuggestion: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenSuggestion" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// A person: their Contact items, and moments only about them.
+public struct HiddenPerson: Hashable, Sendable {
+    /// a contact's name, matched without regard to case
+    public var name: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - name: the field's value.
+    public init(name: String = "") {
+        self.name = name
+    }
+}
+
+extension HiddenPerson: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenPerson
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenPerson>) {
+        let c = pointer.pointee
+        self.init()
+        self.name = swiftString(c.name)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenPerson> {
+        let c = arena.allocate(Pickerd__V1__HiddenPerson.self)
+        pickerd__v1__hidden_person__init(c)
+        c.pointee.name = arena.string(self.name)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenPerson>) -> Int { pickerd__v1__hidden_person__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenPerson>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_person__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenPerson>? {
+        pickerd__v1__hidden_person__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenPerson>) { pickerd__v1__hidden_person__free_unpacked(c, nil) }
+}
+
+extension HiddenPerson: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenPerson" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// A place: its visits and the photos within 150 m of the coordinate.
+public struct HiddenPlace: Hashable, Sendable {
+    /// for display; may be empty
+    public var name: String
+    /// `latitude` (field 2).
+    public var latitude: Double
+    /// `longitude` (field 3).
+    public var longitude: Double
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - name: the field's value.
+    ///   - latitude: the field's value.
+    ///   - longitude: the field's value.
+    public init(name: String = "", latitude: Double = 0, longitude: Double = 0) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+extension HiddenPlace: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenPlace
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenPlace>) {
+        let c = pointer.pointee
+        self.init()
+        self.name = swiftString(c.name)
+        self.latitude = c.latitude
+        self.longitude = c.longitude
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenPlace> {
+        let c = arena.allocate(Pickerd__V1__HiddenPlace.self)
+        pickerd__v1__hidden_place__init(c)
+        c.pointee.name = arena.string(self.name)
+        c.pointee.latitude = self.latitude
+        c.pointee.longitude = self.longitude
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenPlace>) -> Int { pickerd__v1__hidden_place__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenPlace>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_place__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenPlace>? {
+        pickerd__v1__hidden_place__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenPlace>) { pickerd__v1__hidden_place__free_unpacked(c, nil) }
+}
+
+extension HiddenPlace: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenPlace" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Local days, inclusive, as YYYY-MM-DD in pickerd's time zone.
+public struct HiddenDays: Hashable, Sendable {
+    /// `from` (field 1).
+    public var from: String
+    /// `to` (field 2).
+    public var to: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - from: the field's value.
+    ///   - to: the field's value.
+    public init(from: String = "", to: String = "") {
+        self.from = from
+        self.to = to
+    }
+}
+
+extension HiddenDays: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenDays
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenDays>) {
+        let c = pointer.pointee
+        self.init()
+        self.from = swiftString(c.from)
+        self.to = swiftString(c.to)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenDays> {
+        let c = arena.allocate(Pickerd__V1__HiddenDays.self)
+        pickerd__v1__hidden_days__init(c)
+        c.pointee.from = arena.string(self.from)
+        c.pointee.to = arena.string(self.to)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenDays>) -> Int { pickerd__v1__hidden_days__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenDays>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_days__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenDays>? {
+        pickerd__v1__hidden_days__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenDays>) { pickerd__v1__hidden_days__free_unpacked(c, nil) }
+}
+
+extension HiddenDays: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenDays" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}

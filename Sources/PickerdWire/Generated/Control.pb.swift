@@ -3759,3 +3759,207 @@ extension PlacesReply: ProtobufMessage {
     /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
+
+/// `pickerctl hidden list`: the person's hidden rules, oldest first. Never sent to an app.
+public struct HiddenListRequest: Hashable, Sendable {
+
+    /// Creates the message; every field defaults to its protobuf default.
+    public init() {
+    }
+}
+
+extension HiddenListRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenListRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenListRequest>) {
+        self.init()
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenListRequest> {
+        let c = arena.allocate(Pickerd__V1__HiddenListRequest.self)
+        pickerd__v1__hidden_list_request__init(c)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenListRequest>) -> Int { pickerd__v1__hidden_list_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenListRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_list_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenListRequest>? {
+        pickerd__v1__hidden_list_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenListRequest>) { pickerd__v1__hidden_list_request__free_unpacked(c, nil) }
+}
+
+extension HiddenListRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenListRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl hidden add`: stores a rule (the same rule twice is stored once). Answered with
+/// HiddenReply holding every rule.
+public struct HiddenAddRequest: Hashable, Sendable {
+    /// `rule` (field 1).
+    public var rule: HiddenRule?
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - rule: the field's value.
+    public init(rule: HiddenRule? = nil) {
+        self.rule = rule
+    }
+}
+
+extension HiddenAddRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenAddRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenAddRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.rule = c.rule.map { HiddenRule(c: $0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenAddRequest> {
+        let c = arena.allocate(Pickerd__V1__HiddenAddRequest.self)
+        pickerd__v1__hidden_add_request__init(c)
+        c.pointee.rule = self.rule.map { $0.toC(arena) }
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenAddRequest>) -> Int { pickerd__v1__hidden_add_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenAddRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_add_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenAddRequest>? {
+        pickerd__v1__hidden_add_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenAddRequest>) { pickerd__v1__hidden_add_request__free_unpacked(c, nil) }
+}
+
+extension HiddenAddRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenAddRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl hidden remove N`: what it hid shows again. Unknown numbers are NOT_FOUND.
+public struct HiddenRemoveRequest: Hashable, Sendable {
+    /// `id` (field 1).
+    public var id: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - id: the field's value.
+    public init(id: UInt64 = 0) {
+        self.id = id
+    }
+}
+
+extension HiddenRemoveRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenRemoveRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenRemoveRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.id = c.id
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenRemoveRequest> {
+        let c = arena.allocate(Pickerd__V1__HiddenRemoveRequest.self)
+        pickerd__v1__hidden_remove_request__init(c)
+        c.pointee.id = self.id
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenRemoveRequest>) -> Int { pickerd__v1__hidden_remove_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenRemoveRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_remove_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenRemoveRequest>? {
+        pickerd__v1__hidden_remove_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenRemoveRequest>) { pickerd__v1__hidden_remove_request__free_unpacked(c, nil) }
+}
+
+extension HiddenRemoveRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenRemoveRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.HiddenReply` message.
+public struct HiddenReply: Hashable, Sendable {
+    /// `rules` (field 1).
+    public var rules: [HiddenRule]
+    /// the rule added or removed
+    public var changed: HiddenRule?
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - rules: the field's value.
+    ///   - changed: the field's value.
+    public init(rules: [HiddenRule] = [], changed: HiddenRule? = nil) {
+        self.rules = rules
+        self.changed = changed
+    }
+}
+
+extension HiddenReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__HiddenReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__HiddenReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.rules = cArray(c.rules, c.n_rules).map { HiddenRule(c: $0!) }
+        self.changed = c.changed.map { HiddenRule(c: $0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__HiddenReply> {
+        let c = arena.allocate(Pickerd__V1__HiddenReply.self)
+        pickerd__v1__hidden_reply__init(c)
+        c.pointee.n_rules = self.rules.count
+        c.pointee.rules = arena.array(self.rules.map { Optional($0.toC(arena)) })
+        c.pointee.changed = self.changed.map { $0.toC(arena) }
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__HiddenReply>) -> Int { pickerd__v1__hidden_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__HiddenReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__hidden_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__HiddenReply>? {
+        pickerd__v1__hidden_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__HiddenReply>) { pickerd__v1__hidden_reply__free_unpacked(c, nil) }
+}
+
+extension HiddenReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.HiddenReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}

@@ -285,6 +285,20 @@ public struct Envelope: Hashable, Sendable {
         case places(PlacesRequest)
         /// `places_reply` (field 101).
         case placesReply(PlacesReply)
+        /// `hidden_list` (field 102).
+        case hiddenList(HiddenListRequest)
+        /// `hidden_add` (field 103).
+        case hiddenAdd(HiddenAddRequest)
+        /// `hidden_remove` (field 104).
+        case hiddenRemove(HiddenRemoveRequest)
+        /// `hidden_reply` (field 105).
+        case hiddenReply(HiddenReply)
+        /// Agent role, later additions.
+        case hide(HideRequest)
+        /// `hide_reply` (field 121).
+        case hideReply(HideReply)
+        /// `unhide` (field 122).
+        case unhide(UnhideRequest)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -443,6 +457,20 @@ extension Envelope: CMessageConvertible {
             self.body = .places(PlacesRequest(c: c.places))
         case PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY:
             self.body = .placesReply(PlacesReply(c: c.places_reply))
+        case PICKERD__V1__ENVELOPE__BODY_HIDDEN_LIST:
+            self.body = .hiddenList(HiddenListRequest(c: c.hidden_list))
+        case PICKERD__V1__ENVELOPE__BODY_HIDDEN_ADD:
+            self.body = .hiddenAdd(HiddenAddRequest(c: c.hidden_add))
+        case PICKERD__V1__ENVELOPE__BODY_HIDDEN_REMOVE:
+            self.body = .hiddenRemove(HiddenRemoveRequest(c: c.hidden_remove))
+        case PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY:
+            self.body = .hiddenReply(HiddenReply(c: c.hidden_reply))
+        case PICKERD__V1__ENVELOPE__BODY_HIDE:
+            self.body = .hide(HideRequest(c: c.hide))
+        case PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY:
+            self.body = .hideReply(HideReply(c: c.hide_reply))
+        case PICKERD__V1__ENVELOPE__BODY_UNHIDE:
+            self.body = .unhide(UnhideRequest(c: c.unhide))
         default:
             self.body = nil
         }
@@ -657,6 +685,27 @@ extension Envelope: CMessageConvertible {
         case .placesReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY
             c.pointee.places_reply = v.toC(arena)
+        case .hiddenList(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDDEN_LIST
+            c.pointee.hidden_list = v.toC(arena)
+        case .hiddenAdd(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDDEN_ADD
+            c.pointee.hidden_add = v.toC(arena)
+        case .hiddenRemove(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDDEN_REMOVE
+            c.pointee.hidden_remove = v.toC(arena)
+        case .hiddenReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY
+            c.pointee.hidden_reply = v.toC(arena)
+        case .hide(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDE
+            c.pointee.hide = v.toC(arena)
+        case .hideReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY
+            c.pointee.hide_reply = v.toC(arena)
+        case .unhide(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_UNHIDE
+            c.pointee.unhide = v.toC(arena)
         case nil:
             break
         }

@@ -30,6 +30,62 @@ extension CategorySetting {
     }
 }
 
+extension HiddenRule {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenRule] {
+        var all: [HiddenRule] = []
+        do {
+            var m = HiddenRule(id: 100003, createdMs: -6007)
+            m.target = .suggestion(HiddenSuggestion.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = HiddenRule(id: 100003, createdMs: -6007)
+            m.target = .person(HiddenPerson.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = HiddenRule(id: 100003, createdMs: -6007)
+            m.target = .place(HiddenPlace.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = HiddenRule(id: 100003, createdMs: -6007)
+            m.target = .days(HiddenDays.fixtures[0])
+            all.append(m)
+        }
+        return all
+    }
+}
+
+extension HiddenSuggestion {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenSuggestion] {
+        [HiddenSuggestion(suggestionId: "HiddenSuggestion.suggestion_id #0 ✓ ünïcode", title: "HiddenSuggestion.title #0 ✓ ünïcode")]
+    }
+}
+
+extension HiddenPerson {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenPerson] {
+        [HiddenPerson(name: "HiddenPerson.name #0 ✓ ünïcode")]
+    }
+}
+
+extension HiddenPlace {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenPlace] {
+        [HiddenPlace(name: "HiddenPlace.name #0 ✓ ünïcode", latitude: 1 * 2.25, longitude: 1 * 3.25)]
+    }
+}
+
+extension HiddenDays {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenDays] {
+        [HiddenDays(from: "HiddenDays.from #0 ✓ ünïcode", to: "HiddenDays.to #0 ✓ ünïcode")]
+    }
+}
+
 extension Media {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Media] {
@@ -494,6 +550,27 @@ extension CyclePromptReply {
     }
 }
 
+extension HideRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HideRequest] {
+        [HideRequest(sessionHandle: "HideRequest.session_handle #0 ✓ ünïcode", suggestionId: "HideRequest.suggestion_id #0 ✓ ünïcode", target: HideTarget(rawValue: 4), person: "HideRequest.person #0 ✓ ünïcode", placeItemId: "HideRequest.place_item_id #0 ✓ ünïcode")]
+    }
+}
+
+extension HideReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HideReply] {
+        [HideReply(rule: HiddenRule.fixtures[0], description: "HideReply.description #0 ✓ ünïcode")]
+    }
+}
+
+extension UnhideRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [UnhideRequest] {
+        [UnhideRequest(sessionHandle: "UnhideRequest.session_handle #0 ✓ ünïcode", ruleId: 200003)]
+    }
+}
+
 extension StatusRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusRequest] {
@@ -886,6 +963,34 @@ extension PlacesReply {
     }
 }
 
+extension HiddenListRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenListRequest] {
+        [HiddenListRequest()]
+    }
+}
+
+extension HiddenAddRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenAddRequest] {
+        [HiddenAddRequest(rule: HiddenRule.fixtures[0])]
+    }
+}
+
+extension HiddenRemoveRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenRemoveRequest] {
+        [HiddenRemoveRequest(id: 100003)]
+    }
+}
+
+extension HiddenReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [HiddenReply] {
+        [HiddenReply(rules: [HiddenRule.fixtures[0], HiddenRule.fixtures[0]], changed: HiddenRule.fixtures[0])]
+    }
+}
+
 extension Hello {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [Hello] {
@@ -1244,6 +1349,41 @@ extension Envelope {
             m.body = .placesReply(PlacesReply.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hiddenList(HiddenListRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hiddenAdd(HiddenAddRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hiddenRemove(HiddenRemoveRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hiddenReply(HiddenReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hide(HideRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .hideReply(HideReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .unhide(UnhideRequest.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1254,6 +1394,11 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "DateInterval": { try DateInterval.fixtures.allSatisfy { try DateInterval(serializedBytes: $0.serializedBytes()) == $0 } },
     "ErrorInfo": { try ErrorInfo.fixtures.allSatisfy { try ErrorInfo(serializedBytes: $0.serializedBytes()) == $0 } },
     "CategorySetting": { try CategorySetting.fixtures.allSatisfy { try CategorySetting(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenRule": { try HiddenRule.fixtures.allSatisfy { try HiddenRule(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenSuggestion": { try HiddenSuggestion.fixtures.allSatisfy { try HiddenSuggestion(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenPerson": { try HiddenPerson.fixtures.allSatisfy { try HiddenPerson(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenPlace": { try HiddenPlace.fixtures.allSatisfy { try HiddenPlace(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenDays": { try HiddenDays.fixtures.allSatisfy { try HiddenDays(serializedBytes: $0.serializedBytes()) == $0 } },
     "Media": { try Media.fixtures.allSatisfy { try Media(serializedBytes: $0.serializedBytes()) == $0 } },
     "GeoLocation": { try GeoLocation.fixtures.allSatisfy { try GeoLocation(serializedBytes: $0.serializedBytes()) == $0 } },
     "Quantity": { try Quantity.fixtures.allSatisfy { try Quantity(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1304,6 +1449,9 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "FetchMediaReply": { try FetchMediaReply.fixtures.allSatisfy { try FetchMediaReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "CyclePromptRequest": { try CyclePromptRequest.fixtures.allSatisfy { try CyclePromptRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "CyclePromptReply": { try CyclePromptReply.fixtures.allSatisfy { try CyclePromptReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HideRequest": { try HideRequest.fixtures.allSatisfy { try HideRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HideReply": { try HideReply.fixtures.allSatisfy { try HideReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "UnhideRequest": { try UnhideRequest.fixtures.allSatisfy { try UnhideRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusRequest": { try StatusRequest.fixtures.allSatisfy { try StatusRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusReply": { try StatusReply.fixtures.allSatisfy { try StatusReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ServedSocket": { try ServedSocket.fixtures.allSatisfy { try ServedSocket(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1360,6 +1508,10 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "PlacesRequest": { try PlacesRequest.fixtures.allSatisfy { try PlacesRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "KnownPlace": { try KnownPlace.fixtures.allSatisfy { try KnownPlace(serializedBytes: $0.serializedBytes()) == $0 } },
     "PlacesReply": { try PlacesReply.fixtures.allSatisfy { try PlacesReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenListRequest": { try HiddenListRequest.fixtures.allSatisfy { try HiddenListRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenAddRequest": { try HiddenAddRequest.fixtures.allSatisfy { try HiddenAddRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenRemoveRequest": { try HiddenRemoveRequest.fixtures.allSatisfy { try HiddenRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "HiddenReply": { try HiddenReply.fixtures.allSatisfy { try HiddenReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1371,6 +1523,11 @@ let generatedFixtureCounts: [String: Int] = [
     "DateInterval": DateInterval.fixtures.count,
     "ErrorInfo": ErrorInfo.fixtures.count,
     "CategorySetting": CategorySetting.fixtures.count,
+    "HiddenRule": HiddenRule.fixtures.count,
+    "HiddenSuggestion": HiddenSuggestion.fixtures.count,
+    "HiddenPerson": HiddenPerson.fixtures.count,
+    "HiddenPlace": HiddenPlace.fixtures.count,
+    "HiddenDays": HiddenDays.fixtures.count,
     "Media": Media.fixtures.count,
     "GeoLocation": GeoLocation.fixtures.count,
     "Quantity": Quantity.fixtures.count,
@@ -1421,6 +1578,9 @@ let generatedFixtureCounts: [String: Int] = [
     "FetchMediaReply": FetchMediaReply.fixtures.count,
     "CyclePromptRequest": CyclePromptRequest.fixtures.count,
     "CyclePromptReply": CyclePromptReply.fixtures.count,
+    "HideRequest": HideRequest.fixtures.count,
+    "HideReply": HideReply.fixtures.count,
+    "UnhideRequest": UnhideRequest.fixtures.count,
     "StatusRequest": StatusRequest.fixtures.count,
     "StatusReply": StatusReply.fixtures.count,
     "ServedSocket": ServedSocket.fixtures.count,
@@ -1477,6 +1637,10 @@ let generatedFixtureCounts: [String: Int] = [
     "PlacesRequest": PlacesRequest.fixtures.count,
     "KnownPlace": KnownPlace.fixtures.count,
     "PlacesReply": PlacesReply.fixtures.count,
+    "HiddenListRequest": HiddenListRequest.fixtures.count,
+    "HiddenAddRequest": HiddenAddRequest.fixtures.count,
+    "HiddenRemoveRequest": HiddenRemoveRequest.fixtures.count,
+    "HiddenReply": HiddenReply.fixtures.count,
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,

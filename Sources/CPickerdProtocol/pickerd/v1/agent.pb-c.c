@@ -637,6 +637,141 @@ void   pickerd__v1__cycle_prompt_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__cycle_prompt_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__hide_request__init
+                     (Pickerd__V1__HideRequest         *message)
+{
+  static const Pickerd__V1__HideRequest init_value = PICKERD__V1__HIDE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hide_request__get_packed_size
+                     (const Pickerd__V1__HideRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hide_request__pack
+                     (const Pickerd__V1__HideRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hide_request__pack_to_buffer
+                     (const Pickerd__V1__HideRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HideRequest *
+       pickerd__v1__hide_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HideRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__hide_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hide_request__free_unpacked
+                     (Pickerd__V1__HideRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hide_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hide_reply__init
+                     (Pickerd__V1__HideReply         *message)
+{
+  static const Pickerd__V1__HideReply init_value = PICKERD__V1__HIDE_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hide_reply__get_packed_size
+                     (const Pickerd__V1__HideReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hide_reply__pack
+                     (const Pickerd__V1__HideReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hide_reply__pack_to_buffer
+                     (const Pickerd__V1__HideReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hide_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HideReply *
+       pickerd__v1__hide_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HideReply *)
+     protobuf_c_message_unpack (&pickerd__v1__hide_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hide_reply__free_unpacked
+                     (Pickerd__V1__HideReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hide_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__unhide_request__init
+                     (Pickerd__V1__UnhideRequest         *message)
+{
+  static const Pickerd__V1__UnhideRequest init_value = PICKERD__V1__UNHIDE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__unhide_request__get_packed_size
+                     (const Pickerd__V1__UnhideRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__unhide_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__unhide_request__pack
+                     (const Pickerd__V1__UnhideRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__unhide_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__unhide_request__pack_to_buffer
+                     (const Pickerd__V1__UnhideRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__unhide_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__UnhideRequest *
+       pickerd__v1__unhide_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__UnhideRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__unhide_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__unhide_request__free_unpacked
+                     (Pickerd__V1__UnhideRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__unhide_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__agent_register__field_descriptors[2] =
 {
   {
@@ -1728,6 +1863,198 @@ const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__cycle_prompt_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor pickerd__v1__hide_request__field_descriptors[5] =
+{
+  {
+    "session_handle",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideRequest, session_handle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideRequest, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "target",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideRequest, target),
+    &pickerd__v1__hide_target__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "person",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideRequest, person),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place_item_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideRequest, place_item_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hide_request__field_indices_by_name[] = {
+  3,   /* field[3] = person */
+  4,   /* field[4] = place_item_id */
+  0,   /* field[0] = session_handle */
+  1,   /* field[1] = suggestion_id */
+  2,   /* field[2] = target */
+};
+static const ProtobufCIntRange pickerd__v1__hide_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hide_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HideRequest",
+  "HideRequest",
+  "Pickerd__V1__HideRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HideRequest),
+  5,
+  pickerd__v1__hide_request__field_descriptors,
+  pickerd__v1__hide_request__field_indices_by_name,
+  1,  pickerd__v1__hide_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hide_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hide_reply__field_descriptors[2] =
+{
+  {
+    "rule",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideReply, rule),
+    &pickerd__v1__hidden_rule__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "description",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HideReply, description),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hide_reply__field_indices_by_name[] = {
+  1,   /* field[1] = description */
+  0,   /* field[0] = rule */
+};
+static const ProtobufCIntRange pickerd__v1__hide_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hide_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HideReply",
+  "HideReply",
+  "Pickerd__V1__HideReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HideReply),
+  2,
+  pickerd__v1__hide_reply__field_descriptors,
+  pickerd__v1__hide_reply__field_indices_by_name,
+  1,  pickerd__v1__hide_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hide_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__unhide_request__field_descriptors[2] =
+{
+  {
+    "session_handle",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__UnhideRequest, session_handle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rule_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__UnhideRequest, rule_id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__unhide_request__field_indices_by_name[] = {
+  1,   /* field[1] = rule_id */
+  0,   /* field[0] = session_handle */
+};
+static const ProtobufCIntRange pickerd__v1__unhide_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__unhide_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.UnhideRequest",
+  "UnhideRequest",
+  "Pickerd__V1__UnhideRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__UnhideRequest),
+  2,
+  pickerd__v1__unhide_request__field_descriptors,
+  pickerd__v1__unhide_request__field_indices_by_name,
+  1,  pickerd__v1__unhide_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__unhide_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue pickerd__v1__agent_capability__enum_values_by_number[4] =
 {
   { "AGENT_CAPABILITY_UNSPECIFIED", "PICKERD__V1__AGENT_CAPABILITY__AGENT_CAPABILITY_UNSPECIFIED", 0 },
@@ -1820,5 +2147,39 @@ const ProtobufCEnumDescriptor pickerd__v1__consent_answer__descriptor =
   pickerd__v1__consent_answer__enum_values_by_name,
   1,
   pickerd__v1__consent_answer__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue pickerd__v1__hide_target__enum_values_by_number[5] =
+{
+  { "HIDE_TARGET_UNSPECIFIED", "PICKERD__V1__HIDE_TARGET__HIDE_TARGET_UNSPECIFIED", 0 },
+  { "HIDE_TARGET_SUGGESTION", "PICKERD__V1__HIDE_TARGET__HIDE_TARGET_SUGGESTION", 1 },
+  { "HIDE_TARGET_PERSON", "PICKERD__V1__HIDE_TARGET__HIDE_TARGET_PERSON", 2 },
+  { "HIDE_TARGET_PLACE", "PICKERD__V1__HIDE_TARGET__HIDE_TARGET_PLACE", 3 },
+  { "HIDE_TARGET_DAYS", "PICKERD__V1__HIDE_TARGET__HIDE_TARGET_DAYS", 4 },
+};
+static const ProtobufCIntRange pickerd__v1__hide_target__value_ranges[] = {
+{0, 0},{0, 5}
+};
+static const ProtobufCEnumValueIndex pickerd__v1__hide_target__enum_values_by_name[5] =
+{
+  { "HIDE_TARGET_DAYS", 4 },
+  { "HIDE_TARGET_PERSON", 2 },
+  { "HIDE_TARGET_PLACE", 3 },
+  { "HIDE_TARGET_SUGGESTION", 1 },
+  { "HIDE_TARGET_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor pickerd__v1__hide_target__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HideTarget",
+  "HideTarget",
+  "Pickerd__V1__HideTarget",
+  "pickerd.v1",
+  5,
+  pickerd__v1__hide_target__enum_values_by_number,
+  5,
+  pickerd__v1__hide_target__enum_values_by_name,
+  1,
+  pickerd__v1__hide_target__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

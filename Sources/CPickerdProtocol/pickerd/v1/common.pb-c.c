@@ -322,6 +322,231 @@ void   pickerd__v1__category_setting__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__category_setting__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__hidden_rule__init
+                     (Pickerd__V1__HiddenRule         *message)
+{
+  static const Pickerd__V1__HiddenRule init_value = PICKERD__V1__HIDDEN_RULE__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_rule__get_packed_size
+                     (const Pickerd__V1__HiddenRule *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_rule__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_rule__pack
+                     (const Pickerd__V1__HiddenRule *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_rule__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_rule__pack_to_buffer
+                     (const Pickerd__V1__HiddenRule *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_rule__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenRule *
+       pickerd__v1__hidden_rule__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenRule *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_rule__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_rule__free_unpacked
+                     (Pickerd__V1__HiddenRule *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_rule__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_suggestion__init
+                     (Pickerd__V1__HiddenSuggestion         *message)
+{
+  static const Pickerd__V1__HiddenSuggestion init_value = PICKERD__V1__HIDDEN_SUGGESTION__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_suggestion__get_packed_size
+                     (const Pickerd__V1__HiddenSuggestion *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_suggestion__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_suggestion__pack
+                     (const Pickerd__V1__HiddenSuggestion *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_suggestion__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_suggestion__pack_to_buffer
+                     (const Pickerd__V1__HiddenSuggestion *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_suggestion__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenSuggestion *
+       pickerd__v1__hidden_suggestion__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenSuggestion *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_suggestion__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_suggestion__free_unpacked
+                     (Pickerd__V1__HiddenSuggestion *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_suggestion__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_person__init
+                     (Pickerd__V1__HiddenPerson         *message)
+{
+  static const Pickerd__V1__HiddenPerson init_value = PICKERD__V1__HIDDEN_PERSON__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_person__get_packed_size
+                     (const Pickerd__V1__HiddenPerson *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_person__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_person__pack
+                     (const Pickerd__V1__HiddenPerson *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_person__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_person__pack_to_buffer
+                     (const Pickerd__V1__HiddenPerson *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_person__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenPerson *
+       pickerd__v1__hidden_person__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenPerson *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_person__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_person__free_unpacked
+                     (Pickerd__V1__HiddenPerson *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_person__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_place__init
+                     (Pickerd__V1__HiddenPlace         *message)
+{
+  static const Pickerd__V1__HiddenPlace init_value = PICKERD__V1__HIDDEN_PLACE__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_place__get_packed_size
+                     (const Pickerd__V1__HiddenPlace *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_place__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_place__pack
+                     (const Pickerd__V1__HiddenPlace *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_place__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_place__pack_to_buffer
+                     (const Pickerd__V1__HiddenPlace *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_place__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenPlace *
+       pickerd__v1__hidden_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenPlace *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_place__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_place__free_unpacked
+                     (Pickerd__V1__HiddenPlace *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_place__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_days__init
+                     (Pickerd__V1__HiddenDays         *message)
+{
+  static const Pickerd__V1__HiddenDays init_value = PICKERD__V1__HIDDEN_DAYS__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_days__get_packed_size
+                     (const Pickerd__V1__HiddenDays *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_days__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_days__pack
+                     (const Pickerd__V1__HiddenDays *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_days__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_days__pack_to_buffer
+                     (const Pickerd__V1__HiddenDays *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_days__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenDays *
+       pickerd__v1__hidden_days__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenDays *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_days__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_days__free_unpacked
+                     (Pickerd__V1__HiddenDays *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_days__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__timestamp__field_descriptors[1] =
 {
   {
@@ -625,6 +850,313 @@ const ProtobufCMessageDescriptor pickerd__v1__category_setting__descriptor =
   pickerd__v1__category_setting__field_indices_by_name,
   1,  pickerd__v1__category_setting__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__category_setting__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_rule__field_descriptors[6] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenRule, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__HiddenRule, target_case),
+    offsetof(Pickerd__V1__HiddenRule, suggestion),
+    &pickerd__v1__hidden_suggestion__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "person",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__HiddenRule, target_case),
+    offsetof(Pickerd__V1__HiddenRule, person),
+    &pickerd__v1__hidden_person__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__HiddenRule, target_case),
+    offsetof(Pickerd__V1__HiddenRule, place),
+    &pickerd__v1__hidden_place__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "days",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__HiddenRule, target_case),
+    offsetof(Pickerd__V1__HiddenRule, days),
+    &pickerd__v1__hidden_days__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "created_ms",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenRule, created_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_rule__field_indices_by_name[] = {
+  5,   /* field[5] = created_ms */
+  4,   /* field[4] = days */
+  0,   /* field[0] = id */
+  2,   /* field[2] = person */
+  3,   /* field[3] = place */
+  1,   /* field[1] = suggestion */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_rule__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 6 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_rule__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenRule",
+  "HiddenRule",
+  "Pickerd__V1__HiddenRule",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenRule),
+  6,
+  pickerd__v1__hidden_rule__field_descriptors,
+  pickerd__v1__hidden_rule__field_indices_by_name,
+  1,  pickerd__v1__hidden_rule__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_rule__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_suggestion__field_descriptors[2] =
+{
+  {
+    "suggestion_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenSuggestion, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenSuggestion, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_suggestion__field_indices_by_name[] = {
+  0,   /* field[0] = suggestion_id */
+  1,   /* field[1] = title */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_suggestion__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_suggestion__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenSuggestion",
+  "HiddenSuggestion",
+  "Pickerd__V1__HiddenSuggestion",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenSuggestion),
+  2,
+  pickerd__v1__hidden_suggestion__field_descriptors,
+  pickerd__v1__hidden_suggestion__field_indices_by_name,
+  1,  pickerd__v1__hidden_suggestion__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_suggestion__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_person__field_descriptors[1] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenPerson, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_person__field_indices_by_name[] = {
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_person__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_person__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenPerson",
+  "HiddenPerson",
+  "Pickerd__V1__HiddenPerson",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenPerson),
+  1,
+  pickerd__v1__hidden_person__field_descriptors,
+  pickerd__v1__hidden_person__field_indices_by_name,
+  1,  pickerd__v1__hidden_person__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_person__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_place__field_descriptors[3] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenPlace, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "latitude",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenPlace, latitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "longitude",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenPlace, longitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_place__field_indices_by_name[] = {
+  1,   /* field[1] = latitude */
+  2,   /* field[2] = longitude */
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_place__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_place__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenPlace",
+  "HiddenPlace",
+  "Pickerd__V1__HiddenPlace",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenPlace),
+  3,
+  pickerd__v1__hidden_place__field_descriptors,
+  pickerd__v1__hidden_place__field_indices_by_name,
+  1,  pickerd__v1__hidden_place__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_place__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_days__field_descriptors[2] =
+{
+  {
+    "from",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenDays, from),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "to",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenDays, to),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_days__field_indices_by_name[] = {
+  0,   /* field[0] = from */
+  1,   /* field[1] = to */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_days__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_days__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenDays",
+  "HiddenDays",
+  "Pickerd__V1__HiddenDays",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenDays),
+  2,
+  pickerd__v1__hidden_days__field_descriptors,
+  pickerd__v1__hidden_days__field_indices_by_name,
+  1,  pickerd__v1__hidden_days__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_days__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__role__enum_values_by_number[4] =

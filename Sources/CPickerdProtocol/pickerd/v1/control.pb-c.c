@@ -2527,6 +2527,186 @@ void   pickerd__v1__places_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__hidden_list_request__init
+                     (Pickerd__V1__HiddenListRequest         *message)
+{
+  static const Pickerd__V1__HiddenListRequest init_value = PICKERD__V1__HIDDEN_LIST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_list_request__get_packed_size
+                     (const Pickerd__V1__HiddenListRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_list_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_list_request__pack
+                     (const Pickerd__V1__HiddenListRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_list_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_list_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenListRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_list_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenListRequest *
+       pickerd__v1__hidden_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenListRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_list_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_list_request__free_unpacked
+                     (Pickerd__V1__HiddenListRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_list_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_add_request__init
+                     (Pickerd__V1__HiddenAddRequest         *message)
+{
+  static const Pickerd__V1__HiddenAddRequest init_value = PICKERD__V1__HIDDEN_ADD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_add_request__get_packed_size
+                     (const Pickerd__V1__HiddenAddRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_add_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_add_request__pack
+                     (const Pickerd__V1__HiddenAddRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_add_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_add_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenAddRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_add_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenAddRequest *
+       pickerd__v1__hidden_add_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenAddRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_add_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_add_request__free_unpacked
+                     (Pickerd__V1__HiddenAddRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_add_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_remove_request__init
+                     (Pickerd__V1__HiddenRemoveRequest         *message)
+{
+  static const Pickerd__V1__HiddenRemoveRequest init_value = PICKERD__V1__HIDDEN_REMOVE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_remove_request__get_packed_size
+                     (const Pickerd__V1__HiddenRemoveRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_remove_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_remove_request__pack
+                     (const Pickerd__V1__HiddenRemoveRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_remove_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_remove_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenRemoveRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_remove_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenRemoveRequest *
+       pickerd__v1__hidden_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenRemoveRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_remove_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_remove_request__free_unpacked
+                     (Pickerd__V1__HiddenRemoveRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_remove_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__hidden_reply__init
+                     (Pickerd__V1__HiddenReply         *message)
+{
+  static const Pickerd__V1__HiddenReply init_value = PICKERD__V1__HIDDEN_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__hidden_reply__get_packed_size
+                     (const Pickerd__V1__HiddenReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__hidden_reply__pack
+                     (const Pickerd__V1__HiddenReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__hidden_reply__pack_to_buffer
+                     (const Pickerd__V1__HiddenReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__hidden_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__HiddenReply *
+       pickerd__v1__hidden_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__HiddenReply *)
+     protobuf_c_message_unpack (&pickerd__v1__hidden_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__hidden_reply__free_unpacked
+                     (Pickerd__V1__HiddenReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__hidden_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__status_request__field_descriptors[1] =
 {
   {
@@ -6313,6 +6493,151 @@ const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor =
   pickerd__v1__places_reply__field_indices_by_name,
   1,  pickerd__v1__places_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__places_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+#define pickerd__v1__hidden_list_request__field_descriptors NULL
+#define pickerd__v1__hidden_list_request__field_indices_by_name NULL
+#define pickerd__v1__hidden_list_request__number_ranges NULL
+const ProtobufCMessageDescriptor pickerd__v1__hidden_list_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenListRequest",
+  "HiddenListRequest",
+  "Pickerd__V1__HiddenListRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenListRequest),
+  0,
+  pickerd__v1__hidden_list_request__field_descriptors,
+  pickerd__v1__hidden_list_request__field_indices_by_name,
+  0,  pickerd__v1__hidden_list_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_list_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_add_request__field_descriptors[1] =
+{
+  {
+    "rule",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenAddRequest, rule),
+    &pickerd__v1__hidden_rule__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_add_request__field_indices_by_name[] = {
+  0,   /* field[0] = rule */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_add_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_add_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenAddRequest",
+  "HiddenAddRequest",
+  "Pickerd__V1__HiddenAddRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenAddRequest),
+  1,
+  pickerd__v1__hidden_add_request__field_descriptors,
+  pickerd__v1__hidden_add_request__field_indices_by_name,
+  1,  pickerd__v1__hidden_add_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_add_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_remove_request__field_descriptors[1] =
+{
+  {
+    "id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenRemoveRequest, id),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_remove_request__field_indices_by_name[] = {
+  0,   /* field[0] = id */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_remove_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_remove_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenRemoveRequest",
+  "HiddenRemoveRequest",
+  "Pickerd__V1__HiddenRemoveRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenRemoveRequest),
+  1,
+  pickerd__v1__hidden_remove_request__field_descriptors,
+  pickerd__v1__hidden_remove_request__field_indices_by_name,
+  1,  pickerd__v1__hidden_remove_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_remove_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__hidden_reply__field_descriptors[2] =
+{
+  {
+    "rules",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__HiddenReply, n_rules),
+    offsetof(Pickerd__V1__HiddenReply, rules),
+    &pickerd__v1__hidden_rule__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__HiddenReply, changed),
+    &pickerd__v1__hidden_rule__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__hidden_reply__field_indices_by_name[] = {
+  1,   /* field[1] = changed */
+  0,   /* field[0] = rules */
+};
+static const ProtobufCIntRange pickerd__v1__hidden_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__hidden_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.HiddenReply",
+  "HiddenReply",
+  "Pickerd__V1__HiddenReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__HiddenReply),
+  2,
+  pickerd__v1__hidden_reply__field_descriptors,
+  pickerd__v1__hidden_reply__field_indices_by_name,
+  1,  pickerd__v1__hidden_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__hidden_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__app_state__enum_values_by_number[5] =

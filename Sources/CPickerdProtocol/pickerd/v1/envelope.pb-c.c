@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[69] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[76] =
 {
   {
     "request_id",
@@ -1126,6 +1126,90 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[6
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "hidden_list",
+    102,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hidden_list),
+    &pickerd__v1__hidden_list_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_add",
+    103,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hidden_add),
+    &pickerd__v1__hidden_add_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_remove",
+    104,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hidden_remove),
+    &pickerd__v1__hidden_remove_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hidden_reply",
+    105,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hidden_reply),
+    &pickerd__v1__hidden_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hide",
+    120,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hide),
+    &pickerd__v1__hide_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "hide_reply",
+    121,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, hide_reply),
+    &pickerd__v1__hide_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unhide",
+    122,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, unhide),
+    &pickerd__v1__unhide_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   38,   /* field[38] = ack */
@@ -1158,6 +1242,12 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   21,   /* field[21] = fetch_media_reply */
   1,   /* field[1] = hello */
   2,   /* field[2] = hello_reply */
+  70,   /* field[70] = hidden_add */
+  69,   /* field[69] = hidden_list */
+  71,   /* field[71] = hidden_remove */
+  72,   /* field[72] = hidden_reply */
+  73,   /* field[73] = hide */
+  74,   /* field[74] = hide_reply */
   39,   /* field[39] = history */
   40,   /* field[40] = history_reply */
   61,   /* field[61] = import_progress */
@@ -1195,17 +1285,19 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   28,   /* field[28] = status_reply */
   24,   /* field[24] = suggestions_page */
   25,   /* field[25] = suggestions_page_reply */
+  75,   /* field[75] = unhide */
   12,   /* field[12] = withdraw_donations */
   13,   /* field[13] = withdraw_donations_reply */
 };
-static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[5 + 1] =
+static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[6 + 1] =
 {
   { 1, 0 },
   { 10, 1 },
   { 20, 4 },
   { 40, 14 },
   { 60, 27 },
-  { 0, 69 }
+  { 120, 73 },
+  { 0, 76 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1215,10 +1307,10 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  69,
+  76,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
-  5,  pickerd__v1__envelope__number_ranges,
+  6,  pickerd__v1__envelope__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__envelope__init,
   NULL,NULL,NULL    /* reserved[123] */
 };

@@ -32,6 +32,9 @@ typedef struct Pickerd__V1__FetchMediaRequest Pickerd__V1__FetchMediaRequest;
 typedef struct Pickerd__V1__FetchMediaReply Pickerd__V1__FetchMediaReply;
 typedef struct Pickerd__V1__CyclePromptRequest Pickerd__V1__CyclePromptRequest;
 typedef struct Pickerd__V1__CyclePromptReply Pickerd__V1__CyclePromptReply;
+typedef struct Pickerd__V1__HideRequest Pickerd__V1__HideRequest;
+typedef struct Pickerd__V1__HideReply Pickerd__V1__HideReply;
+typedef struct Pickerd__V1__UnhideRequest Pickerd__V1__UnhideRequest;
 
 
 /* --- enums --- */
@@ -83,6 +86,26 @@ typedef enum _Pickerd__V1__ConsentAnswer {
   PICKERD__V1__CONSENT_ANSWER__CONSENT_ANSWER_DECLINE = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__CONSENT_ANSWER)
 } Pickerd__V1__ConsentAnswer;
+typedef enum _Pickerd__V1__HideTarget {
+  PICKERD__V1__HIDE_TARGET__HIDE_TARGET_UNSPECIFIED = 0,
+  /*
+   * this suggestion ("Hide this suggestion")
+   */
+  PICKERD__V1__HIDE_TARGET__HIDE_TARGET_SUGGESTION = 1,
+  /*
+   * "Show fewer like this": one of its people
+   */
+  PICKERD__V1__HIDE_TARGET__HIDE_TARGET_PERSON = 2,
+  /*
+   * its place
+   */
+  PICKERD__V1__HIDE_TARGET__HIDE_TARGET_PLACE = 3,
+  /*
+   * the local days it covers
+   */
+  PICKERD__V1__HIDE_TARGET__HIDE_TARGET_DAYS = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__HIDE_TARGET)
+} Pickerd__V1__HideTarget;
 
 /* --- messages --- */
 
@@ -357,6 +380,61 @@ struct  Pickerd__V1__CyclePromptReply
     , NULL, (char *)protobuf_c_empty_string }
 
 
+/*
+ * Agent → pickerd: the person chose, on a suggestion the session showed, "Hide this suggestion" or
+ * "Show fewer like this" (one of its people, its place, or its days). The agent names only what it
+ * was shown; pickerd makes the rule from its own store, keeps it with the settings and answers
+ * HideReply. Unknown sessions, suggestions, people or places are NOT_FOUND.
+ */
+struct  Pickerd__V1__HideRequest
+{
+  ProtobufCMessage base;
+  char *session_handle;
+  char *suggestion_id;
+  Pickerd__V1__HideTarget target;
+  /*
+   * HIDE_TARGET_PERSON: a contact's name among the suggestion's items
+   */
+  char *person;
+  /*
+   * HIDE_TARGET_PLACE: one of its visits (a Location item): that place
+   */
+  char *place_item_id;
+};
+#define PICKERD__V1__HIDE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hide_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, PICKERD__V1__HIDE_TARGET__HIDE_TARGET_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__HideReply
+{
+  ProtobufCMessage base;
+  Pickerd__V1__HiddenRule *rule;
+  /*
+   * what was hidden, for the person ("Lena Fischer won't be suggested")
+   */
+  char *description;
+};
+#define PICKERD__V1__HIDE_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hide_reply__descriptor) \
+    , NULL, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Agent → pickerd: undo a rule this session made (while the picker is open). Answered with
+ * HideReply holding the rule removed; a rule the session did not make is NOT_FOUND.
+ */
+struct  Pickerd__V1__UnhideRequest
+{
+  ProtobufCMessage base;
+  char *session_handle;
+  uint64_t rule_id;
+};
+#define PICKERD__V1__UNHIDE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__unhide_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
 /* Pickerd__V1__AgentRegister methods */
 void   pickerd__v1__agent_register__init
                      (Pickerd__V1__AgentRegister         *message);
@@ -623,6 +701,63 @@ Pickerd__V1__CyclePromptReply *
 void   pickerd__v1__cycle_prompt_reply__free_unpacked
                      (Pickerd__V1__CyclePromptReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__HideRequest methods */
+void   pickerd__v1__hide_request__init
+                     (Pickerd__V1__HideRequest         *message);
+size_t pickerd__v1__hide_request__get_packed_size
+                     (const Pickerd__V1__HideRequest   *message);
+size_t pickerd__v1__hide_request__pack
+                     (const Pickerd__V1__HideRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hide_request__pack_to_buffer
+                     (const Pickerd__V1__HideRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HideRequest *
+       pickerd__v1__hide_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hide_request__free_unpacked
+                     (Pickerd__V1__HideRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HideReply methods */
+void   pickerd__v1__hide_reply__init
+                     (Pickerd__V1__HideReply         *message);
+size_t pickerd__v1__hide_reply__get_packed_size
+                     (const Pickerd__V1__HideReply   *message);
+size_t pickerd__v1__hide_reply__pack
+                     (const Pickerd__V1__HideReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hide_reply__pack_to_buffer
+                     (const Pickerd__V1__HideReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HideReply *
+       pickerd__v1__hide_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hide_reply__free_unpacked
+                     (Pickerd__V1__HideReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__UnhideRequest methods */
+void   pickerd__v1__unhide_request__init
+                     (Pickerd__V1__UnhideRequest         *message);
+size_t pickerd__v1__unhide_request__get_packed_size
+                     (const Pickerd__V1__UnhideRequest   *message);
+size_t pickerd__v1__unhide_request__pack
+                     (const Pickerd__V1__UnhideRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__unhide_request__pack_to_buffer
+                     (const Pickerd__V1__UnhideRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__UnhideRequest *
+       pickerd__v1__unhide_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__unhide_request__free_unpacked
+                     (Pickerd__V1__UnhideRequest *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__AgentRegister_Closure)
@@ -667,6 +802,15 @@ typedef void (*Pickerd__V1__CyclePromptRequest_Closure)
 typedef void (*Pickerd__V1__CyclePromptReply_Closure)
                  (const Pickerd__V1__CyclePromptReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__HideRequest_Closure)
+                 (const Pickerd__V1__HideRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HideReply_Closure)
+                 (const Pickerd__V1__HideReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__UnhideRequest_Closure)
+                 (const Pickerd__V1__UnhideRequest *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -676,6 +820,7 @@ typedef void (*Pickerd__V1__CyclePromptReply_Closure)
 extern const ProtobufCEnumDescriptor    pickerd__v1__agent_capability__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__suggestion_list__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__consent_answer__descriptor;
+extern const ProtobufCEnumDescriptor    pickerd__v1__hide_target__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_register__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__agent_registered__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__review_request__descriptor;
@@ -690,6 +835,9 @@ extern const ProtobufCMessageDescriptor pickerd__v1__fetch_media_request__descri
 extern const ProtobufCMessageDescriptor pickerd__v1__fetch_media_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hide_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hide_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__unhide_request__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -22,6 +22,11 @@ typedef struct Pickerd__V1__Int64Value Pickerd__V1__Int64Value;
 typedef struct Pickerd__V1__DoubleValue Pickerd__V1__DoubleValue;
 typedef struct Pickerd__V1__ErrorInfo Pickerd__V1__ErrorInfo;
 typedef struct Pickerd__V1__CategorySetting Pickerd__V1__CategorySetting;
+typedef struct Pickerd__V1__HiddenRule Pickerd__V1__HiddenRule;
+typedef struct Pickerd__V1__HiddenSuggestion Pickerd__V1__HiddenSuggestion;
+typedef struct Pickerd__V1__HiddenPerson Pickerd__V1__HiddenPerson;
+typedef struct Pickerd__V1__HiddenPlace Pickerd__V1__HiddenPlace;
+typedef struct Pickerd__V1__HiddenDays Pickerd__V1__HiddenDays;
 
 
 /* --- enums --- */
@@ -252,6 +257,106 @@ struct  Pickerd__V1__CategorySetting
     , PICKERD__V1__CATEGORY__CATEGORY_UNSPECIFIED, 0 }
 
 
+typedef enum {
+  PICKERD__V1__HIDDEN_RULE__TARGET__NOT_SET = 0,
+  PICKERD__V1__HIDDEN_RULE__TARGET_SUGGESTION = 2,
+  PICKERD__V1__HIDDEN_RULE__TARGET_PERSON = 3,
+  PICKERD__V1__HIDDEN_RULE__TARGET_PLACE = 4,
+  PICKERD__V1__HIDDEN_RULE__TARGET_DAYS = 5
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__HIDDEN_RULE__TARGET__CASE)
+} Pickerd__V1__HiddenRule__TargetCase;
+
+/*
+ * Something the person chose not to see in suggestions (`pickerctl hidden`, the pickers' "Hide this
+ * suggestion" and "Show fewer like this"). The person's own data: sent on the control and agent
+ * roles only, never to an app.
+ */
+struct  Pickerd__V1__HiddenRule
+{
+  ProtobufCMessage base;
+  /*
+   * its number (`pickerctl hidden remove N`); 0 in a request to add one
+   */
+  uint64_t id;
+  /*
+   * set by pickerd
+   */
+  int64_t created_ms;
+  Pickerd__V1__HiddenRule__TargetCase target_case;
+  union {
+    Pickerd__V1__HiddenSuggestion *suggestion;
+    Pickerd__V1__HiddenPerson *person;
+    Pickerd__V1__HiddenPlace *place;
+    Pickerd__V1__HiddenDays *days;
+  };
+};
+#define PICKERD__V1__HIDDEN_RULE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_rule__descriptor) \
+    , 0, 0, PICKERD__V1__HIDDEN_RULE__TARGET__NOT_SET, {0} }
+
+
+struct  Pickerd__V1__HiddenSuggestion
+{
+  ProtobufCMessage base;
+  char *suggestion_id;
+  /*
+   * set by pickerd: what it was called when hidden
+   */
+  char *title;
+};
+#define PICKERD__V1__HIDDEN_SUGGESTION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_suggestion__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * A person: their Contact items, and moments only about them.
+ */
+struct  Pickerd__V1__HiddenPerson
+{
+  ProtobufCMessage base;
+  /*
+   * a contact's name, matched without regard to case
+   */
+  char *name;
+};
+#define PICKERD__V1__HIDDEN_PERSON__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_person__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+/*
+ * A place: its visits and the photos within 150 m of the coordinate.
+ */
+struct  Pickerd__V1__HiddenPlace
+{
+  ProtobufCMessage base;
+  /*
+   * for display; may be empty
+   */
+  char *name;
+  double latitude;
+  double longitude;
+};
+#define PICKERD__V1__HIDDEN_PLACE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_place__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+/*
+ * Local days, inclusive, as YYYY-MM-DD in pickerd's time zone.
+ */
+struct  Pickerd__V1__HiddenDays
+{
+  ProtobufCMessage base;
+  char *from;
+  char *to;
+};
+#define PICKERD__V1__HIDDEN_DAYS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_days__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 /* Pickerd__V1__Timestamp methods */
 void   pickerd__v1__timestamp__init
                      (Pickerd__V1__Timestamp         *message);
@@ -385,6 +490,101 @@ Pickerd__V1__CategorySetting *
 void   pickerd__v1__category_setting__free_unpacked
                      (Pickerd__V1__CategorySetting *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenRule methods */
+void   pickerd__v1__hidden_rule__init
+                     (Pickerd__V1__HiddenRule         *message);
+size_t pickerd__v1__hidden_rule__get_packed_size
+                     (const Pickerd__V1__HiddenRule   *message);
+size_t pickerd__v1__hidden_rule__pack
+                     (const Pickerd__V1__HiddenRule   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_rule__pack_to_buffer
+                     (const Pickerd__V1__HiddenRule   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenRule *
+       pickerd__v1__hidden_rule__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_rule__free_unpacked
+                     (Pickerd__V1__HiddenRule *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenSuggestion methods */
+void   pickerd__v1__hidden_suggestion__init
+                     (Pickerd__V1__HiddenSuggestion         *message);
+size_t pickerd__v1__hidden_suggestion__get_packed_size
+                     (const Pickerd__V1__HiddenSuggestion   *message);
+size_t pickerd__v1__hidden_suggestion__pack
+                     (const Pickerd__V1__HiddenSuggestion   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_suggestion__pack_to_buffer
+                     (const Pickerd__V1__HiddenSuggestion   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenSuggestion *
+       pickerd__v1__hidden_suggestion__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_suggestion__free_unpacked
+                     (Pickerd__V1__HiddenSuggestion *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenPerson methods */
+void   pickerd__v1__hidden_person__init
+                     (Pickerd__V1__HiddenPerson         *message);
+size_t pickerd__v1__hidden_person__get_packed_size
+                     (const Pickerd__V1__HiddenPerson   *message);
+size_t pickerd__v1__hidden_person__pack
+                     (const Pickerd__V1__HiddenPerson   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_person__pack_to_buffer
+                     (const Pickerd__V1__HiddenPerson   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenPerson *
+       pickerd__v1__hidden_person__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_person__free_unpacked
+                     (Pickerd__V1__HiddenPerson *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenPlace methods */
+void   pickerd__v1__hidden_place__init
+                     (Pickerd__V1__HiddenPlace         *message);
+size_t pickerd__v1__hidden_place__get_packed_size
+                     (const Pickerd__V1__HiddenPlace   *message);
+size_t pickerd__v1__hidden_place__pack
+                     (const Pickerd__V1__HiddenPlace   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_place__pack_to_buffer
+                     (const Pickerd__V1__HiddenPlace   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenPlace *
+       pickerd__v1__hidden_place__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_place__free_unpacked
+                     (Pickerd__V1__HiddenPlace *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenDays methods */
+void   pickerd__v1__hidden_days__init
+                     (Pickerd__V1__HiddenDays         *message);
+size_t pickerd__v1__hidden_days__get_packed_size
+                     (const Pickerd__V1__HiddenDays   *message);
+size_t pickerd__v1__hidden_days__pack
+                     (const Pickerd__V1__HiddenDays   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_days__pack_to_buffer
+                     (const Pickerd__V1__HiddenDays   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenDays *
+       pickerd__v1__hidden_days__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_days__free_unpacked
+                     (Pickerd__V1__HiddenDays *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__Timestamp_Closure)
@@ -408,6 +608,21 @@ typedef void (*Pickerd__V1__ErrorInfo_Closure)
 typedef void (*Pickerd__V1__CategorySetting_Closure)
                  (const Pickerd__V1__CategorySetting *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__HiddenRule_Closure)
+                 (const Pickerd__V1__HiddenRule *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenSuggestion_Closure)
+                 (const Pickerd__V1__HiddenSuggestion *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenPerson_Closure)
+                 (const Pickerd__V1__HiddenPerson *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenPlace_Closure)
+                 (const Pickerd__V1__HiddenPlace *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenDays_Closure)
+                 (const Pickerd__V1__HiddenDays *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -425,6 +640,11 @@ extern const ProtobufCMessageDescriptor pickerd__v1__int64_value__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__double_value__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__error_info__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__category_setting__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_rule__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_suggestion__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_person__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_place__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_days__descriptor;
 
 PROTOBUF_C__END_DECLS
 

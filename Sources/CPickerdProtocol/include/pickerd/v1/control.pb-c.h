@@ -73,6 +73,10 @@ typedef struct Pickerd__V1__DonationsRemoveReply Pickerd__V1__DonationsRemoveRep
 typedef struct Pickerd__V1__PlacesRequest Pickerd__V1__PlacesRequest;
 typedef struct Pickerd__V1__KnownPlace Pickerd__V1__KnownPlace;
 typedef struct Pickerd__V1__PlacesReply Pickerd__V1__PlacesReply;
+typedef struct Pickerd__V1__HiddenListRequest Pickerd__V1__HiddenListRequest;
+typedef struct Pickerd__V1__HiddenAddRequest Pickerd__V1__HiddenAddRequest;
+typedef struct Pickerd__V1__HiddenRemoveRequest Pickerd__V1__HiddenRemoveRequest;
+typedef struct Pickerd__V1__HiddenReply Pickerd__V1__HiddenReply;
 
 
 /* --- enums --- */
@@ -1129,6 +1133,60 @@ struct  Pickerd__V1__PlacesReply
 #define PICKERD__V1__PLACES_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_reply__descriptor) \
     , 0,NULL, (char *)protobuf_c_empty_string }
+
+
+/*
+ * `pickerctl hidden list`: the person's hidden rules, oldest first. Never sent to an app.
+ */
+struct  Pickerd__V1__HiddenListRequest
+{
+  ProtobufCMessage base;
+};
+#define PICKERD__V1__HIDDEN_LIST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_list_request__descriptor) \
+     }
+
+
+/*
+ * `pickerctl hidden add`: stores a rule (the same rule twice is stored once). Answered with
+ * HiddenReply holding every rule.
+ */
+struct  Pickerd__V1__HiddenAddRequest
+{
+  ProtobufCMessage base;
+  Pickerd__V1__HiddenRule *rule;
+};
+#define PICKERD__V1__HIDDEN_ADD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_add_request__descriptor) \
+    , NULL }
+
+
+/*
+ * `pickerctl hidden remove N`: what it hid shows again. Unknown numbers are NOT_FOUND.
+ */
+struct  Pickerd__V1__HiddenRemoveRequest
+{
+  ProtobufCMessage base;
+  uint64_t id;
+};
+#define PICKERD__V1__HIDDEN_REMOVE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_remove_request__descriptor) \
+    , 0 }
+
+
+struct  Pickerd__V1__HiddenReply
+{
+  ProtobufCMessage base;
+  size_t n_rules;
+  Pickerd__V1__HiddenRule **rules;
+  /*
+   * the rule added or removed
+   */
+  Pickerd__V1__HiddenRule *changed;
+};
+#define PICKERD__V1__HIDDEN_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__hidden_reply__descriptor) \
+    , 0,NULL, NULL }
 
 
 /* Pickerd__V1__StatusRequest methods */
@@ -2195,6 +2253,82 @@ Pickerd__V1__PlacesReply *
 void   pickerd__v1__places_reply__free_unpacked
                      (Pickerd__V1__PlacesReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenListRequest methods */
+void   pickerd__v1__hidden_list_request__init
+                     (Pickerd__V1__HiddenListRequest         *message);
+size_t pickerd__v1__hidden_list_request__get_packed_size
+                     (const Pickerd__V1__HiddenListRequest   *message);
+size_t pickerd__v1__hidden_list_request__pack
+                     (const Pickerd__V1__HiddenListRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_list_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenListRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenListRequest *
+       pickerd__v1__hidden_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_list_request__free_unpacked
+                     (Pickerd__V1__HiddenListRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenAddRequest methods */
+void   pickerd__v1__hidden_add_request__init
+                     (Pickerd__V1__HiddenAddRequest         *message);
+size_t pickerd__v1__hidden_add_request__get_packed_size
+                     (const Pickerd__V1__HiddenAddRequest   *message);
+size_t pickerd__v1__hidden_add_request__pack
+                     (const Pickerd__V1__HiddenAddRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_add_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenAddRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenAddRequest *
+       pickerd__v1__hidden_add_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_add_request__free_unpacked
+                     (Pickerd__V1__HiddenAddRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenRemoveRequest methods */
+void   pickerd__v1__hidden_remove_request__init
+                     (Pickerd__V1__HiddenRemoveRequest         *message);
+size_t pickerd__v1__hidden_remove_request__get_packed_size
+                     (const Pickerd__V1__HiddenRemoveRequest   *message);
+size_t pickerd__v1__hidden_remove_request__pack
+                     (const Pickerd__V1__HiddenRemoveRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_remove_request__pack_to_buffer
+                     (const Pickerd__V1__HiddenRemoveRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenRemoveRequest *
+       pickerd__v1__hidden_remove_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_remove_request__free_unpacked
+                     (Pickerd__V1__HiddenRemoveRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__HiddenReply methods */
+void   pickerd__v1__hidden_reply__init
+                     (Pickerd__V1__HiddenReply         *message);
+size_t pickerd__v1__hidden_reply__get_packed_size
+                     (const Pickerd__V1__HiddenReply   *message);
+size_t pickerd__v1__hidden_reply__pack
+                     (const Pickerd__V1__HiddenReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__hidden_reply__pack_to_buffer
+                     (const Pickerd__V1__HiddenReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__HiddenReply *
+       pickerd__v1__hidden_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__hidden_reply__free_unpacked
+                     (Pickerd__V1__HiddenReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__StatusRequest_Closure)
@@ -2365,6 +2499,18 @@ typedef void (*Pickerd__V1__KnownPlace_Closure)
 typedef void (*Pickerd__V1__PlacesReply_Closure)
                  (const Pickerd__V1__PlacesReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__HiddenListRequest_Closure)
+                 (const Pickerd__V1__HiddenListRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenAddRequest_Closure)
+                 (const Pickerd__V1__HiddenAddRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenRemoveRequest_Closure)
+                 (const Pickerd__V1__HiddenRemoveRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__HiddenReply_Closure)
+                 (const Pickerd__V1__HiddenReply *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2429,6 +2575,10 @@ extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__des
 extern const ProtobufCMessageDescriptor pickerd__v1__places_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_list_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_add_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_remove_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__hidden_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

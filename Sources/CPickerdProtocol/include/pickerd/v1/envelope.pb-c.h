@@ -136,7 +136,14 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE = 98,
   PICKERD__V1__ENVELOPE__BODY_DONATIONS_REMOVE_REPLY = 99,
   PICKERD__V1__ENVELOPE__BODY_PLACES = 100,
-  PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY = 101
+  PICKERD__V1__ENVELOPE__BODY_PLACES_REPLY = 101,
+  PICKERD__V1__ENVELOPE__BODY_HIDDEN_LIST = 102,
+  PICKERD__V1__ENVELOPE__BODY_HIDDEN_ADD = 103,
+  PICKERD__V1__ENVELOPE__BODY_HIDDEN_REMOVE = 104,
+  PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY = 105,
+  PICKERD__V1__ENVELOPE__BODY_HIDE = 120,
+  PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY = 121,
+  PICKERD__V1__ENVELOPE__BODY_UNHIDE = 122
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -230,6 +237,16 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__DonationsRemoveReply *donations_remove_reply;
     Pickerd__V1__PlacesRequest *places;
     Pickerd__V1__PlacesReply *places_reply;
+    Pickerd__V1__HiddenListRequest *hidden_list;
+    Pickerd__V1__HiddenAddRequest *hidden_add;
+    Pickerd__V1__HiddenRemoveRequest *hidden_remove;
+    Pickerd__V1__HiddenReply *hidden_reply;
+    /*
+     * Agent role, later additions.
+     */
+    Pickerd__V1__HideRequest *hide;
+    Pickerd__V1__HideReply *hide_reply;
+    Pickerd__V1__UnhideRequest *unhide;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \
