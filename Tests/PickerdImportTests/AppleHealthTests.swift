@@ -237,6 +237,16 @@ struct AppleHealthTests {
         #expect(data.motion.first?.steps == 2_000_000)
     }
 
+    @Test("a long route is thinned to what the library keeps, its first and last points kept, while the export is read")
+    func thinning() {
+        let route = (0..<3_601).map { LocationPoint(timeMs: Int64($0) * 1000, latitude: 40 + Double($0) * 1e-5, longitude: -74) }
+        let thinned = AppleHealthExport.thinned(route)
+        #expect(thinned.count == ExportItems.maximumRoutePoints)
+        #expect(thinned.first == route.first)
+        #expect(thinned.last == route.last)
+        #expect(AppleHealthExport.thinned(Array(route.prefix(66))).count == 66)
+    }
+
     @Test("attribute entities are decoded")
     func entities() {
         let bytes = Array("Ana&#8217;s &lt;Watch&gt; &amp; &quot;phone&quot; &#x41;&unknown;".utf8)

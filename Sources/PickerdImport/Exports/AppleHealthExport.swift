@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Bounds (the reader runs inside pickerd until the parsing helper exists): a tag of 1 MiB, 64 deep
 /// (``XMLTagStream``), ``maximumWorkouts`` workouts, ``StepSamples/maximumSamples`` step samples, a
-/// route file of ``maximumRouteFile``. A malformed or truncated `export.xml` is an ``ImportError``
+/// route file of ``maximumRouteFile``, a route kept thinned to ``ExportItems/maximumRoutePoints``. A malformed or truncated `export.xml` is an ``ImportError``
 /// with its line, and nothing of it is imported.
 public enum AppleHealthExport {
     /// The format name items carry.
@@ -200,7 +200,18 @@ public enum AppleHealthExport {
         if workout.distanceMeters == nil, workout.route.count > 1 {
             workout.distanceMeters = WorkoutFiles.length(of: workout.route)
         }
+        workout.route = thinned(workout.route)
         return workout
+    }
+
+    /// `route` evenly thinned to at most `maximum` points (its first and last kept): what the library
+    /// keeps of a route anyway (``ExportItems/maximumRoutePoints``), so that a year of daily runs
+    /// recorded a point a second is not held whole while the export is read. Distances are measured
+    /// before.
+    static func thinned(_ route: [LocationPoint], to maximum: Int = ExportItems.maximumRoutePoints) -> [LocationPoint] {
+        guard route.count > maximum, maximum >= 2 else { return route }
+        let step = Double(route.count - 1) / Double(maximum - 1)
+        return (0..<maximum).map { route[Int((Double($0) * step).rounded())] }
     }
 
     /// Apple's Fitness app's names for the workouts it names after their setting ("Outdoor Run",

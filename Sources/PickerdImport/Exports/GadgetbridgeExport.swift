@@ -168,6 +168,7 @@ public enum GadgetbridgeExport {
                         let bytes = try ExportReaders.whole(found, name: file, limit: AppleHealthExport.maximumRouteFile, what: "a track file")
                         workout.route = try GPXReader.read(bytes, file: file).workouts.flatMap(\.route)
                         if workout.distanceMeters == nil, workout.route.count > 1 { workout.distanceMeters = WorkoutFiles.length(of: workout.route) }
+                        workout.route = AppleHealthExport.thinned(workout.route)
                     } catch {
                         data.leftOut["workout tracks unreadable (\(error.description))", default: 0] += 1
                     }

@@ -130,29 +130,32 @@ func generate() -> (bytes: Int, records: Int, workouts: Int, days: Int) {
         records += 1
         if out.count > (1 << 20) - 8192 { flush() }
     }
+    // A year: each day's share of the records, as a watch writes them (heart rate, active and basal
+    // energy a minute apart all day; walking distance a minute apart while awake; steps in 5-minute
+    // samples from the watch and 10-minute ones from the phone, with a walk to work and back).
+    let perDay = max(1, target / 365)
     while records < target {
         let midnight = start + day * 86_400
-        // Heart rate every ~5 minutes (every 5 s during the workout would be more; one a minute then).
-        for minute in stride(from: 0, to: 1440, by: 5) {
-            let t = midnight + minute * 60 + Int(random() * 60)
-            record("HKQuantityTypeIdentifierHeartRate", watch, unit: "count/min", from: t, to: t, value: 55 + Int(random() * 40))
-        }
-        // Active and basal energy, distance, every few minutes while awake.
-        for minute in stride(from: 7 * 60, to: 23 * 60, by: 2) {
-            let t = midnight + minute * 60
-            record("HKQuantityTypeIdentifierActiveEnergyBurned", watch, unit: "kcal", from: t, to: t + 120, value: Int(random() * 9))
-            record("HKQuantityTypeIdentifierBasalEnergyBurned", watch, unit: "kcal", from: t, to: t + 120, value: 2)
-        }
-        // Steps: the watch in 5-minute samples while awake, the phone in 10-minute ones; a walk to work.
-        for minute in stride(from: 7 * 60, to: 23 * 60, by: 5) {
+        let dayTarget = min(target, (day + 1) * perDay + (day == 364 ? target - 365 * perDay : 0))
+        for minute in stride(from: 7 * 60, to: 23 * 60, by: 5) where records < dayTarget {
             let t = midnight + minute * 60
             let walking = (8 * 60..<8 * 60 + 30).contains(minute) || (18 * 60..<18 * 60 + 30).contains(minute)
             let steps = walking ? 520 + Int(random() * 60) : Int(random() * 80)
             record("HKQuantityTypeIdentifierStepCount", watch, unit: "count", from: t, to: t + 300, value: steps)
-            record("HKQuantityTypeIdentifierDistanceWalkingRunning", watch, unit: "km", from: t, to: t + 300, value: steps / 1300)
             if minute % 10 == 0 {
                 record("HKQuantityTypeIdentifierStepCount", phone, unit: "count", from: t, to: t + 600, value: steps * 2 - Int(random() * 50))
             }
+        }
+        var minute = 0
+        while records < dayTarget {
+            let t = midnight + (minute % 1440) * 60 + (minute / 1440)
+            switch minute % 4 {
+            case 0: record("HKQuantityTypeIdentifierHeartRate", watch, unit: "count/min", from: t, to: t, value: 55 + Int(random() * 40))
+            case 1: record("HKQuantityTypeIdentifierActiveEnergyBurned", watch, unit: "kcal", from: t, to: t + 60, value: Int(random() * 5))
+            case 2: record("HKQuantityTypeIdentifierBasalEnergyBurned", watch, unit: "kcal", from: t, to: t + 60, value: 1)
+            default: record("HKQuantityTypeIdentifierDistanceWalkingRunning", watch, unit: "km", from: t, to: t + 60, value: 0)
+            }
+            minute += 1
         }
         // The day's workout, at 07:00 local.
         let workoutStart = midnight + 7 * 3600, minutes = 30 + day % 20
