@@ -249,6 +249,24 @@ import Testing
         #expect(try temporary.store.eventCount() == 10)
     }
 
+    @Test("7: a series that ended just before the horizon, its last occurrences within the day's slack either side of it, is read from its own start (vobject's recurrence.ics)")
+    func seriesEndingAtTheHorizon() throws {
+        // The horizon begins 2006-06-01T00:00Z (20 years before now); the series' last two days fall in the slack before it.
+        #expect(Self.horizon.lowerBound == Self.ms("2006-06-01T00:00:00Z"))
+        let text = Self.calendar("BEGIN:VEVENT\r\nUID:daily\r\nDTSTART:20060501T120000Z\r\nRRULE:FREQ=DAILY;COUNT=31\r\nSUMMARY:May\r\nEND:VEVENT\r\n")
+        let events = try CalendarReader.read(text, file: "may.ics", horizon: Self.horizon, timeZone: Self.utc)
+        #expect(events.first?.occurrences.count == 31)
+    }
+
+    @Test("7: a calendar with no event names what it holds instead of a bare 'nothing to import'")
+    func calendarWithoutEvents() throws {
+        let temporary = try TemporaryStore()
+        let path = temporary.directory + "/todo.ics"
+        try Data(Self.calendar("BEGIN:VTODO\r\nUID:t\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\n")).write(to: URL(fileURLWithPath: path))
+        let result = try #require(ExportImporter(store: temporary.store).run([path]) { _, _, _, _ in }.first)
+        #expect(result.counts == ["calendar left out (no event, VEVENT, in it: it holds VTODO only)": 1])
+    }
+
     // MARK: 8. Exports not recognised
 
     static let iosSegments = """

@@ -88,7 +88,26 @@ enum CalendarReader {
         imported.events = read.events
         // Each event left out, with its line and why: a person reads these among the counts.
         for (line, reason) in read.skipped { imported.leftOut["events left out (the event at line \(line): \(reason))", default: 0] += 1 }
+        // A calendar with no event says what it holds instead, rather than a bare "nothing to import".
+        if read.events.isEmpty, read.skipped.isEmpty { imported.leftOut[noEvents(bytes), default: 0] += 1 }
         return imported
+    }
+
+    /// Why a calendar without a VEVENT gives nothing: what it holds instead (VTODO, VJOURNAL,
+    /// VFREEBUSY, a VTIMEZONE only, or nothing at all), as one of the file's counts.
+    static func noEvents(_ bytes: [UInt8]) -> String {
+        let ignored: Set<String> = ["VCALENDAR", "VTIMEZONE", "STANDARD", "DAYLIGHT", "VALARM"]
+        var held: [String] = []
+        var zones = false
+        for line in String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            guard line.uppercased().hasPrefix("BEGIN:") else { continue }
+            let name = line.dropFirst(6).trimmingCharacters(in: .whitespaces).uppercased()
+            if name == "VTIMEZONE" { zones = true }
+            if !ignored.contains(name), !held.contains(name), held.count < 4 { held.append(name) }
+        }
+        let what = !held.isEmpty ? "it holds " + held.joined(separator: ", ") + " only"
+            : zones ? "it holds time zones only" : "the calendar is empty"
+        return "calendar left out (no event, VEVENT, in it: \(what))"
     }
 
     /// Reads iCalendar text: the events kept.
@@ -163,15 +182,19 @@ enum CalendarReader {
                             ci_event_occurrences(calendar, index, span.lowerBound / 1000 - 2 * 86_400, span.upperBound / 1000 + 2 * 86_400,
                                                  &found, found.count, &truncated)
                         }
-                        var span = horizon
-                        var n = expand(span)
-                        if n == 0, startMs < horizon.lowerBound {
-                            span = max(startMs, horizon.upperBound - maximumHorizonMs)...horizon.upperBound
-                            n = expand(span)
+                        func within(_ span: ClosedRange<Int64>) throws(ImportError) -> [Int64] {
+                            let n = expand(span)
+                            guard n >= 0 else { throw fail("its recurrence rule cannot be expanded") }
+                            return try found.prefix(n).map { t throws(ImportError) in try milliseconds(t, timeZone, fail: fail) }
+                                .filter { span.contains($0) }
                         }
-                        guard n >= 0 else { throw fail("its recurrence rule cannot be expanded") }
-                        starts = try found.prefix(n).map { t throws(ImportError) in try milliseconds(t, timeZone, fail: fail) }
-                            .filter { span.contains($0) }
+                        starts = try within(horizon)
+                        // None within the horizon (though one may fall in the day's slack either side:
+                        // vobject's monthly series that ended in December 2006, read in November 2026):
+                        // read from its own start.
+                        if starts.isEmpty, startMs < horizon.lowerBound {
+                            starts = try within(max(startMs, horizon.upperBound - maximumHorizonMs)...horizon.upperBound)
+                        }
                     }
                     for occurrence in Set(starts).sorted() {
                         let occurrenceEnd: Int64
