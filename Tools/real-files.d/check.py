@@ -26,6 +26,7 @@ import collections
 import datetime
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -54,9 +55,6 @@ ALLOWED = {
     "exports/icalendar/calendars/timezone_same_start_and_offset.ics": "END:VCALENDARD at line 23: a broken file, refused with its line; icalendar reads past it",
     "exports/icalendar/calendars/issue_348_exception_parsing_value.ics": "open: a property without a value (line 8) refuses the whole calendar",
     "exports/icalendar/calendars/issue_350.ics": "open: a line after END:VCALENDAR (line 36) refuses the whole calendar",
-    # Open: pickerd says "nothing to import" with no reason (its only event recurs monthly until
-    # 2006, before the import's horizon); icalendar reads the event.
-    "exports/vobject/recurrence.ics": "open: 'nothing to import' without its reason (a series that ended in 2006)",
     # A documented pickerd rule: a workout is one item per activity and start minute, a neighbouring
     # minute included (ExportItems: the same run from two exports is one item, the richer route kept).
     # These files' track 7 (2 points, 16:04:51-16:05:04) and track 8 (16:05:37-16:23:49) fall in
@@ -93,7 +91,9 @@ def main():
             continue
         said = line[len(path):].lstrip(": ")
         outcome[path] = said
-        imported[path] = said.startswith("(") and "not imported" not in said and "nothing to import" not in said
+        # As pickerctl counts it: a file is imported when one of its counts is not of what was left out.
+        counts = re.split(r", (?=\d+ )", said.split(": ", 1)[1]) if said.startswith("(") and ": " in said else []
+        imported[path] = "not imported" not in said and any(re.match(r"\d+ ", c) and "left out" not in c for c in counts)
     rows = {r["path"]: r for r in db.execute("SELECT path, item_id, problem FROM source_file")}
     items = {r["id"]: r for r in db.execute("SELECT * FROM item")}
     for path in files:
@@ -106,6 +106,7 @@ def main():
 
     differences = collections.defaultdict(list)  # path -> ["what differs", …]
     unavailable = set()
+    explained = {}  # path -> pickerd's reason, where a reference reads what pickerd left out and says why
 
     # Photos: exiftool, one run for them all.
     photos = [p for p in files if rel(p).startswith("photos/")]
@@ -151,7 +152,7 @@ def main():
             elif ext == "gpx":
                 check_gpx(path, imported.get(path), workouts["gpx"], differences)
             elif ext == "ics":
-                check_ics(path, imported.get(path), outcome.get(path, ""), differences)
+                check_ics(path, imported.get(path), outcome.get(path, ""), differences, explained)
         except ImportError as e:
             unavailable.add(f"{ext}: {e}")
 
@@ -167,6 +168,8 @@ def main():
             counts[ext]["'nothing to import', no reason"] += 1
         else:
             counts[ext]["imported" if imported[path] else "named with a reason"] += 1
+        if path in explained:
+            counts[ext]["differing, pickerd says why"] += 1
         if differences.get(path):
             if rel(path) in ALLOWED:
                 counts[ext]["differing, allowed"] += 1
@@ -184,6 +187,9 @@ def main():
     for path in files:
         if rel(path) in allowed_used:
             print(f"  allowed: {rel(path)}: {'; '.join(differences[path])} ({ALLOWED[rel(path)]})")
+    for path in files:
+        if path in explained:
+            print(f"  the reference reads what pickerd left out, and pickerd says why: {rel(path)}: {explained[path][:200]}")
     for name in sorted(set(ALLOWED) - allowed_used):
         print(f"  allowed but no longer differs (remove it from ALLOWED): {name}")
     for reason in sorted(unavailable):
@@ -328,7 +334,7 @@ def check_gpx(path, imported, stored, differences):
             differences[path].append(f"no GPX workout starts at {iso(start)} (gpxpy's first time of a track)")
 
 
-def check_ics(path, imported, said, differences):
+def check_ics(path, imported, said, differences, explained):
     import icalendar
     try:
         calendar = icalendar.Calendar.from_ical(open(path, "rb").read())
@@ -339,6 +345,11 @@ def check_ics(path, imported, said, differences):
     if calendar.name != "VCALENDAR":
         return
     if any(c.get("DTSTART") for c in calendar.walk("VEVENT")) and not imported:
+        # Every event left out with its line and reason (issue 29's "keep the rest, skip what cannot
+        # be read with a per-event reason"): the difference is pickerd's to explain, and it does.
+        if re.fullmatch(r"\(ics\): \d+ events left out \(the event at line \d+: .*\)", said):
+            explained[path] = said.split(": ", 1)[1]
+            return
         differences[path].append(f"icalendar reads events with a start, pickerd: {said[:120]}")
 
 
