@@ -165,6 +165,21 @@ struct AppleHealthTests {
         #expect(run.workout.details?.distance?.value == 5120)
     }
 
+    @Test("an export.zip whose export.xml is larger than a zip entry may unpack to says to import the unzipped folder")
+    func tooLargeForZip() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple_health_missing_route.zip")))
+        // The central directory's uncompressed size of its one entry: 600 MiB.
+        let central = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]) })
+        let size = UInt32(600 << 20)
+        for k in 0..<4 { bytes[central + 24 + k] = UInt8(truncatingIfNeeded: size >> (8 * UInt32(k))) }
+        let directory = try TemporaryDirectory(prefix: "pkd-health")
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.path + "/export.zip"))
+        let temporary = try TemporaryStore()
+        let results = ExportImporter(store: temporary.store).run([directory.path + "/export.zip"]) { _, _, _, _ in }
+        let error = try #require(results.first?.error)
+        #expect(error.contains("600 MiB") && error.contains("import its apple_health_export folder"), "\(error)")
+    }
+
     @Test("a truncated export.xml is refused with its line, and nothing of it is imported")
     func truncated() throws {
         let temporary = try TemporaryStore()

@@ -55,6 +55,12 @@ enum ZipArchive {
             guard !entryName.hasPrefix("/"), !parts.contains(".."), !parts.isEmpty else {
                 throw ImportError(file: name, location: entryName, "an entry whose name leaves the archive's folder")
             }
+            if parts.last == "export.xml", uncompressed > maximumEntry || total + uncompressed > maximumTotal {
+                // Apple Health's export.xml is often larger than an entry may unpack to here; its reader streams it from a folder.
+                throw ImportError(file: name, location: entryName,
+                                  "an export.xml of \(uncompressed >> 20) MiB is larger than a zip entry may unpack to (\(maximumEntry >> 20) MiB): "
+                                  + "unzip the archive and import its apple_health_export folder")
+            }
             guard uncompressed <= maximumEntry, uncompressed <= max(compressed, 1) * maximumRatio, total + uncompressed <= maximumTotal else {
                 throw ImportError(file: name, location: entryName, "an entry that would expand to \(uncompressed >> 20) MiB was refused (a zip bomb?)")
             }
