@@ -41,9 +41,10 @@ ALLOWED = {
     # (string) for IFD0 0x8769 ExifOffset") and falls back to ModifyDate; libexif follows it and finds
     # DateTimeOriginal 2010:07:11 13:53:00, the local time the file's XMP DateTimeOriginal also states.
     "photos/pillow/exif_typeerror.jpg": "exiftool does not follow an ExifOffset of the wrong type; pickerd's date is the XMP's",
-    # libexif (which pickerd reads EXIF with) drops the ExifIFD and GPS entries of piexif's synthetic
-    # file, whose IFD0 tags are out of sequence and whose values are 0xFFFFFFFF throughout; exiftool
-    # reads its DateTimeOriginal 2099:09:29 10:10:10. No camera wrote it and the date is not a real
+    # libexif (which pickerd reads EXIF with) stops reading IFD0 of piexif's synthetic file at an
+    # entry whose data it finds past the end of the block ("Tag data past end of buffer"), before the
+    # ExifOffset and GPSInfo written out of sequence after it, so the ExifIFD is lost; exiftool
+    # reads its DateTimeOriginal 2099:09:29 10:10:10 (values are 0xFFFFFFFF throughout). No camera wrote it and the date is not a real
     # one; pickerd dates it by its mtime. Listed as a pickerd (libexif) limitation, not fixed.
     "photos/piexif/01.jpg": "libexif drops the ExifIFD of this synthetic file (DateTimeOriginal 2099); dated by mtime",
     "photos/pillow/exif_gps.jpg": "the same file as piexif's 01.jpg: libexif drops its ExifIFD (DateTimeOriginal 2099); dated by mtime",
@@ -66,6 +67,7 @@ ALLOWED = {
 }
 
 PHOTO_EXTENSIONS = {"jpg", "jpeg", "mpo", "tif", "tiff", "png", "webp", "heic", "heif", "avif", "dng"}
+COMPARED = collections.Counter()  # FIT sessions and GPX tracks compared
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
 
@@ -106,6 +108,7 @@ def main():
 
     differences = collections.defaultdict(list)  # path -> ["what differs", …]
     unavailable = set()
+    compared = collections.Counter()  # readings compared with a reference, by kind
     explained = {}  # path -> pickerd's reason, where a reference reads what pickerd left out and says why
 
     # Photos: exiftool, one run for them all.
@@ -128,6 +131,10 @@ def main():
             differences[path].append("indexed, but its item is not in the store")
             continue
         expected = expected_photo(exif.get(path, {}), path)
+        compared["photo dates"] += 1
+        compared["of them from EXIF"] += expected["from"] != "the file's mtime"
+        compared["offsets"] += expected["offset"] is not None
+        compared["places"] += expected["position"] is not None
         if abs(item["start_ms"] - expected["ms"]) > expected["tolerance"]:
             differences[path].append(f"date: exiftool {iso(expected['ms'])} ({expected['from']}), pickerd {iso(item['start_ms'])}")
         if expected["offset"] is not None and item["utc_offset_s"] != expected["offset"]:
@@ -180,6 +187,8 @@ def main():
     print(f"{len(files)} real files, {sum(1 for p in files if imported.get(p))} imported:")
     for ext in sorted(counts):
         print(f"  .{ext}: " + ", ".join(f"{n} {k}" for k, n in sorted(counts[ext].items())))
+    compared.update(COMPARED)
+    print("compared with a reference: " + ", ".join(f"{n} {k}" for k, n in compared.items()))
     print("named with a reason:")
     for path in files:
         if path in outcome and not imported[path]:
@@ -219,9 +228,15 @@ def exif_date(text, subsec=None, offset=None):
     """An EXIF date as pickerd reads it (in UTC where it has no offset: TZ=UTC), or None."""
     if not isinstance(text, str) or len(text) < 19:
         return None
+    # The digits at their places, whatever separates them (as pickerd's MediaDates reads them: an
+    # Apple spatial HEIC's IFD0 writes "2024-04-22T14:38:09GMT+2"); anything after the seconds is not
+    # an EXIF offset (OffsetTime* are).
     try:
-        moment = datetime.datetime.strptime(text[:19], "%Y:%m:%d %H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+        fields = [int(text[a:b]) for a, b in ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19)) if text[a:b].isdigit()]
+        moment = datetime.datetime(*fields, tzinfo=datetime.timezone.utc) if len(fields) == 6 else None
     except ValueError:
+        return None
+    if moment is None:
         return None
     value = ms(moment)
     digits = "".join(c for c in str(subsec or "") if c.isdigit())[:3]
@@ -303,6 +318,7 @@ def check_fit(path, imported, stored, differences):
     if not readings and imported:
         differences[path].append("fitdecode reads no dated session or record, pickerd imported a workout")
     for start, end, distance in readings if imported else []:
+        COMPARED["FIT sessions"] += 1
         match = [w for w in stored if abs(w["start_ms"] - start) <= 1000]
         if not match:
             differences[path].append(f"no FIT workout starts at {iso(start)} (fitdecode's start)")
@@ -330,6 +346,7 @@ def check_gpx(path, imported, stored, differences):
     if tracks and not imported:
         differences[path].append(f"gpxpy reads {len(tracks)} timed track(s), pickerd imported none")
     for start, end in tracks if imported else []:
+        COMPARED["GPX tracks"] += 1
         if not any(abs(w["start_ms"] - start) <= 1000 for w in stored):
             differences[path].append(f"no GPX workout starts at {iso(start)} (gpxpy's first time of a track)")
 
