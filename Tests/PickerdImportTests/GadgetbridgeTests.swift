@@ -91,6 +91,17 @@ struct GadgetbridgeTests {
         }
     }
 
+    @Test("another app's SQLite database in a folder is no export: left alone, as any file that is none")
+    func unknownSchemaInFolder() throws {
+        let directory = try TemporaryDirectory(prefix: "pkd-gb")
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/gadgetbridge_unknown_schema.db", toPath: directory.path + "/notes.sqlite")
+        let temporary = try TemporaryStore()
+        let results = ExportImporter(store: temporary.store).run([directory.path]) { _, _, _, _ in }
+        #expect(results.count == 1)
+        #expect(results.first?.kind == "")
+        #expect(results.first?.error == "notes.sqlite: not an export pickerd reads: \(GadgetbridgeExport.notGadgetbridge)")
+    }
+
     @Test("a database with only a family not read is refused, naming its table and those read")
     func uncoveredFamily() throws {
         do {

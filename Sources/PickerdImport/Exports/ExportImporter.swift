@@ -132,6 +132,11 @@ public struct ExportImporter: Sendable {
             result.touched = written.touched
         } catch let error as ImportError {
             result.error = error.description
+            // Another app's SQLite database is no export, as any other file that is none.
+            if kind == .gadgetbridge, error.message == GadgetbridgeExport.notGadgetbridge {
+                result.kind = ""
+                result.error = "\(name): not an export pickerd reads: \(error.message)"
+            }
         } catch {
             result.error = "\(name): \(error)"
         }

@@ -33,6 +33,9 @@ public enum GadgetbridgeExport {
         "PEBBLE_HEALTH_ACTIVITY_SAMPLE": "Pebble Health",
         "BANGLE_JSACTIVITY_SAMPLE": "Bangle.js",
     ]
+    /// Why a SQLite database is refused when it holds none of Gadgetbridge's tables: the importer
+    /// treats such a file found in a folder as no export (left alone), as it does any other file.
+    static let notGadgetbridge = "a SQLite database that is not Gadgetbridge's (no BASE_ACTIVITY_SUMMARY and no activity sample table)"
     /// The most workouts read.
     static let maximumSummaries = 100_000
     /// A sample's length: the tables read hold a sample a minute.
@@ -66,7 +69,7 @@ public enum GadgetbridgeExport {
                         throw ImportError(file: name, "its step samples are in tables of device families not read yet (\(others.joined(separator: ", "))); "
                                           + "read are \(coveredSampleTables.keys.sorted().joined(separator: ", ")) and BASE_ACTIVITY_SUMMARY")
                     }
-                    throw ImportError(file: name, "a SQLite database that is not Gadgetbridge's (no BASE_ACTIVITY_SUMMARY and no activity sample table)")
+                    throw ImportError(file: name, notGadgetbridge)
                 }
                 var data = ImportedData()
                 if let summary { try readSummaries(db, columns: summary, folder: folder, into: &data) }
