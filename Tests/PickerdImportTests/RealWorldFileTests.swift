@@ -386,6 +386,20 @@ import Testing
 
     // MARK: 10. Silent skips
 
+    @Test("9: a line after END:VCALENDAR, and a VFREEBUSY's property without a value, refuse nothing: pickerd reads neither (python-icalendar's issues 350 and 348)")
+    func oddLinesPickerdDoesNotRead() throws {
+        let event = "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240504T180000Z\r\nSUMMARY:Dinner\r\nEND:VEVENT\r\n"
+        var trailing = Self.calendar(event)
+        trailing += Array("X-COMMENT:Cached from 2022-02-20 14:28:21 - new at most every 1800sec.\r\n".utf8)
+        #expect(try CalendarReader.read(trailing, file: "350.ics", horizon: Self.horizon, timeZone: Self.utc).map(\.summary) == ["Dinner"])
+        let freeBusy = Self.calendar("BEGIN:VFREEBUSY\r\nFREEBUSY;FBTYPE=FREE:20190624T063000Z/20190624T163000Z\r\nORGANIZER;CN=Sixt SE\r\nEND:VFREEBUSY\r\n" + event)
+        #expect(try CalendarReader.read(freeBusy, file: "348.ics", horizon: Self.horizon, timeZone: Self.utc).map(\.summary) == ["Dinner"])
+        // Before the calendar, and among its own or its time zones' lines, a line that is no property still refuses it.
+        #expect(throws: ImportError.self) {
+            try CalendarReader.read(Self.calendar("not a property\r\n" + event), file: "odd.ics", horizon: Self.horizon, timeZone: Self.utc)
+        }
+    }
+
     @Test("10: a hidden folder is named with its reason")
     func hiddenFolder() throws {
         let temporary = try TemporaryStore()

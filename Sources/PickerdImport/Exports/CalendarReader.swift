@@ -370,13 +370,20 @@ extension CalendarReader {
         for (number, line) in lines {
             func fail(_ message: String) -> ImportError { ImportError(file: file, location: "line \(number)", message) }
             let inEvent = stack.contains { $0.name == "VEVENT" }
+            // What pickerd never reads costs nothing when it is odd: a line after the calendar's END
+            // (python-icalendar's issue 350: a cache's X-COMMENT), and a line of a component that is
+            // neither an event nor a time zone (a VFREEBUSY's ORGANIZER;CN=… with no value).
+            let after = sawCalendar && stack.isEmpty
+            let unread = stack.contains { !["VCALENDAR", "VEVENT", "VTIMEZONE", "STANDARD", "DAYLIGHT", "VALARM"].contains($0.name) }
             guard var property = CalendarProperty(line) else {
                 if inEvent {
                     eventProblem = eventProblem ?? "line \(number) is not an iCalendar property (NAME:value)"
                     continue
                 }
+                if after || unread { continue }
                 throw fail("not an iCalendar property (NAME:value)")
             }
+            if after, property.name != "BEGIN" { continue }
             let value = property.value
             switch property.name {
             case "BEGIN":
