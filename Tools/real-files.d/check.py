@@ -49,13 +49,8 @@ ALLOWED = {
     "photos/piexif/01.jpg": "libexif drops the ExifIFD of this synthetic file (DateTimeOriginal 2099); dated by mtime",
     "photos/pillow/exif_gps.jpg": "the same file as piexif's 01.jpg: libexif drops its ExifIFD (DateTimeOriginal 2099); dated by mtime",
     # icalendar's leniency: it reads past what pickerd refuses with its line. A typo'd END:VCALENDARD
-    # is a broken file (refused, line 23 named); the other two are pickerd limitations, listed as open
-    # (issue 29's "one odd line refuses a whole calendar" left these two kinds): a property line with
-    # parameters and no ':' value (ORGANIZER;CN=Sixt SE, in a VFREEBUSY), and a line after
-    # END:VCALENDAR (X-COMMENT) refuse the whole calendar where icalendar skips them.
+    # is a broken file: its components cannot be told apart, so it is refused, line 23 named.
     "exports/icalendar/calendars/timezone_same_start_and_offset.ics": "END:VCALENDARD at line 23: a broken file, refused with its line; icalendar reads past it",
-    "exports/icalendar/calendars/issue_348_exception_parsing_value.ics": "open: a property without a value (line 8) refuses the whole calendar",
-    "exports/icalendar/calendars/issue_350.ics": "open: a line after END:VCALENDAR (line 36) refuses the whole calendar",
     # A documented pickerd rule: a workout is one item per activity and start minute, a neighbouring
     # minute included (ExportItems: the same run from two exports is one item, the richer route kept).
     # These files' track 7 (2 points, 16:04:51-16:05:04) and track 8 (16:05:37-16:23:49) fall in
