@@ -49,6 +49,11 @@ public final class ReviewSession {
     public var bannerDismissed = false
     private var pendingMedia: [UInt64: String] = [:]
     private var pendingPrompt: [UInt64: Int] = [:]
+    private var pendingHide: [UInt64: Suggestion] = [:]
+    private var pendingUnhide: Set<UInt64> = []
+    /// The last thing hidden in this picker, which ``undoHide()`` brings back: its rule, the
+    /// suggestion it was hidden from, and where that stood in each list.
+    public private(set) var lastHidden: (ruleID: UInt64, description: String, suggestion: Suggestion, positions: [Int?])?
     private var nextRequestID: UInt64 = 1 << 32
 
     /// A session answering on `connection`.
@@ -157,6 +162,28 @@ public final class ReviewSession {
         return true
     }
 
+    // MARK: Hiding
+
+    /// "Hide this suggestion" or "Show fewer like this" on the suggestion under review: asks pickerd
+    /// to make the rule (``Answer/hidden(_:)`` when it did; the suggestion then leaves the lists).
+    public func hide(_ option: HideOption) {
+        let id = takeRequestID()
+        pendingHide[id] = suggestion
+        send(.hide(HideRequest(sessionHandle: review.sessionHandle, suggestionId: suggestion.id, target: option.target,
+                               person: option.person, placeItemId: option.placeItemID)), id: id)
+    }
+
+    /// Undoes the last hide (while the picker is open): ``Answer/unhidden(_:)`` when pickerd did.
+    /// - Returns: `false` when nothing was hidden.
+    @discardableResult
+    public func undoHide() -> Bool {
+        guard let lastHidden else { return false }
+        let id = takeRequestID()
+        pendingUnhide.insert(id)
+        send(.unhide(UnhideRequest(sessionHandle: review.sessionHandle, ruleId: lastHidden.ruleID)), id: id)
+        return true
+    }
+
     // MARK: What pickerd answered
 
     /// What an answer from pickerd changed.
@@ -168,6 +195,10 @@ public final class ReviewSession {
         case media(itemID: String, [(contentType: String, fd: OwnedFileDescriptor)], unavailable: String?)
         /// A reflection prompt was replaced at this item position (the title may have changed).
         case prompt(Int)
+        /// A hide was made: what it does, in pickerd's words; the suggestion left the lists.
+        case hidden(String)
+        /// The last hide was undone: the suggestion is back where it was.
+        case unhidden(String)
         /// pickerd refused a request; `itemID` is set when it was a media request.
         case refused(String, itemID: String?)
         /// Not an answer to a request of this session.
@@ -205,8 +236,32 @@ public final class ReviewSession {
             suggestion.title = reply.title
             if !titleEdited { title = reply.title }
             return .prompt(index)
+        case .hideReply(let reply)? where pendingHide[id] != nil:
+            let hidden = pendingHide.removeValue(forKey: id)!
+            let positions = loaded.map { $0.firstIndex { $0.id == hidden.id } }
+            for list in List.allCases {
+                if let index = positions[list.rawValue] {
+                    loaded[list.rawValue].remove(at: index)
+                    totals[list.rawValue] -= 1
+                }
+            }
+            lastHidden = (reply.rule?.id ?? 0, reply.description, hidden, positions)
+            return .hidden(reply.description)
+        case .hideReply(let reply)? where pendingUnhide.contains(id):
+            pendingUnhide.remove(id)
+            guard let back = lastHidden else { return .none }
+            for list in List.allCases {
+                if let index = back.positions[list.rawValue] {
+                    loaded[list.rawValue].insert(back.suggestion, at: min(index, loaded[list.rawValue].count))
+                    totals[list.rawValue] += 1
+                }
+            }
+            lastHidden = nil
+            return .unhidden(reply.description)
         case .error(let error)?:
             pendingPage[id] = nil
+            pendingHide[id] = nil
+            pendingUnhide.remove(id)
             pendingPrompt[id] = nil
             return .refused(error.message, itemID: pendingMedia.removeValue(forKey: id))
         default:

@@ -50,7 +50,7 @@ enum TerminalPicker {
 
 /// The picker's screens and the person's keys. Runs on one thread.
 final class PickerScreen {
-    enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle }
+    enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle, fewer }
 
     private let client: ProtocolClient
     private let inbox: Inbox
@@ -85,6 +85,11 @@ final class PickerScreen {
     private var editBuffer = ""
     private var previews: [String: PixelImage?] = [:]
     private var message = ""
+    /// "Show fewer like this": what it offers, and which is chosen.
+    private var fewerOptions: [HideOption] = []
+    private var fewerIndex = 0
+    /// What the last hide did, shown with its undo until the picker closes or it is undone.
+    private var notice = ""
 
     init(client: ProtocolClient, inbox: Inbox, wake: Int32) {
         self.client = client
@@ -195,6 +200,13 @@ final class PickerScreen {
                 previews[itemID] = .some(image)
             case .prompt:
                 message = "Another prompt"
+            case .hidden(let description):
+                // Back to the lists, which no longer hold it; undo stays at hand.
+                notice = "\(description).  u undo"
+                for list in 0..<2 { selection[list] = min(selection[list], max(0, session.loaded[list].count - 1)) }
+                screen = .list
+            case .unhidden(let description):
+                notice = description
             case .refused(let reason, let itemID):
                 if let itemID {
                     previews[itemID] = .some(nil)
@@ -222,6 +234,7 @@ final class PickerScreen {
         case .list: listKey(key)
         case .review: reviewKey(key)
         case .editTitle: editKey(key)
+        case .fewer: fewerKey(key)
         }
     }
 
@@ -304,6 +317,7 @@ final class PickerScreen {
         case TERM_KEY_ENTER: if list.indices.contains(selection[tab]) { open(list[selection[tab]]) }
         case Self.code("x"): if review.showPrivacyBanner { session.bannerDismissed = true }
         case Self.code("?"): screen = .learnMore
+        case Self.code("u"): if session.undoHide() { notice = "" }
         case 27, Self.code("q"), 3: cancel()
         default: break
         }
@@ -333,6 +347,12 @@ final class PickerScreen {
             screen = .editTitle
         case Self.code("p"):
             if !session.cyclePrompt(itemIndex) { message = "Only a reflection prompt can be changed" }
+        case Self.code("h"):
+            session.hide(.suggestion)
+        case Self.code("f"):
+            fewerOptions = HideOption.fewer(suggestion)
+            fewerIndex = 0
+            screen = .fewer
         case TERM_KEY_ENTER, Self.code("a"):
             guard kept.contains(true) else {
                 message = suggestion.items.allSatisfy({ unavailable[$0.id] != nil })
@@ -342,6 +362,17 @@ final class PickerScreen {
             approve()
         case TERM_KEY_BACKSPACE, Self.code("b"): screen = .list
         case 27, Self.code("q"), 3: cancel()
+        default: break
+        }
+    }
+
+    /// "Show fewer like this": one of the suggestion's people, its place or its days.
+    private func fewerKey(_ key: Int) {
+        switch key {
+        case TERM_KEY_UP: fewerIndex = max(0, fewerIndex - 1)
+        case TERM_KEY_DOWN: fewerIndex = min(fewerOptions.count - 1, fewerIndex + 1)
+        case TERM_KEY_ENTER: if fewerOptions.indices.contains(fewerIndex) { session.hide(fewerOptions[fewerIndex]) }
+        case 27, TERM_KEY_BACKSPACE, Self.code("b"): screen = .review
         default: break
         }
     }
@@ -404,6 +435,7 @@ final class PickerScreen {
         case .learnMore: drawPage("Your privacy", PickerWords.privacyText(app: review.appDisplayName), help: "any key: back")
         case .list: drawList()
         case .review, .editTitle: drawReview()
+        case .fewer: drawFewer()
         }
         term_refresh()
         if trace.isOn {
@@ -549,7 +581,8 @@ final class PickerScreen {
             text(row + 1, 3, "\(PickerWords.range(of: entry))   \(PickerWords.contents(entry.items))", color: 6)
             row += perEntry
         }
-        help("↑/↓ choose  Enter review  Tab Recommended/Recent  ? privacy  \(session.showsBanner ? "x dismiss banner  " : "")Esc cancel")
+        if !notice.isEmpty { text(rows - 2, 1, notice, color: 5) }
+        help("↑/↓ choose  Enter review  Tab Recommended/Recent  ? privacy  \(session.showsBanner ? "x dismiss banner  " : "")\(session.lastHidden != nil ? "u undo  " : "")Esc cancel")
     }
 
     private func drawReview() {
@@ -601,8 +634,28 @@ final class PickerScreen {
             help("type the title  Ctrl-U clear  Enter keep it  Esc leave it as it was")
         } else {
             let prompt = { if case .reflection? = items[itemIndex].asset { return "p another prompt  " } else { return "" } }()
-            help("←/→ item  Space keep/leave out  e edit title  \(prompt)Enter add  b back  Esc cancel")
+            help("←/→ item  Space keep  e title  \(prompt)h hide this  f fewer like this  Enter add  b back  Esc cancel")
         }
+    }
+
+    /// "Show fewer like this": the suggestion's people, places and days, and what hiding does.
+    private func drawFewer() {
+        header("\(PickerWords.showFewer) · \(title)")
+        var row: Int32 = 3
+        text(row, 2, PickerWords.fewerExplanation, bold: true)
+        row += 2
+        for (index, option) in fewerOptions.enumerated() where row < rows - 4 {
+            let selected = index == fewerIndex
+            text(row, 2, "\(selected ? "›" : " ") \(option.label)", bold: selected, reverse: selected, color: selected ? 3 : 0)
+            row += 1
+        }
+        row += 1
+        for line in PickerWords.wrap(PickerWords.hideExplanation, Int(columns) - 4) where row < rows - 2 {
+            text(row, 2, line, color: 6)
+            row += 1
+        }
+        if !message.isEmpty { text(rows - 2, 2, message, color: 5) }
+        help("↑/↓ choose  Enter hide  Esc back")
     }
 
     private func drawCarousel(row: Int32, column: Int32, width: Int32, height: Int32) {

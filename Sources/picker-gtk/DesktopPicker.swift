@@ -15,14 +15,17 @@ final class DesktopPicker {
     enum Control: Int32 {
         case inbox = 1, window, allow, deny, turnOn, customize, about, notNow, back, turnOnCustomized
         case learnMore, dismissBanner, cancel, tabs, previous, next, editTitle, titleEntry, titleDone, anotherPrompt, add
+        case hide, fewer, undo
         /// The lists' rows past the first screenful, a few at a time.
         case moreRows = 30
         case recommendedList = 40, recentList, itemList
         static let categoryBase: Int32 = 1000
         static let itemBase: Int32 = 2000
+        /// The options of "Show fewer like this", by index.
+        static let fewerBase: Int32 = 3000
     }
 
-    enum Screen { case waiting, approval, consent, customize, about, lists, learnMore, review }
+    enum Screen { case waiting, approval, consent, customize, about, lists, learnMore, review, fewer }
 
     /// A preview of an item, as pickerd sent it.
     enum Preview {
@@ -46,6 +49,10 @@ final class DesktopPicker {
     private var tab = ReviewSession.List.recommended
     private var itemIndex = 0
     private var editingTitle = false
+    /// "Show fewer like this": what it offers for the suggestion under review.
+    private var fewerOptions: [HideOption] = []
+    /// What the last hide did, shown over the lists with its undo.
+    private var notice = ""
     /// Previews by item id, fetched once per window.
     private var previews: [String: Preview] = [:]
     /// Items whose previews are wanted, in order; one request is on its way at a time.
@@ -94,6 +101,11 @@ final class DesktopPicker {
         }
         if id == Control.moreRows.rawValue {
             appendMoreRows()
+            return
+        }
+        if id >= Control.fewerBase {
+            let index = Int(id - Control.fewerBase)
+            if fewerOptions.indices.contains(index) { session.hide(fewerOptions[index]) }
             return
         }
         if id >= Control.itemBase, kind == PW_EVENT_TOGGLED {
@@ -156,6 +168,11 @@ final class DesktopPicker {
         case (.anotherPrompt, _):
             if !session.cyclePrompt(itemIndex) { say("Only a reflection prompt can be changed") }
         case (.add, _): add()
+        case (.hide, _): session.hide(.suggestion)
+        case (.fewer, _):
+            fewerOptions = HideOption.fewer(session.suggestion)
+            show(.fewer)
+        case (.undo, _): session.undoHide()
         default: break
         }
     }
@@ -168,6 +185,7 @@ final class DesktopPicker {
         case .consent: declineConsent()
         case .customize, .about: closing ? declineConsent() : show(.consent)
         case .learnMore: closing ? cancel() : show(.lists)
+        case .fewer: closing ? cancel() : show(.review)
         case .review where editingTitle && !closing: editTitle(false)
         case .lists, .review, .waiting: cancel()
         }
@@ -177,6 +195,7 @@ final class DesktopPicker {
         switch screen {
         case .customize, .about: show(.consent)
         case .learnMore, .review: show(.lists)
+        case .fewer: show(.review)
         default: break
         }
     }
@@ -228,6 +247,13 @@ final class DesktopPicker {
                 select(item: index, moveList: true)
                 say("Another prompt")
             }
+        case .hidden(let description):
+            // Back to the lists, which no longer hold it; the undo is there while the window is.
+            notice = description
+            show(.lists)
+        case .unhidden(let description):
+            notice = description
+            if screen == .lists { show(.lists) }
         case .refused(let message, let itemID):
             if let itemID {
                 previews[itemID] = Preview.none
@@ -392,6 +418,7 @@ final class DesktopPicker {
         case .learnMore: buildPage(root, window, "Your privacy", PickerWords.privacyText(app: session.review.appDisplayName, on: .window))
         case .lists: buildLists(root, window)
         case .review: buildReview(root, window)
+        case .fewer: buildFewer(root)
         }
         pw_window_set_child(window, root)
         focusFirst()
@@ -411,6 +438,7 @@ final class DesktopPicker {
         case .lists: "lists"
         case .learnMore: "learn-more"
         case .review: editingTitle ? "review-title" : "review"
+        case .fewer: "fewer"
         }
     }
 
@@ -536,6 +564,15 @@ final class DesktopPicker {
             pw_accessible(dismiss, nil, "Hides this banner from now on")
             pw_append(banner, dismiss)
             pw_append(root, banner)
+        }
+        if !notice.isEmpty {
+            let row = pw_box(0, 10)!
+            pw_class(row, "pw-banner")
+            let text = label(notice)
+            pw_expand(text, 1, 0)
+            pw_append(row, text)
+            if session.lastHidden != nil { pw_append(row, pw_button("_Undo", 0, Control.undo.rawValue)) }
+            pw_append(root, row)
         }
         let stack = pw_stack(Control.tabs.rawValue)!
         widgets.stack = stack
@@ -679,11 +716,34 @@ final class DesktopPicker {
         let cancel = pw_button("_Cancel", 0, Control.cancel.rawValue)!
         let add = pw_button("_\(session.addTitle)", 1, Control.add.rawValue)!
         widgets.add = add
-        pw_append(root, buttonRow([cancel, add], leading: [back]))
+        let hide = pw_button("_Hide This Suggestion", 3, Control.hide.rawValue)!
+        pw_accessible(hide, nil, "It won't be suggested again; you can undo it")
+        let fewer = pw_button("Show _Fewer Like This…", 3, Control.fewer.rawValue)!
+        pw_accessible(fewer, nil, "Leave out one of its people, its place or its days")
+        pw_append(root, buttonRow([cancel, add], leading: [back, hide, fewer]))
         refreshItems()  // and the carousel
         if !suggestion.items.isEmpty { pw_list_select(items, Int32(itemIndex), 1) }
         // Every item's preview, the one on screen first, so each line says whether it can still be added.
         for item in suggestion.items where PickerWords.imageMedia(item) != nil { want(item.id) }
+    }
+
+    /// "Show fewer like this": a button per person, place and the days, and what hiding does.
+    private func buildFewer(_ root: OpaquePointer) {
+        pw_append(root, label(PickerWords.showFewer, 1))
+        pw_append(root, label(session.title, 2))
+        pw_append(root, label(PickerWords.fewerExplanation))
+        for (index, option) in fewerOptions.enumerated() {
+            let button = pw_button(option.label, 0, Control.fewerBase + Int32(index))!
+            pw_align(button, 1, 0)
+            pw_append(root, button)
+            if index == 0 { firstFocus = button }
+        }
+        pw_append(root, label(PickerWords.hideExplanation, 3))
+        let message = label("", 5)
+        widgets.message = message
+        pw_append(root, message)
+        spacer(root)
+        pw_append(root, buttonRow([pw_button("_Back", 0, Control.back.rawValue)!]))
     }
 
     private func fillTitleRow() {
