@@ -262,6 +262,27 @@ struct AppleHealthTests {
         #expect(AppleHealthExport.thinned(Array(route.prefix(66))).count == 66)
     }
 
+    @Test("many walks and workouts cost n log n: 50,000 ten-minute walks, every other inside a workout")
+    func manyWalks() {
+        var samples = StepSamples()
+        let base: Int64 = 1_700_000_000_000
+        for walk in 0..<50_000 {
+            let start = base + Int64(walk) * 1_800_000  // every 30 minutes
+            for minute in 0..<11 {
+                let t = start + Int64(minute) * 60_000
+                samples.add(startMs: t, endMs: t + 60_000, steps: 110, source: "watch")
+            }
+        }
+        samples.finish()
+        let workouts = (0..<25_000).map { i -> ClosedRange<Int64> in
+            let start = base + Int64(2 * i) * 1_800_000
+            return start...(start + 660_000)
+        }
+        let bouts = samples.bouts(outside: workouts, format: "apple-health")
+        #expect(bouts.count == 25_000)
+        #expect(bouts.allSatisfy { $0.steps == 1_210 })
+    }
+
     @Test("attribute entities are decoded")
     func entities() {
         let bytes = Array("Ana&#8217;s &lt;Watch&gt; &amp; &quot;phone&quot; &#x41;&unknown;".utf8)

@@ -30,6 +30,7 @@ public struct ImportedMotion: Sendable, Hashable {
 /// - walks and runs: per source, moving samples (40 steps a minute or more) with gaps of at most
 ///   5 minutes between them, at least 10 minutes and 1,000 steps long; where two sources' walks
 ///   overlap, the one with more steps; those at least half inside a workout are left to the workout.
+///   Both cost n log n in walks and workouts (a file crafted with a million walks stays linear).
 struct StepSamples {
     struct Sample {
         /// Seconds since 1970.
@@ -114,6 +115,24 @@ struct StepSamples {
         return best >= 1 ? Int(best.rounded()) : nil
     }
 
+    /// How long `bout` is inside `spans` (workouts sorted by start; those longer than a week are not
+    /// looked back for).
+    static func inside(_ bout: ImportedMotion, _ spans: [ClosedRange<Int64>]) -> Int64 {
+        var low = 0, high = spans.count
+        let from = bout.startMs - 7 * 86_400_000
+        while low < high {
+            let mid = (low + high) / 2
+            if spans[mid].lowerBound < from { low = mid + 1 } else { high = mid }
+        }
+        var total: Int64 = 0
+        var i = low
+        while i < spans.count, spans[i].lowerBound < bout.endMs {
+            total += max(0, min(spans[i].upperBound, bout.endMs) - max(spans[i].lowerBound, bout.startMs))
+            i += 1
+        }
+        return total
+    }
+
     /// Walks and runs, outside the given workouts (ms), `format` naming where they came from.
     func bouts(outside workouts: [ClosedRange<Int64>], format: String) -> [ImportedMotion] {
         var found: [ImportedMotion] = []
@@ -149,13 +168,28 @@ struct StepSamples {
             }
             close()
         }
-        // One walk where sources overlap: the one that counted most.
+        // One walk where sources overlap: the one that counted most. Overlapping walks are taken a
+        // cluster at a time (walks sorted by start, a cluster runs while the next starts before the
+        // cluster's end), so a file of many walks costs n log n, not n².
+        found.sort { ($0.startMs, $0.endMs) < ($1.startMs, $1.endMs) }
+        let spans = workouts.sorted { $0.lowerBound < $1.lowerBound }
         var kept: [ImportedMotion] = []
-        for bout in found.sorted(by: { ($0.steps, $1.startMs) > ($1.steps, $0.startMs) }) {
-            if kept.contains(where: { $0.startMs < bout.endMs && bout.startMs < $0.endMs }) { continue }
-            let inside = workouts.reduce(Int64(0)) { $0 + max(0, min($1.upperBound, bout.endMs) - max($1.lowerBound, bout.startMs)) }
-            if inside * 2 >= bout.endMs - bout.startMs { continue }
-            kept.append(bout)
+        var index = 0
+        while index < found.count {
+            var end = found[index].endMs
+            var next = index + 1
+            while next < found.count, found[next].startMs < end {
+                end = max(end, found[next].endMs)
+                next += 1
+            }
+            var chosen: [ImportedMotion] = []
+            for bout in found[index..<next].sorted(by: { ($0.steps, $1.startMs) > ($1.steps, $0.startMs) }) {
+                if chosen.contains(where: { $0.startMs < bout.endMs && bout.startMs < $0.endMs }) { continue }
+                if Self.inside(bout, spans) * 2 >= bout.endMs - bout.startMs { continue }
+                chosen.append(bout)
+            }
+            kept += chosen
+            index = next
         }
         return kept.sorted { $0.startMs < $1.startMs }
     }
