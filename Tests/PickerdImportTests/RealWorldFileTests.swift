@@ -400,6 +400,13 @@ import Testing
         }
     }
 
+    @Test("9: an RRULE with its separators escaped (Ruby's icalendar gem: FREQ=DAILY\\;COUNT=10) is read as the rule it escapes")
+    func escapedRecurrenceRule() throws {
+        let text = Self.calendar("BEGIN:VEVENT\r\nUID:r\r\nRRULE:FREQ=DAILY\\;COUNT=10\r\nDTSTART:20240504T080000Z\r\nSUMMARY:Something\r\nEND:VEVENT\r\n")
+        let events = try CalendarReader.read(text, file: "ruby_rrule.ics", horizon: Self.horizon, timeZone: Self.utc)
+        #expect(events.first?.occurrences.count == 10)
+    }
+
     @Test("10: a hidden folder is named with its reason")
     func hiddenFolder() throws {
         let temporary = try TemporaryStore()

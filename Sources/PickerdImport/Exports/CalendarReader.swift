@@ -427,6 +427,14 @@ extension CalendarReader {
             // An empty property is just empty (Google Calendar writes `DESCRIPTION:` and `LOCATION:`).
             if value.isEmpty { continue }
             var text = line
+            // A recurrence rule with its separators escaped as if it were TEXT (Ruby's icalendar gem
+            // writes `RRULE:FREQ=DAILY\;COUNT=10`, vobject's ruby_rrule.ics): a RECUR value has no
+            // escapes, so each stands for the separator it escapes.
+            if property.name == "RRULE" || property.name == "EXRULE", value.contains("\\"), line.hasSuffix(value) {
+                let rule = value.replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
+                text = line.dropLast(value.count) + rule
+                property = CalendarProperty(text) ?? property
+            }
             if let tzid = property.parameter("TZID") {
                 if let olson = resolve(tzid) {
                     if olson != tzid {
@@ -472,6 +480,7 @@ extension CalendarReader {
                     eventProblem = "line \(number): DURATION \"\(value)\" is longer than a century"
                 }
             case "RRULE":
+                let value = property.value
                 let upper = value.uppercased()
                 if !upper.contains("FREQ=") || value.withCString({ ci_rrule_valid($0) }) == 0 {
                     eventProblem = "line \(number): RRULE \"\(value)\" is not a recurrence rule libical reads"
