@@ -30,6 +30,8 @@ public enum AppleHealthExport {
     public static let format = "apple-health"
     /// The most workouts read from one export.
     static let maximumWorkouts = 100_000
+    /// The most route files one workout may name (Apple's name one).
+    static let maximumRouteFiles = 16
     /// The largest route GPX read.
     static let maximumRouteFile = 64 << 20
     /// How often progress is told, in records.
@@ -82,6 +84,9 @@ public enum AppleHealthExport {
                         inRoute = true
                     }
                 } else if workout != nil, inRoute, depth == 4, stream.nameIs("FileReference"), let reference = stream.attribute("path") {
+                    guard workout!.routeFiles.count < maximumRouteFiles else {
+                        throw stream.error("a workout with more than \(maximumRouteFiles) route files")
+                    }
                     workout!.routeFiles.append(reference)
                 }
             case .close:
