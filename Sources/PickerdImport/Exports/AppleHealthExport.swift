@@ -22,9 +22,10 @@ import Foundation
 ///   read past.
 ///
 /// Bounds (the reader runs inside pickerd until the parsing helper exists): a tag of 1 MiB, 64 deep
-/// (``XMLTagStream``), ``maximumWorkouts`` workouts, ``StepSamples/maximumSamples`` step samples, a
-/// route file of ``maximumRouteFile``, a route kept thinned to ``ExportItems/maximumRoutePoints``. A malformed or truncated `export.xml` is an ``ImportError``
-/// with its line, and nothing of it is imported.
+/// (``XMLTagStream``), ``maximumWorkouts`` workouts, ``StepSamples/maximumSamples`` step samples,
+/// ``maximumRouteFiles`` route files per workout of ``maximumRouteFile`` each, a route kept thinned
+/// to ``ExportItems/maximumRoutePoints``. A malformed or truncated `export.xml` is an
+/// ``ImportError`` with its line, and nothing of it is imported.
 public enum AppleHealthExport {
     /// The format name items carry.
     public static let format = "apple-health"
