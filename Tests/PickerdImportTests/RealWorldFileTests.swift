@@ -386,7 +386,7 @@ import Testing
 
     // MARK: 10. Silent skips
 
-    @Test("9: a line after END:VCALENDAR, and a VFREEBUSY's property without a value, refuse nothing: pickerd reads neither (python-icalendar's issues 350 and 348)")
+    @Test("9: a line after END:VCALENDAR, a VFREEBUSY's property without a value and an odd X- line refuse nothing: pickerd reads none of them (python-icalendar's issues 350, 348 and 168)")
     func oddLinesPickerdDoesNotRead() throws {
         let event = "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240504T180000Z\r\nSUMMARY:Dinner\r\nEND:VEVENT\r\n"
         var trailing = Self.calendar(event)
@@ -394,6 +394,9 @@ import Testing
         #expect(try CalendarReader.read(trailing, file: "350.ics", horizon: Self.horizon, timeZone: Self.utc).map(\.summary) == ["Dinner"])
         let freeBusy = Self.calendar("BEGIN:VFREEBUSY\r\nFREEBUSY;FBTYPE=FREE:20190624T063000Z/20190624T163000Z\r\nORGANIZER;CN=Sixt SE\r\nEND:VFREEBUSY\r\n" + event)
         #expect(try CalendarReader.read(freeBusy, file: "348.ics", horizon: Self.horizon, timeZone: Self.utc).map(\.summary) == ["Dinner"])
+        // Nor does an odd X- line in an event (Apple's X-APPLE-RADIUS=… cut from its property, X-BAD/SLASH:TRUE).
+        let apple = Self.calendar("BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240504T180000Z\r\nX-APPLE-RADIUS=49.91307046514149\r\nX-BAD/SLASH:TRUE\r\nSUMMARY:Dinner\r\nEND:VEVENT\r\n")
+        #expect(try CalendarReader.read(apple, file: "168.ics", horizon: Self.horizon, timeZone: Self.utc).map(\.summary) == ["Dinner"])
         // Before the calendar, and among its own or its time zones' lines, a line that is no property still refuses it.
         #expect(throws: ImportError.self) {
             try CalendarReader.read(Self.calendar("not a property\r\n" + event), file: "odd.ics", horizon: Self.horizon, timeZone: Self.utc)

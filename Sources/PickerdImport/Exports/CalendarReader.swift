@@ -376,6 +376,10 @@ extension CalendarReader {
             let after = sawCalendar && stack.isEmpty
             let unread = stack.contains { !["VCALENDAR", "VEVENT", "VTIMEZONE", "STANDARD", "DAYLIGHT", "VALARM"].contains($0.name) }
             guard var property = CalendarProperty(line) else {
+                // An odd line of an experimental property costs nothing either: pickerd reads no X-
+                // property (python-icalendar's issue 168: Apple's X-APPLE-RADIUS=49.9 cut from its
+                // X-APPLE-STRUCTURED-LOCATION; vobject's badline.ics: X-BAD/SLASH:TRUE).
+                if line.prefix(2).uppercased() == "X-" { continue }
                 if inEvent {
                     eventProblem = eventProblem ?? "line \(number) is not an iCalendar property (NAME:value)"
                     continue
