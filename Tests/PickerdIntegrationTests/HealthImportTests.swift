@@ -1,5 +1,7 @@
 import Foundation
+import PickerdStore
 import PickerdTestKit
+import PickerdWire
 import Testing
 
 /// `pickerctl import` of Apple Health's export.zip and Gadgetbridge's database through a real
@@ -27,6 +29,17 @@ struct HealthImportTests {
         let truncated = lines.first { $0.contains("apple_health_truncated.xml") } ?? ""
         #expect(truncated.contains("not imported") && truncated.contains("line ") && truncated.contains("truncated"), "\(imported.stdout)")
         #expect(try pickerd.ctl(["status"]).status == 0)
+        // The runs become moments: the Health run's and the Gadgetbridge run's workouts are in suggestions.
+        let store = try Store(dataDirectory: pickerd.data)
+        let runs = try store.items().filter { item in
+            if case .workout(let w) = item.asset { return w.details?.activityType == 37 }
+            return false
+        }
+        #expect(runs.count == 2)
+        let suggestions = try store.suggestions()
+        for run in runs {
+            #expect(suggestions.contains { $0.itemIDs.contains(run.id) }, "\(suggestions.map(\.title))")
+        }
         pickerd.stop()
     }
 }
