@@ -44,6 +44,9 @@ public enum MediaProbe {
         guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
         let head = try file.read(at: 0, count: 32)
         guard let format = MediaFormat(head: head) else {
+            if let image = MediaFormat.unreadImage(head: head) {
+                throw ProbeError(.unsupported, "\(image): a photo format pickerd does not read yet")
+            }
             throw ProbeError(.unsupported, "not a photo or video format pickerd reads")
         }
         switch format {
@@ -456,6 +459,25 @@ enum MediaFormat: Equatable {
         case .quicktime: "video/quicktime"
         case .mp4: "video/mp4"
         }
+    }
+
+    /// The name of a photo format `head` starts that pickerd knows but does not read (WebP, AVIF,
+    /// BigTIFF, JPEG XL), so that such a photo is named as what it is, not as no photo at all.
+    static func unreadImage(head: [UInt8]) -> String? {
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) { return "a WebP image" }
+        if head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return "a BigTIFF" }
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "a JPEG XL image" }
+        if head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) {
+            let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+            var brands = [String(decoding: head[8..<12], as: UTF8.self)]
+            var at = 16
+            while at + 4 <= min(head.count, max(boxSize, 12)) {
+                brands.append(String(decoding: head[at..<(at + 4)], as: UTF8.self))
+                at += 4
+            }
+            if brands.contains("avif") || brands.contains("avis") { return "an AVIF image" }
+        }
+        return nil
     }
 
     /// The format `head` (a file's first bytes, up to 32) starts, `nil` for anything else.

@@ -246,7 +246,9 @@ public struct SourceIndexer: Sendable {
                                                     device: file.device, inode: file.inode, itemID: item.id, role: "workout", ctimeNs: file.ctimeNs))
                     continue
                 }
-                let reason = error.kind == .unsupported ? "not a photo, video or workout file pickerd reads" : error.message
+                // A photo format pickerd knows but does not read is named as what it is (a WebP image…).
+                let reason = error.kind != .unsupported ? error.message
+                    : error.message.contains("does not read yet") ? error.message : "not a photo, video or workout file pickerd reads"
                 report.skipped.append(.init(path: file.path, reason: reason))
                 changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
                                                 device: file.device, inode: file.inode, problem: reason, ctimeNs: file.ctimeNs))
