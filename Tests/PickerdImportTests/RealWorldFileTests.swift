@@ -430,6 +430,25 @@ import Testing
         }
     }
 
+    @Test("A GPX of two tracks in neighbouring minutes, imported twice (gpxpy's cerknicko-jezero.gpx and its copies), keeps both")
+    func neighbouringTracksImportedTwice() throws {
+        func point(_ lat: Double, _ time: String) -> String { "<trkpt lat=\"\(lat)\" lon=\"14.35\"><time>\(time)</time></trkpt>" }
+        let gpx = """
+            <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk><name>7</name><trkseg>\(point(45.750, "2010-08-05T16:04:51Z"))\(point(45.7501, "2010-08-05T16:05:04Z"))</trkseg></trk>
+            <trk><name>8</name><trkseg>\((0..<21).map { point(45.751 + Double($0) * 0.0005, String(format: "2010-08-05T16:%02d:37Z", 5 + $0 * 9 / 10)) }.joined())</trkseg></trk>
+            </gpx>
+            """
+        let temporary = try TemporaryStore()
+        for name in ["cerknicko-jezero.gpx", "cerknicko-jezero-no-creator.gpx"] {
+            try Self.write(gpx, to: temporary.directory + "/" + name)
+            _ = ExportImporter(store: temporary.store).run([temporary.directory + "/" + name]) { _, _, _, _ in }
+        }
+        let starts = try temporary.store.items(startingFrom: Self.ms("2010-08-05T00:00:00Z"), to: Self.ms("2010-08-06T00:00:00Z"))
+            .filter { if case .workout = $0.asset { return true } else { return false } }.map(\.startMs).sorted()
+        #expect(starts == [Self.ms("2010-08-05T16:04:51Z"), Self.ms("2010-08-05T16:05:37Z")])
+    }
+
     @Test("10: a hidden folder is named with its reason")
     func hiddenFolder() throws {
         let temporary = try TemporaryStore()

@@ -43,7 +43,10 @@ public struct ExportItems: Sendable {
         var changes = SourceChanges()
         for var workout in data.workouts {
             let candidates = (-1...1).map { Self.workoutID(workout, minuteOffset: $0) }
-            let existing = try store.items(candidates).first
+            // The copy already imported is the one that starts nearest: with two workouts in
+            // neighbouring minutes (gpxpy's cerknicko-jezero.gpx: a 13 s track, then one 46 s later),
+            // the other one is not this one's copy, and a second import must not replace it.
+            let existing = try store.items(candidates).min { abs($0.startMs - workout.startMs) < abs($1.startMs - workout.startMs) }
             let existingName = existing.flatMap(Self.workoutName) ?? ""
             let existingDistance = existing.flatMap(Self.devicesDistance)
             if let existing, Self.routeCount(existing) >= workout.route.count {
