@@ -51,14 +51,6 @@ ALLOWED = {
     # icalendar's leniency: it reads past what pickerd refuses with its line. A typo'd END:VCALENDARD
     # is a broken file: its components cannot be told apart, so it is refused, line 23 named.
     "exports/icalendar/calendars/timezone_same_start_and_offset.ics": "END:VCALENDARD at line 23: a broken file, refused with its line; icalendar reads past it",
-    # A documented pickerd rule: a workout is one item per activity and start minute, a neighbouring
-    # minute included (ExportItems: the same run from two exports is one item, the richer route kept).
-    # These files' track 7 (2 points, 16:04:51-16:05:04) and track 8 (16:05:37-16:23:49) fall in
-    # neighbouring minutes, so track 8 stands for both.
-    "exports/gpxpy/cerknicko-jezero.gpx": "two tracks starting in neighbouring minutes are one workout (ExportItems)",
-    "exports/gpxpy/cerknicko-jezero-no-creator.gpx": "two tracks starting in neighbouring minutes are one workout (ExportItems)",
-    "exports/gpxpy/cerknicko-jezero-with-elevations-zero.gpx": "two tracks starting in neighbouring minutes are one workout (ExportItems)",
-    "exports/gpxpy/cerknicko-jezero-without-elevations.gpx": "two tracks starting in neighbouring minutes are one workout (ExportItems)",
 }
 
 PHOTO_EXTENSIONS = {"jpg", "jpeg", "mpo", "tif", "tiff", "png", "webp", "heic", "heif", "avif", "dng"}
