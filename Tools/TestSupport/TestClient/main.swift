@@ -208,7 +208,8 @@ do {
     case "configuration":
         try connection.send(Envelope(requestId: 3, body: .configuration(ConfigurationRequest())))
         if let frame = try connection.receive(), case .configurationReply(let c)? = frame.envelope.body {
-            emit(["event": "configuration", "schedule": c.schedule.description, "causes": c.offCauses.map(\.description)])
+            emit(["event": "configuration", "schedule": c.schedule.description, "causes": c.offCauses.map(\.description),
+                  "raw": Data(frame.body).base64EncodedString()])
         }
     case "probe":
         // Every agent and control message kind from a client connection: each must be refused.
@@ -235,6 +236,19 @@ do {
         ]
         for (i, body) in bodies.enumerated() {
             try connection.send(Envelope(requestId: UInt64(100 + i), body: body))
+            _ = try next()
+        }
+    case "probe-hidden":
+        // The person's hidden rules, from a client connection: every request and reply of them is
+        // refused, so an app can neither read, add nor remove one.
+        let rule = HiddenRule(target: .person(HiddenPerson(name: "Maya Okafor")))
+        let bodies: [Envelope.Body] = [
+            .hiddenList(HiddenListRequest()), .hiddenAdd(HiddenAddRequest(rule: rule)), .hiddenRemove(HiddenRemoveRequest(id: 1)),
+            .hiddenReply(HiddenReply(rules: [rule])), .hide(HideRequest(target: .person, person: "Maya Okafor")),
+            .hideReply(HideReply(rule: rule)), .unhide(UnhideRequest(ruleId: 1)),
+        ]
+        for (i, body) in bodies.enumerated() {
+            try connection.send(Envelope(requestId: UInt64(200 + i), body: body))
             _ = try next()
         }
     case "soak", "concurrent":
