@@ -181,7 +181,8 @@ struct DesktopPickerTests {
     func clean(_ pickerd: RunningPickerd, _ display: XDisplay) -> Bool {
         eventually(timeout: XDisplay.patience) {
             display.window(Self.title) == nil
-                && (try? runCommand(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-x", "picker-gtk"]).status) == 1
+                // This pickerd's pickers only: other suites' desktop pickers run at the same time.
+                && (try? runCommand(URL(fileURLWithPath: "/usr/bin/pgrep"), ["-x", "-P", "\(pickerd.pid ?? 0)", "picker-gtk"]).status) == 1
                 && ((try? pickerd.ctl(["status"]).stdout) ?? "").contains("sessions: 0 active, 0 picker agents")
         }
     }

@@ -61,11 +61,14 @@ struct LocalTimeTests {
         #expect(window.waitFor("EXIT="), "\(window.screen)")
         pickerd.stop()
     }
+}
 
+/// The desktop half runs in the desktop picker's suite, one test at a time with the others there.
+extension DesktopPickerTests {
     @Test("the desktop picker, in New York, shows the Lisbon weekend in Lisbon's time, marked so")
-    func desktop() throws {
+    func localTimeInTheDesktopPicker() throws {
         let display = try XDisplay()
-        let pickerd = try pickerd(display)
+        let pickerd = try LocalTimeTests().pickerd(display)
         let app = try LaunchedApp(pickerd, display: display)
         let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
         #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
@@ -73,8 +76,8 @@ struct LocalTimeTests {
         try display.keys("Return")
         #expect(display.drawn("lists", in: window), "\(display.tree)")
         #expect(display.waitFor("in Lisboa"), "the trip is recommended: \(display.tree)")
-        #expect(display.waitFor(Self.tripEnd), "Lisbon's clock, marked: \(display.tree)")
-        #expect(!display.tree.contains(Self.newYorkEnd), "\(display.tree)")
+        #expect(display.waitFor(LocalTimeTests.tripEnd), "Lisbon's clock, marked: \(display.tree)")
+        #expect(!display.tree.contains(LocalTimeTests.newYorkEnd), "\(display.tree)")
         try display.keys("Escape")
         #expect(app.finish() != nil, "\(app.said)")
         pickerd.stop()
