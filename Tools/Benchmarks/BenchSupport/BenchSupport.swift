@@ -106,13 +106,8 @@ public final class BenchPickerd: @unchecked Sendable {
 
     /// pickerd's resident memory now and at its peak, in MB.
     public func memory() -> (rss: Double, peak: Double) {
-        guard let pid = process?.processIdentifier,
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
-        func field(_ name: String) -> Double {
-            let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-            return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-        }
-        return (field("VmRSS"), field("VmHWM"))
+        guard let pid = process?.processIdentifier else { return (0, 0) }
+        return processMemory("\(pid)")
     }
 
     /// Runs pickerctl against this pickerd.
@@ -123,3 +118,38 @@ public final class BenchPickerd: @unchecked Sendable {
 
 /// `value` with `digits` decimals.
 public func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+
+/// A process's resident memory now and at its peak (VmRSS, VmHWM from /proc/PID/status), in MB.
+/// - Parameter pid: the process, or `self`.
+public func processMemory(_ pid: String = "self") -> (rss: Double, peak: Double) {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Double {
+        let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+    return (field("VmRSS"), field("VmHWM"))
+}
+
+/// Resets this process's VmHWM to its current RSS (Linux 4.0 and later, through
+/// /proc/self/clear_refs), so each phase's peak is its own; false where not allowed.
+public func resetPeakMemory() -> Bool {
+    let fd = open("/proc/self/clear_refs", O_WRONLY)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return write(fd, "5", 1) == 1
+}
+
+/// Appends `value` in decimal to `out` (generators writing millions of records without String).
+public func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    var v = value
+    if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
+    var digits: [UInt8] = []
+    repeat { digits.append(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
+    out.append(contentsOf: digits.reversed())
+}
+
+/// Appends `value` (0…99) as two digits to `out`.
+public func appendTwoDigits(_ value: Int, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "0") + UInt8(value / 10))
+    out.append(UInt8(ascii: "0") + UInt8(value % 10))
+}

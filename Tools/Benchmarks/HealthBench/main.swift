@@ -25,38 +25,7 @@ guard target > 0 else { fail("RECORDS is a number of records") }
 let folder = work + "/apple_health_export"
 let path = folder + "/export.xml"
 
-/// This process's memory from /proc/self/status, MB.
-func memory() -> (rss: Double, peak: Double) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-    func field(_ name: String) -> Double {
-        let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-    return (field("VmRSS"), field("VmHWM"))
-}
-
-/// Resets VmHWM to the current RSS (Linux ≥ 4.0); false where not allowed.
-func resetPeak() -> Bool {
-    let fd = open("/proc/self/clear_refs", O_WRONLY)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return write(fd, "5", 1) == 1
-}
-
 // MARK: the export
-
-func append(_ value: Int, to out: inout [UInt8]) {
-    var v = value
-    if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
-    var digits: [UInt8] = []
-    repeat { digits.append(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
-    out.append(contentsOf: digits.reversed())
-}
-
-func append2(_ value: Int, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "0") + UInt8(value / 10))
-    out.append(UInt8(ascii: "0") + UInt8(value % 10))
-}
 
 /// `YYYY-MM-DD hh:mm:ss +0100`, as the Health app writes dates (local time and its offset).
 func appendDate(_ seconds: Int, to out: inout [UInt8]) {
@@ -66,9 +35,9 @@ func appendDate(_ seconds: Int, to out: inout [UInt8]) {
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
     let d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-    append(y, to: &out); out.append(UInt8(ascii: "-")); append2(m, to: &out); out.append(UInt8(ascii: "-")); append2(d, to: &out)
-    out.append(0x20); append2(rest / 3600, to: &out); out.append(UInt8(ascii: ":")); append2(rest / 60 % 60, to: &out)
-    out.append(UInt8(ascii: ":")); append2(rest % 60, to: &out)
+    appendDecimal(y, to: &out); out.append(UInt8(ascii: "-")); appendTwoDigits(m, to: &out); out.append(UInt8(ascii: "-")); appendTwoDigits(d, to: &out)
+    out.append(0x20); appendTwoDigits(rest / 3600, to: &out); out.append(UInt8(ascii: ":")); appendTwoDigits(rest / 60 % 60, to: &out)
+    out.append(UInt8(ascii: ":")); appendTwoDigits(rest % 60, to: &out)
     out.append(contentsOf: Array(" +0100".utf8))
 }
 
@@ -125,7 +94,7 @@ func generate() -> (bytes: Int, records: Int, workouts: Int, days: Int) {
         out.append(contentsOf: Array(" unit=\"\(unit)\" creationDate=\"".utf8)); appendDate(to + 60, to: &out)
         out.append(contentsOf: Array("\" startDate=\"".utf8)); appendDate(from, to: &out)
         out.append(contentsOf: Array("\" endDate=\"".utf8)); appendDate(to, to: &out)
-        out.append(contentsOf: Array("\" value=\"".utf8)); append(value, to: &out)
+        out.append(contentsOf: Array("\" value=\"".utf8)); appendDecimal(value, to: &out)
         out.append(contentsOf: Array("\"/>\n".utf8))
         records += 1
         if out.count > (1 << 20) - 8192 { flush() }
@@ -200,7 +169,7 @@ let made = generate()
 let generateSeconds = (now() - t0) / 1000
 let mb = Double(made.bytes) / 1_048_576
 let items = made.records + made.workouts
-let peakResets = resetPeak()
+let peakResets = resetPeakMemory()
 
 struct Row {
     var name: String
@@ -210,7 +179,7 @@ struct Row {
 var rows: [Row] = []
 
 // The baseline: 1 MiB chunked reads, every byte looked at, no parsing.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 var newlines = 0
 do {
@@ -230,23 +199,23 @@ do {
     buffer.deallocate()
     close(fd)
 }
-rows.append(Row(name: "read 1 MiB chunks, find each line (baseline)", seconds: (now() - t0) / 1000, peak: memory().peak))
+rows.append(Row(name: "read 1 MiB chunks, find each line (baseline)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
 
 // The reader: export.xml streamed, routes read, steps folded.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 var samples: [(Int, Double)] = []
 let data: ImportedData
 do {
     data = try AppleHealthExport.read(path: path, name: "export.xml") { n in
-        if n % 500_000 == 0 { samples.append((n, memory().rss)) }
+        if n % 500_000 == 0 { samples.append((n, processMemory().rss)) }
     }
 } catch { fail("\(error)") }
-rows.append(Row(name: "read (AppleHealthExport.read)", seconds: (now() - t0) / 1000, peak: memory().peak))
+rows.append(Row(name: "read (AppleHealthExport.read)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
 guard data.read["health records"] == items + 1 else { fail("read \(data.read["health records"] ?? 0) of \(items + 1) records") }
 
 // The whole import: reader, then items written to a store in one transaction.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 let storeDirectory = work + "/store"
 let results: [ExportImporter.FileResult]
@@ -254,7 +223,7 @@ do {
     let store = try Store(dataDirectory: storeDirectory)
     results = ExportImporter(store: store).run([path]) { _, _, _, _ in }
 } catch { fail("\(error)") }
-rows.append(Row(name: "import into a store (ExportImporter.run)", seconds: (now() - t0) / 1000, peak: memory().peak))
+rows.append(Row(name: "import into a store (ExportImporter.run)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
 guard let result = results.first, result.error == nil else { fail("import: \(results)") }
 
 print("")

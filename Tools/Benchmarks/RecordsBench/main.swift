@@ -24,39 +24,7 @@ let count = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 1_000_000
 guard count > 0 else { fail("POINTS is a number of points") }
 let path = work + "/Records.json"
 
-/// This process's memory from /proc/self/status, MB.
-func memory() -> (rss: Double, peak: Double) {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
-    func field(_ name: String) -> Double {
-        let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-        return (Double(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
-    }
-    return (field("VmRSS"), field("VmHWM"))
-}
-
-/// Resets VmHWM to the current RSS (Linux ≥ 4.0); false where not allowed.
-func resetPeak() -> Bool {
-    let fd = open("/proc/self/clear_refs", O_WRONLY)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return write(fd, "5", 1) == 1
-}
-
 // MARK: the file
-
-/// Appends `value` in decimal.
-func append(_ value: Int, to out: inout [UInt8]) {
-    var v = value
-    if v < 0 { out.append(UInt8(ascii: "-")); v = -v }
-    var digits: [UInt8] = []
-    repeat { digits.append(UInt8(ascii: "0") + UInt8(v % 10)); v /= 10 } while v > 0
-    out.append(contentsOf: digits.reversed())
-}
-
-func append2(_ value: Int, to out: inout [UInt8]) {
-    out.append(UInt8(ascii: "0") + UInt8(value / 10))
-    out.append(UInt8(ascii: "0") + UInt8(value % 10))
-}
 
 /// `YYYY-MM-DDTHH:MM:SS.mmmZ` (Howard Hinnant's civil_from_days).
 func appendISO(_ ms: Int64, to out: inout [UInt8]) {
@@ -65,11 +33,11 @@ func appendISO(_ ms: Int64, to out: inout [UInt8]) {
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
     let d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9, y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-    append(y, to: &out); out.append(UInt8(ascii: "-")); append2(m, to: &out); out.append(UInt8(ascii: "-")); append2(d, to: &out)
-    out.append(UInt8(ascii: "T")); append2(rest / 3600, to: &out); out.append(UInt8(ascii: ":")); append2(rest / 60 % 60, to: &out)
-    out.append(UInt8(ascii: ":")); append2(rest % 60, to: &out); out.append(UInt8(ascii: "."))
+    appendDecimal(y, to: &out); out.append(UInt8(ascii: "-")); appendTwoDigits(m, to: &out); out.append(UInt8(ascii: "-")); appendTwoDigits(d, to: &out)
+    out.append(UInt8(ascii: "T")); appendTwoDigits(rest / 3600, to: &out); out.append(UInt8(ascii: ":")); appendTwoDigits(rest / 60 % 60, to: &out)
+    out.append(UInt8(ascii: ":")); appendTwoDigits(rest % 60, to: &out); out.append(UInt8(ascii: "."))
     let milli = Int(ms % 1000)
-    out.append(UInt8(ascii: "0") + UInt8(milli / 100)); append2(milli % 100, to: &out); out.append(UInt8(ascii: "Z"))
+    out.append(UInt8(ascii: "0") + UInt8(milli / 100)); appendTwoDigits(milli % 100, to: &out); out.append(UInt8(ascii: "Z"))
 }
 
 /// Writes `count` points in Takeout's shape: each day home until 08:00, a 30-minute walk, work until
@@ -108,9 +76,9 @@ func generate(_ path: String, count: Int) -> Int {
         }
         let lat = place.0 + (random() - 0.5) * 0.0005, lon = place.1 + (random() - 0.5) * 0.0006
         out.append(contentsOf: Array((i == 0 ? "{\n" : ", {\n").utf8))
-        out.append(contentsOf: Array("    \"latitudeE7\": ".utf8)); append(Int((lat * 1e7).rounded()), to: &out)
-        out.append(contentsOf: Array(",\n    \"longitudeE7\": ".utf8)); append(Int((lon * 1e7).rounded()), to: &out)
-        out.append(contentsOf: Array(",\n    \"accuracy\": ".utf8)); append(accuracy, to: &out)
+        out.append(contentsOf: Array("    \"latitudeE7\": ".utf8)); appendDecimal(Int((lat * 1e7).rounded()), to: &out)
+        out.append(contentsOf: Array(",\n    \"longitudeE7\": ".utf8)); appendDecimal(Int((lon * 1e7).rounded()), to: &out)
+        out.append(contentsOf: Array(",\n    \"accuracy\": ".utf8)); appendDecimal(accuracy, to: &out)
         if walking {
             out.append(contentsOf: Array(",\n    \"activity\": [{\n      \"activity\": [{\n        \"type\": \"WALKING\",\n        \"confidence\": 88\n      }, {\n        \"type\": \"ON_FOOT\",\n        \"confidence\": 88\n      }],\n      \"timestamp\": \"".utf8))
             appendISO(t, to: &out)
@@ -133,7 +101,7 @@ var t0 = now()
 let bytes = generate(path, count: count)
 let generateSeconds = (now() - t0) / 1000
 let mb = Double(bytes) / 1_048_576
-let peakResets = resetPeak()
+let peakResets = resetPeakMemory()
 
 struct Row {
     var name: String
@@ -144,7 +112,7 @@ struct Row {
 var rows: [Row] = []
 
 // The baseline: the same chunked reads, every byte looked at (counting newlines), no parsing.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 var newlines = 0
 do {
@@ -154,27 +122,27 @@ do {
         newlines += n
     }
 } catch { fail("\(error)") }
-rows.append(Row(name: "read 64 KiB chunks (baseline)", seconds: (now() - t0) / 1000, points: count, peak: memory().peak))
+rows.append(Row(name: "read 64 KiB chunks (baseline)", seconds: (now() - t0) / 1000, points: count, peak: processMemory().peak))
 
 // The streaming reader alone.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 var streamed = 0
 do { try TakeoutRecords.stream(path: path) { _ in streamed += 1 } } catch { fail("\(error)") }
-rows.append(Row(name: "stream points (TakeoutRecords.stream)", seconds: (now() - t0) / 1000, points: streamed, peak: memory().peak))
+rows.append(Row(name: "stream points (TakeoutRecords.stream)", seconds: (now() - t0) / 1000, points: streamed, peak: processMemory().peak))
 guard streamed == count else { fail("streamed \(streamed) of \(count) points") }
 
 // The reader and stay detection, RSS sampled as it goes.
-_ = resetPeak()
+_ = resetPeakMemory()
 t0 = now()
 var samples: [(Int, Double)] = []
 let data: ImportedData
 do {
     data = try TakeoutRecords.read(path: path) { n in
-        if n % (count / 10 > 0 ? count / 10 : 1) == 0, samples.last?.0 != n { samples.append((n, memory().rss)) }
+        if n % (count / 10 > 0 ? count / 10 : 1) == 0, samples.last?.0 != n { samples.append((n, processMemory().rss)) }
     }
 } catch { fail("\(error)") }
-rows.append(Row(name: "stream + stay detection (read)", seconds: (now() - t0) / 1000, points: count, peak: memory().peak))
+rows.append(Row(name: "stream + stay detection (read)", seconds: (now() - t0) / 1000, points: count, peak: processMemory().peak))
 
 print("")
 print("Records.json: \(count) points, \(f(mb)) MB, written in \(f(generateSeconds)) s; \(newlines) lines")
