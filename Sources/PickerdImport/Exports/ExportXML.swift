@@ -5,6 +5,22 @@
 /// mismatched or unclosed tags, text or elements outside the root, unterminated constructs, each an
 /// error with the line. No dependency beyond the standard library (no libxml2 in pickerd).
 enum ExportXML {
+    /// The character an entity's name stands for: XML's five predefined entities and numeric
+    /// references (`#38`, `#x26`); `nil` for any other (left as written).
+    static func entity(_ name: String) -> Unicode.Scalar? {
+        switch name {
+        case "lt": return "<"
+        case "gt": return ">"
+        case "amp": return "&"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            if name.hasPrefix("#x") || name.hasPrefix("#X") { return UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init) }
+            if name.hasPrefix("#") { return UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init) }
+            return nil
+        }
+    }
+
     /// An element, with its children and its text (the concatenated character data directly in
     /// it, empty when that is only whitespace).
     struct Element {
@@ -249,22 +265,7 @@ enum ExportXML {
             var end = index + 1
             while end < bytes.count, end - index <= 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
             guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else { out.append(bytes[index]); index += 1; return }
-            let name = Self.string(Array(bytes[(index + 1)..<end]))
-            var scalar: Unicode.Scalar?
-            switch name {
-            case "lt": scalar = "<"
-            case "gt": scalar = ">"
-            case "amp": scalar = "&"
-            case "quot": scalar = "\""
-            case "apos": scalar = "'"
-            default:
-                if name.hasPrefix("#x") || name.hasPrefix("#X") {
-                    scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-                } else if name.hasPrefix("#") {
-                    scalar = UInt32(name.dropFirst()).flatMap(Unicode.Scalar.init)
-                }
-            }
-            guard let scalar else { out.append(bytes[index]); index += 1; return }
+            guard let scalar = ExportXML.entity(Self.string(Array(bytes[(index + 1)..<end]))) else { out.append(bytes[index]); index += 1; return }
             out += Array(String(Character(scalar)).utf8)
             index = end + 1
         }

@@ -348,22 +348,7 @@ final class XMLTagStream {
                 i += 1
                 continue
             }
-            let entity = String(decoding: bytes[(i + 1)..<semi], as: UTF8.self)
-            var scalar: Unicode.Scalar?
-            switch entity {
-            case "amp": scalar = "&"
-            case "lt": scalar = "<"
-            case "gt": scalar = ">"
-            case "quot": scalar = "\""
-            case "apos": scalar = "'"
-            default:
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-                } else if entity.hasPrefix("#") {
-                    scalar = UInt32(entity.dropFirst()).flatMap(Unicode.Scalar.init)
-                }
-            }
-            if let scalar {
+            if let scalar = ExportXML.entity(String(decoding: bytes[(i + 1)..<semi], as: UTF8.self)) {
                 out += Array(String(Character(scalar)).utf8)
                 i = semi + 1
             } else {
