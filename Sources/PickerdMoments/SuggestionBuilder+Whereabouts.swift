@@ -70,7 +70,7 @@ extension SuggestionBuilder {
 
         /// Whether `coordinate` was within 1.5 km of home at `timeMs` (home unknown: near).
         func isNearHome(_ coordinate: Coordinate, at timeMs: Int64) -> Bool {
-            home(at: timeMs).map { $0.distance(to: coordinate) < 1_500 } ?? true
+            HomeBase(coordinate: home(at: timeMs)).isNear(coordinate)
         }
     }
 }
