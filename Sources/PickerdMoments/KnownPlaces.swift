@@ -33,6 +33,15 @@ import PickerdWire
 /// and a place with a visit named "Home" is home (never work or frequent; when no nights are
 /// known, it is the home).
 ///
+/// **The person's word** (``Correction``, `pickerctl places set-home|set-work`) wins over the
+/// votes. A declared home holds from its day on (local midnight; without a day, from the start) until
+/// the next declared home's day; what the nights found holds only before the first declared home,
+/// cut off there. Its visits are those within ``correctionRadius`` of where the person said; it is
+/// named as they named it, else as its visits are. Once the person says where work is, that is work
+/// (a place found by weekday hours becomes frequent if visited often enough), and its nights are no
+/// home's. A place the data names "Home" is no longer kept from being frequent once the person has
+/// said where home is. Declared places are marked ``Place/isPersonsWord``.
+///
 /// A place's name is the most common name its visits give (the person's own, from the export),
 /// else the gazetteer's (`Gazetteer.name(latitude:longitude:)`: "Porto", "near Buckow"); its city
 /// likewise. Days are distinct calendar days on which a visit was there. Days, nights and weekday
@@ -60,12 +69,16 @@ public struct KnownPlaces: Sendable, Hashable {
         public var city: String
         /// Its centre: the mean of its visits' coordinates.
         public var coordinate: Coordinate
-        /// For a home: since when it was home, ms since 1970 (moving house); `nil`: since the start.
+        /// For a home (or a work the person dated): since when, ms since 1970 (moving house); `nil`:
+        /// since the start.
         public var from: Int64?
-        /// For a home: until when it was home, ms since 1970; `nil`: it still is.
+        /// For a home (or a work the person dated): until when, ms since 1970; `nil`: it still is.
         public var until: Int64?
         /// On how many distinct days it was visited (for a home, within its from–until).
         public var days: Int
+        /// Whether the person said so (`pickerctl places set-home|set-work`), rather than pickerd
+        /// finding it in the visits.
+        public var isPersonsWord: Bool
 
         /// Creates a place.
         /// - Parameters:
@@ -76,7 +89,9 @@ public struct KnownPlaces: Sendable, Hashable {
         ///   - from: home since, ms since 1970, or `nil`.
         ///   - until: home until, ms since 1970, or `nil`.
         ///   - days: distinct days visited.
-        public init(role: Role, name: String, city: String, coordinate: Coordinate, from: Int64? = nil, until: Int64? = nil, days: Int) {
+        ///   - isPersonsWord: whether the person said so.
+        public init(role: Role, name: String, city: String, coordinate: Coordinate, from: Int64? = nil, until: Int64? = nil, days: Int,
+                    isPersonsWord: Bool = false) {
             self.role = role
             self.name = name
             self.city = city
@@ -84,6 +99,34 @@ public struct KnownPlaces: Sendable, Hashable {
             self.from = from
             self.until = until
             self.days = days
+            self.isPersonsWord = isPersonsWord
+        }
+    }
+
+    /// The person's word on where home or work is (`pickerctl places set-home|set-work`), which wins
+    /// over the votes of the visits.
+    public struct Correction: Sendable, Hashable {
+        /// ``Role/home`` or ``Role/work`` (a frequent place is not the person's to declare).
+        public var role: Role
+        /// Where the place is: its visits are those within ``correctionRadius``.
+        public var coordinate: Coordinate
+        /// What the person calls it, or "" (then the visits' name, else the gazetteer's).
+        public var name: String
+        /// From which local day on it holds (days since 1970-01-01 in the person's time zone: a
+        /// move); `nil`: from the start.
+        public var fromDay: Int?
+
+        /// Creates a correction.
+        /// - Parameters:
+        ///   - role: home or work.
+        ///   - coordinate: where the place is.
+        ///   - name: what the person calls it, or "".
+        ///   - fromDay: from which local day on, or `nil`.
+        public init(role: Role, coordinate: Coordinate, name: String = "", fromDay: Int? = nil) {
+            self.role = role
+            self.coordinate = coordinate
+            self.name = name
+            self.fromDay = fromDay
         }
     }
 
@@ -123,7 +166,22 @@ public struct KnownPlaces: Sendable, Hashable {
         find(in: items, timeZone: timeZone, gazetteer: { Gazetteer.shared })
     }
 
-    static func find(in items: [LibraryItem], timeZone: TimeZone, gazetteer: () -> Gazetteer?) -> KnownPlaces {
+    /// How far from a corrected place's coordinate its visits lie, in metres (as the engine's
+    /// "at a known place").
+    public static let correctionRadius = 150.0
+
+    /// Known places from a library's visits, with the person's corrections winning over the votes
+    /// (see the type's documentation, "The person's word").
+    /// - Parameters:
+    ///   - items: the library, or any part of it.
+    ///   - timeZone: the person's time zone (also the zone of a correction's day).
+    ///   - corrections: the person's word on home and work, any order.
+    /// - Returns: the places: each the person declared marked ``Place/isPersonsWord``.
+    public static func find(in items: [LibraryItem], timeZone: TimeZone, corrections: [Correction]) -> KnownPlaces {
+        find(in: items, timeZone: timeZone, corrections: corrections, gazetteer: { Gazetteer.shared })
+    }
+
+    static func find(in items: [LibraryItem], timeZone: TimeZone, corrections: [Correction] = [], gazetteer: () -> Gazetteer?) -> KnownPlaces {
         var visits: [Visit] = []
         for item in items {
             guard case .location(let location) = item.asset, item.externalID != SuggestionBuilder.workoutPlaceTag else { continue }
@@ -134,13 +192,23 @@ public struct KnownPlaces: Sendable, Hashable {
                                 city: location.city.trimmingCharacters(in: .whitespaces),
                                 isWork: location.isWorkLocation == true, offset: item.utcOffsetSeconds))
         }
-        guard !visits.isEmpty else { return KnownPlaces() }
+        guard !visits.isEmpty || !corrections.isEmpty else { return KnownPlaces() }
         visits.sort { ($0.startMs, $0.endMs, $0.coordinate.latitude, $0.coordinate.longitude) < ($1.startMs, $1.endMs, $1.coordinate.latitude, $1.coordinate.longitude) }
 
         let clusters = cluster(visits)
         let clock = LocalClock(timeZone: timeZone)
+        // The person's word: the places they declared, and the visits' places within reach of them.
+        let homeWords = corrections.filter { $0.role == .home }
+        let workWords = corrections.filter { $0.role == .work }
+        func near(_ words: [Correction]) -> Set<Int> {
+            Set(clusters.indices.filter { c in words.contains { $0.coordinate.distance(to: clusters[c].centre) <= Self.correctionRadius } })
+        }
+        let declaredHome = near(homeWords), declaredWork = near(workWords).subtracting(declaredHome)
         let labelledHome = Set(clusters.indices.filter { clusters[$0].members.contains { Self.isHomeName(visits[$0].place) } })
+            .subtracting(declaredWork)
+        // A place the person calls work spends no night as home.
         let labelledWork = Set(clusters.indices.filter { c in !labelledHome.contains(c) && clusters[c].members.contains { visits[$0].isWork } })
+            .union(declaredWork)
 
         // What each cluster's visits covered: days, nights (01–05) and weekday work hours (09–17).
         var days = [Set<Int>](repeating: [], count: clusters.count)
@@ -194,9 +262,9 @@ public struct KnownPlaces: Sendable, Hashable {
 
         var places: [Place] = []
         var homes = Set<Int>()
+        var homeClusters: [Int] = []  // the found homes' places, as `places` holds them
         for (index, period) in periods.enumerated() {
             let c = period.cluster
-            homes.insert(c)
             // The nights this period holds at its home: from the first to the last.
             let nights = nightPlace.filter { $0.value == c && Self.week($0.key) >= period.firstWeek && Self.week($0.key) <= period.lastWeek }.keys.sorted()
             let arrival = index == 0 ? nil : nights.first.flatMap { nightVisit[$0]?[c] }.map { visits[$0] }
@@ -204,27 +272,84 @@ public struct KnownPlaces: Sendable, Hashable {
             let from = arrival?.startMs, until = leaving?.endMs
             let lowDay = arrival.map { clock.day($0.startMs, $0.offset) } ?? Int.min
             let highDay = leaving.map { clock.day(max($0.startMs, $0.endMs - 1), $0.offset) } ?? Int.max
+            homeClusters.append(c)
             places.append(place(.home, clusters[c], visits, days: days[c].filter { $0 >= lowDay && $0 <= highDay }.count,
                                 from: from, until: until, gazetteer: gazetteer))
         }
         if periods.isEmpty, let c = labelledHome.max(by: { (days[$0].count, -$0) < (days[$1].count, -$1) }) {
-            homes.insert(c)
+            homeClusters.append(c)
             places.append(place(.home, clusters[c], visits, days: days[c].count, gazetteer: gazetteer))
         }
+        /// Each correction with when it holds: from its day (local midnight) until the next one's.
+        func spans(_ words: [Correction]) -> [(word: Correction, from: Int64?, until: Int64?)] {
+            let sorted = Dictionary(words.map { ($0.fromDay, $0) }, uniquingKeysWith: { _, last in last })
+                .values.sorted { ($0.fromDay ?? .min) < ($1.fromDay ?? .min) }
+            let starts = sorted.map { $0.fromDay.map { clock.ms(day: $0, hour: 0) } }
+            return sorted.indices.map { (sorted[$0], starts[$0], $0 + 1 < sorted.count ? starts[$0 + 1] : nil) }
+        }
+        /// A declared place: where the person said, named as they said (else as its visits are),
+        /// with the days its visits saw within when it holds.
+        func declared(_ role: Role, _ span: (word: Correction, from: Int64?, until: Int64?)) -> (Place, [Int]) {
+            let matched = clusters.indices.filter { span.word.coordinate.distance(to: clusters[$0].centre) <= Self.correctionRadius }
+            let lowDay = span.word.fromDay ?? .min, highDay = span.until.map { clock.day($0 - 1) } ?? .max
+            let seen = matched.reduce(into: Set<Int>()) { $0.formUnion(days[$1].filter { $0 >= lowDay && $0 <= highDay }) }
+            var found = place(role, matched.flatMap { clusters[$0].members }, centre: span.word.coordinate, visits, days: seen.count,
+                              from: span.from, until: span.until, gazetteer: gazetteer)
+            if !span.word.name.isEmpty { found.name = span.word.name }
+            found.isPersonsWord = true
+            return (found, matched)
+        }
+        if homeWords.isEmpty {
+            homes = Set(homeClusters)
+        } else {
+            // The person's homes hold from their days on, each until the next; what was found holds
+            // only before the first (none of it when one has no day).
+            let declaredSpans = spans(homeWords)
+            let cutoff = declaredSpans[0].from ?? .min
+            var kept: [Place] = []
+            for (index, found) in places.enumerated() where (found.from ?? .min) < cutoff {
+                var found = found
+                if (found.until ?? .max) > cutoff {
+                    // Cut off at the person's first day: its days are those before it.
+                    let lowDay = found.from.map { clock.day($0) } ?? .min, cutoffDay = clock.day(cutoff)
+                    found.until = cutoff
+                    found.days = days[homeClusters[index]].filter { $0 >= lowDay && $0 < cutoffDay }.count
+                }
+                kept.append(found)
+                homes.insert(homeClusters[index])
+            }
+            places = kept
+            for span in declaredSpans {
+                let (home, matched) = declared(.home, span)
+                homes.formUnion(matched)
+                places.append(home)
+            }
+        }
+        // A place the data names Home is never work or frequent, unless the person said where home is.
+        let namedHome = homeWords.isEmpty ? labelledHome : []
 
-        // Work: weekday daytime, or what the data calls work.
+        // Work: weekday daytime, or what the data calls work; what the person says, when they did.
         let workDays = clusters.indices.map { c in workCover[c].values.filter { Double($0) >= Self.workDayHours * 3_600_000 }.count }
-        let candidates = clusters.indices.filter { !homes.contains($0) && !labelledHome.contains($0) && workDays[$0] >= Self.minimumWorkDays }
-        let most = candidates.map { workDays[$0] }.max() ?? 0
-        var works = Set(candidates.filter { workDays[$0] * 4 >= most }).union(labelledWork.subtracting(homes))
-        works.subtract(labelledHome)
-        for c in works.sorted(by: { (workDays[$0], days[$0].count, -$0) > (workDays[$1], days[$1].count, -$1) }) {
-            places.append(place(.work, clusters[c], visits, days: days[c].count, gazetteer: gazetteer))
+        var works = Set<Int>()
+        if workWords.isEmpty {
+            let candidates = clusters.indices.filter { !homes.contains($0) && !namedHome.contains($0) && workDays[$0] >= Self.minimumWorkDays }
+            let most = candidates.map { workDays[$0] }.max() ?? 0
+            works = Set(candidates.filter { workDays[$0] * 4 >= most }).union(labelledWork.subtracting(homes))
+            works.subtract(namedHome)
+            for c in works.sorted(by: { (workDays[$0], days[$0].count, -$0) > (workDays[$1], days[$1].count, -$1) }) {
+                places.append(place(.work, clusters[c], visits, days: days[c].count, gazetteer: gazetteer))
+            }
+        } else {
+            for span in spans(workWords) {
+                let (work, matched) = declared(.work, span)
+                works.formUnion(matched)
+                places.append(work)
+            }
         }
 
         // Frequent: many distinct days, neither home nor work.
         let frequent = clusters.indices.filter {
-            !homes.contains($0) && !works.contains($0) && !labelledHome.contains($0) && days[$0].count >= Self.minimumFrequentDays
+            !homes.contains($0) && !works.contains($0) && !namedHome.contains($0) && days[$0].count >= Self.minimumFrequentDays
         }
         places += frequent.map { place(.frequent, clusters[$0], visits, days: days[$0].count, gazetteer: gazetteer) }
             .sorted { ($0.days, $1.name, $1.coordinate.latitude) > ($1.days, $0.name, $0.coordinate.latitude) }
@@ -358,14 +483,20 @@ public struct KnownPlaces: Sendable, Hashable {
 
     static func place(_ role: Role, _ cluster: Cluster, _ visits: [Visit], days: Int, from: Int64? = nil, until: Int64? = nil,
                       gazetteer: () -> Gazetteer?) -> Place {
-        let centre = cluster.centre
+        place(role, cluster.members, centre: cluster.centre, visits, days: days, from: from, until: until, gazetteer: gazetteer)
+    }
+
+    /// A place from its visits (`members`, indices into `visits`), at `centre`: named by its
+    /// visits' most common name and city, else by the gazetteer.
+    static func place(_ role: Role, _ members: [Int], centre: Coordinate, _ visits: [Visit], days: Int, from: Int64? = nil,
+                      until: Int64? = nil, gazetteer: () -> Gazetteer?) -> Place {
         func mostCommon(_ names: [String]) -> String? {
             var counts: [String: Int] = [:]
             for name in names where !name.isEmpty { counts[name, default: 0] += 1 }
             return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         }
-        var name = mostCommon(cluster.members.map { visits[$0].place })
-        var city = mostCommon(cluster.members.map { visits[$0].city })
+        var name = mostCommon(members.map { visits[$0].place })
+        var city = mostCommon(members.map { visits[$0].city })
         if name == nil || city == nil, let named = gazetteer()?.name(latitude: centre.latitude, longitude: centre.longitude) {
             name = name ?? named.place
             city = city ?? named.city.name
@@ -405,4 +536,12 @@ public struct KnownPlaces: Sendable, Hashable {
 
     /// The Monday-to-Sunday week a day is in (week 0 begins on Monday 1970-01-05).
     static func week(_ day: Int) -> Int { day - 4 >= 0 ? (day - 4) / 7 : (day - 4 - 6) / 7 }
+}
+
+extension KnownPlaces.Correction {
+    /// The engine's form of a stored correction.
+    /// - Parameter stored: a correction the person made.
+    public init(_ stored: StoredPlaceCorrection) {
+        self.init(role: stored.role == .home ? .home : .work, coordinate: stored.coordinate, name: stored.name, fromDay: stored.fromDay)
+    }
 }

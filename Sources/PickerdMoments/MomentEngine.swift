@@ -106,6 +106,33 @@ public struct MomentEngine: Sendable {
         let items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
         // The calendar's events of the same span (summaries and times only), through their start index.
         let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
-        return builder.build(from: items, home: home, owning: window, events: events)
+        return builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())
+    }
+
+    /// The person's word on home and work, as the builder takes it (a stored correction that cannot
+    /// be read is passed over here; `pickerctl places` reports it).
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func corrections() throws(StoreError) -> [KnownPlaces.Correction] {
+        try store.readablePlaceCorrections().map(KnownPlaces.Correction.init)
+    }
+
+    /// Builds again the moments a change of the person's word on home or work touches: from a
+    /// week before the earliest day it holds from (a trip that began before it) to the library's end;
+    /// the whole library when it holds from the start.
+    /// - Parameter fromDays: the days the changed corrections held from (`nil`: from the start).
+    /// - Returns: how many weeks were built again.
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func refresh(correctedFrom fromDays: [Int?]) throws(StoreError) -> Int {
+        guard let range = try store.libraryRange(), !fromDays.isEmpty else { return 0 }
+        let days = fromDays.compactMap { $0 }
+        guard days.count == fromDays.count, let first = days.min() else {
+            let weeks = Int((range.upperBound - range.lowerBound) / (7 * 86_400_000)) + 1
+            try rebuildAll()
+            return weeks
+        }
+        let from = max(range.lowerBound, KnownPlaces.LocalClock(timeZone: builder.timeZone).ms(day: first - 7, hour: 0))
+        guard from <= range.upperBound else { return 0 }
+        return try refresh(touching: [from...range.upperBound])
     }
 }

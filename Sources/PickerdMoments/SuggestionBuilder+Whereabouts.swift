@@ -4,7 +4,7 @@ import PickerdWire
 
 extension SuggestionBuilder {
     /// Where a window's items were, against the person's known places (``KnownPlaces``, found from
-    /// the window's visits): home at each moment (a person who moves house has the new home from
+    /// the window's visits, the person's corrections winning): home at each moment (a person who moves house has the new home from
     /// the first night there), and the routine places (work, and places visited on many days).
     ///
     /// A visit is at a known place when it lies within ``radius`` of the place's centre: the
@@ -21,12 +21,13 @@ extension SuggestionBuilder {
         /// The store's home, for a window without nights to tell one.
         let fallback: HomeBase
 
-        init(_ items: [LibraryItem], home: HomeBase, timeZone: TimeZone) {
-            let known = KnownPlaces.find(in: items, timeZone: timeZone)
+        init(_ items: [LibraryItem], home: HomeBase, timeZone: TimeZone, corrections: [KnownPlaces.Correction] = []) {
+            let known = KnownPlaces.find(in: items, timeZone: timeZone, corrections: corrections)
             var homes = known.places.filter { $0.role == .home }
             // A new home is home from the first visit there after the last night at the old one
-            // (moving day, the week's home still being the old one), not from its first whole week.
-            for index in homes.indices.dropFirst() {
+            // (moving day, the week's home still being the old one), not from its first whole week;
+            // a home the person dated holds from their day.
+            for index in homes.indices.dropFirst() where !homes[index].isPersonsWord {
                 guard let until = homes[index - 1].until else { continue }
                 let first = items.lazy.filter { $0.kind == .location && $0.startMs >= until }
                     .filter { visit in SuggestionBuilder.position(visit).map { $0.distance(to: homes[index].coordinate) <= Self.radius } ?? false }

@@ -57,8 +57,12 @@ public struct SuggestionBuilder: Sendable {
     ///   - owning: moments starting in this range (ms since 1970) are returned.
     ///   - events: the calendar events of the window (its summaries and times only), which join and
     ///     title moments (SuggestionBuilder+Events.swift).
+    ///   - corrections: the person's word on where home and work are (``KnownPlaces/Correction``),
+    ///     which wins over what the window's visits say: what is at home, what is routine, how far
+    ///     away a trip is.
     /// - Returns: the suggestions, each with 1…13 items, a title, a score and a deterministic id.
-    public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>, events: [EventSpan] = []) -> [StoredSuggestion] {
+    public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>, events: [EventSpan] = [],
+                      corrections: [KnownPlaces.Correction] = []) -> [StoredSuggestion] {
         let items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
             .sorted { ($0.startMs, Self.orderKey($0.id)) < ($1.startMs, Self.orderKey($1.id)) }
         let starts = items.map(\.startMs)
@@ -86,7 +90,7 @@ public struct SuggestionBuilder: Sendable {
         // A walk the location history recorded is the same walk as a track from a watch or an app
         // over the same time: the track (its name, route and distance) stands for it.
         let tracked = items.filter { $0.kind == .workout && $0.externalID != Self.locationHistoryFormat }
-        let places = Whereabouts(library, home: home, timeZone: timeZone)
+        let places = Whereabouts(library, home: home, timeZone: timeZone, corrections: corrections)
         let workouts = items.filter { workout in
             guard workout.kind == .workout else { return false }
             guard workout.externalID == Self.locationHistoryFormat else { return true }

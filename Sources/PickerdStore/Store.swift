@@ -26,6 +26,9 @@ public final class Store: Sendable {
     /// The person's hidden rules (Store+Hidden.swift), remembered until one changes.
     let hiddenCache = Mutex<[StoredHiddenRule]?>(nil)
 
+    /// The person's corrections of home and work (Store+PlaceCorrections.swift), remembered until one changes.
+    let correctionCache = Mutex<[StoredPlaceCorrection]?>(nil)
+
     private struct ItemCache {
         /// The most items kept (about 10 MB); past it the cache starts again.
         static let capacity = 10_000
@@ -545,6 +548,22 @@ public final class Store: Sendable {
                     longitude REAL,
                     from_day INTEGER,
                     to_day INTEGER,
+                    created_ms INTEGER NOT NULL
+                )
+                """)
+        }
+        migrator.registerMigration("v12: the person's word on where home and work are") { db in
+            // `pickerctl places set-home|set-work`: a place (and from which local day on, for a move)
+            // that wins over what pickerd finds in the visits. Never sent to an app. A row this
+            // version cannot read is left in place and reported, never dropped.
+            try db.execute(sql: """
+                CREATE TABLE place_correction (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    role TEXT NOT NULL,
+                    latitude REAL,
+                    longitude REAL,
+                    name TEXT NOT NULL DEFAULT '',
+                    from_day INTEGER,
                     created_ms INTEGER NOT NULL
                 )
                 """)

@@ -151,4 +151,60 @@ struct KnownPlacesTests {
     func empty() {
         #expect(KnownPlaces.find(in: [], timeZone: Self.zone).places.isEmpty)
     }
+
+    /// The local day (days since 1970) of Monday 2 March 2026 plus `day`.
+    static func day(_ day: Int) -> Int { Civil.days(year: 2026, month: 3, day: 2) + day }
+
+    @Test("the person's home wins over the nights: the found home is no longer home, the declared one is, named by its visits")
+    func declaredHome() throws {
+        // Most nights at flat A; the person says home is flat B (where they spend weekends).
+        var items = Self.life(home: Self.flatA, weeks: 0..<4)
+        for week in 0..<4 { items.append(Self.visit(Self.flatB, day: week * 7 + 5, from: 10, to: 18, place: "Casa Nova")) }
+        let found = KnownPlaces.find(in: items, timeZone: Self.zone).places
+        #expect(found.first { $0.role == .home }.map { $0.coordinate.distance(to: Self.flatA) < 5 && !$0.isPersonsWord } == true, "\(found)")
+        let word = KnownPlaces.Correction(role: .home, coordinate: Coordinate(latitude: Self.flatB.latitude + 0.0005, longitude: Self.flatB.longitude))
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone, corrections: [word]).places
+        let homes = places.filter { $0.role == .home }
+        #expect(homes.count == 1 && homes[0].isPersonsWord && homes[0].name == "Casa Nova" && homes[0].days == 4
+                && homes[0].coordinate == word.coordinate && homes[0].from == nil && homes[0].until == nil, "\(homes)")
+        // The flat of most nights is no home now: visited on 28 days, it is a frequent place.
+        #expect(places.contains { $0.role == .frequent && $0.coordinate.distance(to: Self.flatA) < 5 && $0.days == 29 }, "\(places)")
+        #expect(places.filter { $0.role == .work }.map(\.name) == ["Acme"])
+    }
+
+    @Test("a home from a day on: what was found holds until that day, the declared home from its midnight; a later word cuts the earlier")
+    func declaredMove() throws {
+        let items = Self.life(home: Self.flatA, weeks: 0..<4) + Self.life(home: Self.flatB, weeks: 4..<5)
+        // A week in the new flat is no move to the votes (two weeks are).
+        #expect(KnownPlaces.find(in: items, timeZone: Self.zone).places.filter { $0.role == .home }.count == 1)
+        let moved = KnownPlaces.Correction(role: .home, coordinate: Self.flatB, name: "New flat", fromDay: Self.day(28))
+        let homes = KnownPlaces.find(in: items, timeZone: Self.zone, corrections: [moved]).places.filter { $0.role == .home }
+        try #require(homes.count == 2, "\(homes)")
+        #expect(!homes[0].isPersonsWord && homes[0].coordinate.distance(to: Self.flatA) < 5 && homes[0].until == Self.ms(28, 0))
+        #expect(homes[1].isPersonsWord && homes[1].name == "New flat" && homes[1].from == Self.ms(28, 0) && homes[1].until == nil)
+        #expect(homes[1].days == 8, "seven evenings and the last morning: \(homes[1])")
+        // An undated word and a dated one: the undated holds until the dated one's day.
+        let always = KnownPlaces.Correction(role: .home, coordinate: Self.flatA, name: "Old flat")
+        let both = KnownPlaces.find(in: items, timeZone: Self.zone, corrections: [moved, always]).places.filter { $0.role == .home }
+        #expect(both.map(\.name) == ["Old flat", "New flat"] && both.allSatisfy(\.isPersonsWord)
+                && both[0].from == nil && both[0].until == Self.ms(28, 0), "\(both)")
+    }
+
+    @Test("the person's work: found work is only frequent, the declared place is work and spends no night as home")
+    func declaredWork() throws {
+        let items = Self.life(home: Self.flatA, weeks: 0..<3)
+        let word = KnownPlaces.Correction(role: .work, coordinate: Self.cafe, name: "Studio")
+        let places = KnownPlaces.find(in: items, timeZone: Self.zone, corrections: [word]).places
+        #expect(places.filter { $0.role == .work }.map { "\($0.name) \($0.isPersonsWord) \($0.days)" } == ["Studio true 0"], "\(places)")
+        #expect(places.contains { $0.role == .frequent && $0.name == "Acme" }, "\(places)")
+        // Declared work at the flat of most nights: its nights are no home's.
+        let atHome = KnownPlaces.find(in: items, timeZone: Self.zone, corrections: [KnownPlaces.Correction(role: .work, coordinate: Self.flatA)]).places
+        #expect(!atHome.contains { $0.role == .home && $0.coordinate.distance(to: Self.flatA) < 5 }, "\(atHome)")
+    }
+
+    @Test("with no visits at all, the person's word is still known")
+    func declaredWithoutVisits() {
+        let places = KnownPlaces.find(in: [], timeZone: Self.zone, corrections: [KnownPlaces.Correction(role: .home, coordinate: Self.flatB, name: "Home")]).places
+        #expect(places.map { "\($0.role) \($0.name) \($0.days) \($0.isPersonsWord)" } == ["home Home 0 true"])
+    }
 }
