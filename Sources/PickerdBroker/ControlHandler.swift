@@ -166,6 +166,10 @@ struct ControlHandler {
             return try donationsRemove(request)
         case .places(let request):
             return try places(request)
+        case .placesSet(let request):
+            return try placesSet(request)
+        case .placesUnset(let request):
+            return try placesUnset(request)
         case .hiddenList:
             return try hiddenReply(changed: nil)
         case .hiddenAdd(let request):

@@ -182,7 +182,7 @@ struct ConformanceTests {
             if caller == .otherUID { return try refusedOtherUID(world, "probe") }
             let (lines, _) = try world.run(caller, "probe")
             let codes = lines.map { $0["code"] as? String ?? "answered" }
-            return (codes.count == 43 && codes.allSatisfy { $0 == "wrongRole" },
+            return (codes.count == 47 && codes.allSatisfy { $0 == "wrongRole" },
                     "\(codes.count) agent, control and server-side message kinds from a client: \(Set(codes))")
         }
     }

@@ -1,5 +1,8 @@
 import Foundation
+import PickerdStore
 import PickerdTestKit
+import PickerdTransport
+import PickerdWire
 import Testing
 
 /// `pickerctl places` through a real pickerd: six weeks of imported visits in Porto (a flat, a move
@@ -41,14 +44,148 @@ struct PlacesTests {
         let places = try pickerd.ctl(["places"])
         #expect(places.status == 0, "\(places.stderr)")
         let lines = places.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix("ROLE") == true, "\(places.stdout)")
-        let rows = lines.dropFirst().map { $0.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) } }
+        let rows = Self.rows(places.stdout)
+        #expect(lines.first?.hasPrefix("#  ROLE") == true, "\(places.stdout)")
         #expect(rows.count == 4, "\(places.stdout)")
-        #expect(rows.first == ["home", "Casa da Ana", "Porto", "41.158° N, 8.629° W", "22", "until 2024-03-25"], "\(places.stdout)")
-        #expect(rows.dropFirst().first == ["home", "Casa Nova", "Porto", "41.145° N, 8.610° W", "22", "since 2024-03-25"], "\(places.stdout)")
-        #expect(rows.dropFirst(2).first?.prefix(2) == ["work", "Acme Lda"], "\(places.stdout)")
-        #expect(rows.dropFirst(3).first?.prefix(2) == ["frequent", "Café Majestic"], "\(places.stdout)")
+        #expect(rows.first == ["1", "home", "Casa da Ana", "Porto", "41.158° N, 8.629° W", "22", "until 2024-03-25", "found"], "\(places.stdout)")
+        #expect(rows.dropFirst().first == ["2", "home", "Casa Nova", "Porto", "41.145° N, 8.610° W", "22", "since 2024-03-25", "found"], "\(places.stdout)")
+        #expect(rows.dropFirst(2).first?.prefix(3) == ["3", "work", "Acme Lda"], "\(places.stdout)")
+        #expect(rows.dropFirst(3).first?.prefix(3) == ["4", "frequent", "Café Majestic"], "\(places.stdout)")
         #expect(!places.stdout.contains("Bar Aduela"))
         #expect(pickerd.stop() == 0)
+    }
+
+    /// A table's rows, cells split where two spaces or more part them (the header left out).
+    static func rows(_ table: String) -> [[String]] {
+        table.split(separator: "\n").dropFirst().map { line in
+            line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// From Monday 4 March 2024 (Lisbon, UTC+0): nights in Casa da Ana, Porto, and weekdays at Acme,
+    /// until Tuesday 19 March; from Wednesday 20 March the person lives in Casa Branca, Coimbra (110
+    /// km away), too briefly for the nights to say they moved: Wednesday to Friday there (three photos
+    /// on Thursday afternoon), the weekend in Porto (Casa da Ana, then Café Majestic on Sunday), and
+    /// back in Coimbra on Sunday evening until Tuesday 26 March.
+    static func makeMove(_ root: String) throws {
+        let history = root + "/Takeout/Location History (Timeline)/Semantic Location History/2024"
+        try FileManager.default.createDirectory(atPath: history, withIntermediateDirectories: true)
+        let monday = Date(timeIntervalSince1970: 1_709_510_400)  // 2024-03-04T00:00:00Z
+        let iso = ISO8601DateFormatter()
+        func at(_ day: Int, _ hour: Double) -> String { iso.string(from: monday.addingTimeInterval(Double(day) * 86_400 + hour * 3_600)) }
+        let ana = ("Casa da Ana", 41.1579, -8.6291), branca = ("Casa Branca", 40.2033, -8.4103)
+        func visit(_ place: (String, Double, Double), _ day: Int, _ from: Double, _ to: Double) -> [String: Any] {
+            ImportTests.placeVisit(place.0, place.1, place.2, at(day, from), at(day, to))
+        }
+        var objects: [[String: Any]] = []
+        for day in 0..<16 {
+            objects.append(visit(ana, day, 18, 31.5))
+            if day % 7 < 5 { objects.append(visit(("Acme Lda", 41.1780, -8.5960), day, 8.5, 16.75)) }
+        }
+        for day in 16...18 { objects.append(visit(branca, day, 10, 32)) }
+        objects.append(visit(ana, 19, 10.5, 34))
+        objects.append(visit(("Café Majestic", 41.1470, -8.6065), 20, 11, 16))
+        objects += [visit(branca, 20, 18.5, 32), visit(branca, 21, 8, 32), visit(branca, 22, 8, 20)]
+        let data = try JSONSerialization.data(withJSONObject: ["timelineObjects": objects])
+        try data.write(to: URL(fileURLWithPath: history + "/2024_MARCH.json"))
+        let photos = root + "/Pictures"
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        for (i, time) in ["15:00", "15:15", "15:30"].enumerated() {
+            try MediaFixtures.jpeg(at: "\(photos)/IMG_010\(i).JPG", seed: i, exif: .init(
+                dateTimeOriginal: "2024:03:21 \(time):00", offsetTimeOriginal: "+00:00", latitude: 40.2036, longitude: -8.4103,
+                make: "Apple", model: "iPhone 13", exposureTime: 0.008))
+        }
+    }
+
+    @Test("the person corrects home: days in Coimbra that were a trip become time at home, a weekend in Porto a trip from it; unset brings back what was found")
+    func correctHome() throws {
+        let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
+        try Self.makeMove(pickerd.root)
+        #expect(try pickerd.ctl(["import", pickerd.root + "/Takeout"]).status == 0)
+        let added = try pickerd.ctl(["sources", "add", pickerd.root + "/Pictures"])
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        let store = try Store(dataDirectory: pickerd.data)
+        let photos = Set(try store.items().filter { $0.kind == .photo }.map(\.id))
+        #expect(photos.count == 3)
+
+        // What pickerd found: one home, Casa da Ana; Coimbra is away, its photos a trip's.
+        let found = try pickerd.ctl(["places"])
+        #expect(Self.rows(found.stdout).first?.prefix(3) == ["1", "home", "Casa da Ana"] && !found.stdout.contains("yours"), "\(found.stdout)")
+        let before = try store.suggestions()
+        let coimbraTrip = try #require(before.first { $0.kind == .trip && photos.isSubset(of: $0.itemIDs) }, "\(before.map(\.title))")
+        #expect(coimbraTrip.title.contains("Coimbra"), "\(coimbraTrip.title)")
+        #expect(!before.contains { $0.kind == .timeAtHome })
+
+        // Casa Branca is home from Wednesday 20 March (by its coordinates: it is no known place yet).
+        let set = try pickerd.ctl(["places", "set-home", "40.2033,-8.4103", "--from", "2024-03-20", "--name", "Casa Branca"])
+        #expect(set.status == 0, "\(set.stdout)\(set.stderr)")
+        #expect(set.stdout.hasPrefix("home set: Casa Branca (40.2033,-8.4103) from 2024-03-20; moments of "), "\(set.stdout)")
+        let listed = Self.rows(try pickerd.ctl(["places"]).stdout)
+        #expect(listed.first == ["1", "home", "Casa da Ana", "Porto", "41.158° N, 8.629° W", "16", "until 2024-03-20", "found"], "\(listed)")
+        #expect(listed.dropFirst().first?.prefix(3) == ["2", "home", "Casa Branca"] && listed.dropFirst().first?.suffix(2) == ["since 2024-03-20", "yours"],
+                "\(listed)")
+        let after = try store.suggestions()
+        #expect(!after.contains { $0.kind == .trip && $0.title.contains("Coimbra") }, "\(after.map(\.title))")
+        let home = try #require(after.first { $0.kind == .timeAtHome && photos.isSubset(of: $0.itemIDs) }, "\(after.map(\.title))")
+        #expect(home.title == "Thursday afternoon at home", "\(home.title)")
+        // The weekend in Porto, from leaving Casa Branca on Saturday to coming back on Sunday evening.
+        let porto = try #require(after.first { $0.kind == .trip }, "\(after.map(\.title))")
+        #expect(porto.title == "2 days in Porto", "\(porto.title)")
+        #expect(porto.startMs == 1_709_510_400_000 + Int64(19 * 24 + 8) * 3_600_000 && porto.endMs == 1_709_510_400_000 + Int64(20 * 24) * 3_600_000 + 66_600_000,
+                "from Saturday 08:00 to Sunday 18:30: \(porto.startMs)–\(porto.endMs)")
+
+        // Picked by its number, the same place; then taken back: what pickerd found holds again.
+        let unset = try pickerd.ctl(["places", "unset", "home"])
+        #expect(unset.status == 0 && unset.stdout.hasPrefix("home unset: pickerd's finding holds"), "\(unset.stdout)\(unset.stderr)")
+        #expect(!unset.stdout.contains("yours"))
+        let back = try store.suggestions()
+        #expect(back.contains { $0.id == coimbraTrip.id && $0.itemIDs == coimbraTrip.itemIDs }, "the same trip is back: \(back.map(\.title))")
+        #expect(!back.contains { $0.kind == .timeAtHome })
+        let byNumber = try pickerd.ctl(["places", "set-work", "1"])
+        #expect(byNumber.status == 0 && byNumber.stdout.hasPrefix("work set: Casa da Ana (41.1579,-8.6291); "), "\(byNumber.stdout)\(byNumber.stderr)")
+        #expect(Self.rows(byNumber.stdout).contains { $0.prefix(3) == ["2", "work", "Casa da Ana"] && $0.last == "yours" }, "\(byNumber.stdout)")
+        let reset = try pickerd.ctl(["places", "reset"])
+        #expect(reset.status == 0 && !reset.stdout.contains("yours"), "\(reset.stdout)\(reset.stderr)")
+        #expect(pickerd.stop() == 0)
+    }
+
+    @Test("what is refused, each with why: a place off the Earth, an unknown number or name, a day that is not, a role, unsetting what was never set; a stored correction that cannot be read")
+    func refusals() throws {
+        let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
+        let cases: [([String], Int32, String)] = [
+            (["places", "set-home", "91,10"], 2, "91,10 is not a place on Earth"),
+            (["places", "set-home", "3"], 2, "no places are listed yet"),
+            (["places", "set-work", "Atlantis"], 2, "no known place is called Atlantis"),
+            (["places", "set-home", "41.1,-8.6", "--from", "2024-02-30"], 1, "'2024-02-30' is not a date"),
+            (["places", "unset", "home"], 1, "you have not set home"),
+            (["places", "unset", "holiday"], 2, "unset home or work"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try pickerd.ctl(arguments)
+            #expect(result.status == status && result.stderr.contains(message), "\(arguments): \(result.status) \(result.stderr)")
+        }
+        // Typed errors from pickerd itself, for what pickerctl would never send.
+        let client = try ProtocolClient(path: pickerd.runtime + "/control.sock", role: .control, software: "places test")
+        for (body, expected) in [(Envelope.Body.placesSet(PlacesSetRequest(role: "holiday", latitude: 1, longitude: 1)), ErrorCode.invalidArgument),
+                                 (.placesSet(PlacesSetRequest(role: "home", latitude: .nan, longitude: 1)), .invalidArgument),
+                                 (.placesUnset(PlacesUnsetRequest(role: "work", fromDay: "2024-03-01")), .notFound)] {
+            do {
+                _ = try client.request(body)
+                Issue.record("\(body) was answered")
+            } catch let error as ProtocolClient.RemoteError {
+                #expect(error.code == expected, "\(body): \(error)")
+            }
+        }
+        #expect(pickerd.stop() == 0)
+        // A correction this pickerd cannot read (a later version's, say) is named, and reset removes it.
+        let sqlite = try runCommand(URL(fileURLWithPath: "/usr/bin/sqlite3"),
+                                    [pickerd.data + "/pickerd.sqlite", "INSERT INTO place_correction (role, latitude, longitude, created_ms) VALUES ('cottage', 1, 2, 3)"])
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let restarted = try RunningPickerd(seed: false, root: pickerd.root, environment: ["TZ": "Europe/Lisbon"])
+        let corrupt = try restarted.ctl(["places"])
+        #expect(corrupt.status == 1 && corrupt.stderr.contains("place correction 1") && corrupt.stderr.contains("pickerctl places reset"), "\(corrupt.status) \(corrupt.stderr)")
+        #expect(try restarted.ctl(["places", "reset"]).status == 0)
+        #expect(try restarted.ctl(["places"]).stdout.hasPrefix("no known places yet"))
+        #expect(restarted.stop() == 0)
     }
 }

@@ -3617,6 +3617,8 @@ public struct KnownPlace: Hashable, Sendable {
     public var untilMs: Int64?
     /// distinct days visited (a home: within from–until)
     public var days: UInt32
+    /// the person said so (PlacesSetRequest); false: pickerd found it in the visits
+    public var personsWord: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -3628,7 +3630,8 @@ public struct KnownPlace: Hashable, Sendable {
     ///   - fromMs: the field's value.
     ///   - untilMs: the field's value.
     ///   - days: the field's value.
-    public init(role: String = "", name: String = "", city: String = "", latitude: Double = 0, longitude: Double = 0, fromMs: Int64? = nil, untilMs: Int64? = nil, days: UInt32 = 0) {
+    ///   - personsWord: the field's value.
+    public init(role: String = "", name: String = "", city: String = "", latitude: Double = 0, longitude: Double = 0, fromMs: Int64? = nil, untilMs: Int64? = nil, days: UInt32 = 0, personsWord: Bool = false) {
         self.role = role
         self.name = name
         self.city = city
@@ -3637,6 +3640,7 @@ public struct KnownPlace: Hashable, Sendable {
         self.fromMs = fromMs
         self.untilMs = untilMs
         self.days = days
+        self.personsWord = personsWord
     }
 }
 
@@ -3654,6 +3658,7 @@ extension KnownPlace: CMessageConvertible {
         self.fromMs = c.from_ms.map { $0.pointee.value }
         self.untilMs = c.until_ms.map { $0.pointee.value }
         self.days = c.days
+        self.personsWord = c.persons_word != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__KnownPlace> {
@@ -3677,6 +3682,7 @@ extension KnownPlace: CMessageConvertible {
             c.pointee.until_ms = w
         }
         c.pointee.days = self.days
+        c.pointee.persons_word = self.personsWord ? 1 : 0
         return c
     }
 
@@ -3708,14 +3714,18 @@ public struct PlacesReply: Hashable, Sendable {
     public var places: [KnownPlace]
     /// the IANA zone days, nights and weekdays were reckoned in
     public var timeZone: String
+    /// after a set or unset: how many weeks of moments were built again
+    public var weeksRebuilt: UInt32
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - places: the field's value.
     ///   - timeZone: the field's value.
-    public init(places: [KnownPlace] = [], timeZone: String = "") {
+    ///   - weeksRebuilt: the field's value.
+    public init(places: [KnownPlace] = [], timeZone: String = "", weeksRebuilt: UInt32 = 0) {
         self.places = places
         self.timeZone = timeZone
+        self.weeksRebuilt = weeksRebuilt
     }
 }
 
@@ -3727,6 +3737,7 @@ extension PlacesReply: CMessageConvertible {
         self.init()
         self.places = cArray(c.places, c.n_places).map { KnownPlace(c: $0!) }
         self.timeZone = swiftString(c.time_zone)
+        self.weeksRebuilt = c.weeks_rebuilt
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PlacesReply> {
@@ -3735,6 +3746,7 @@ extension PlacesReply: CMessageConvertible {
         c.pointee.n_places = self.places.count
         c.pointee.places = arena.array(self.places.map { Optional($0.toC(arena)) })
         c.pointee.time_zone = arena.string(self.timeZone)
+        c.pointee.weeks_rebuilt = self.weeksRebuilt
         return c
     }
 
@@ -3749,6 +3761,144 @@ extension PlacesReply: CMessageConvertible {
 extension PlacesReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.PlacesReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl places set-home|set-work`: the person's word on where home or work is, which wins over
+/// what pickerd finds. Replaces the person's earlier word for the same role and day. Answered with
+/// PlacesReply (the places as they are now) once the moments it touches are built again. A role
+/// other than home or work, a coordinate off the Earth or a day that is not a date is
+/// INVALID_ARGUMENT. Control role only; never sent to an app.
+public struct PlacesSetRequest: Hashable, Sendable {
+    /// "home" or "work"
+    public var role: String
+    /// degrees
+    public var latitude: Double
+    /// `longitude` (field 3).
+    public var longitude: Double
+    /// what the person calls it; empty: its visits' name, else the gazetteer's
+    public var name: String
+    /// YYYY-MM-DD, a local day: from then on (moving house); empty: always
+    public var fromDay: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - role: the field's value.
+    ///   - latitude: the field's value.
+    ///   - longitude: the field's value.
+    ///   - name: the field's value.
+    ///   - fromDay: the field's value.
+    public init(role: String = "", latitude: Double = 0, longitude: Double = 0, name: String = "", fromDay: String = "") {
+        self.role = role
+        self.latitude = latitude
+        self.longitude = longitude
+        self.name = name
+        self.fromDay = fromDay
+    }
+}
+
+extension PlacesSetRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__PlacesSetRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__PlacesSetRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.role = swiftString(c.role)
+        self.latitude = c.latitude
+        self.longitude = c.longitude
+        self.name = swiftString(c.name)
+        self.fromDay = swiftString(c.from_day)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PlacesSetRequest> {
+        let c = arena.allocate(Pickerd__V1__PlacesSetRequest.self)
+        pickerd__v1__places_set_request__init(c)
+        c.pointee.role = arena.string(self.role)
+        c.pointee.latitude = self.latitude
+        c.pointee.longitude = self.longitude
+        c.pointee.name = arena.string(self.name)
+        c.pointee.from_day = arena.string(self.fromDay)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__PlacesSetRequest>) -> Int { pickerd__v1__places_set_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__PlacesSetRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__places_set_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__PlacesSetRequest>? {
+        pickerd__v1__places_set_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__PlacesSetRequest>) { pickerd__v1__places_set_request__free_unpacked(c, nil) }
+}
+
+extension PlacesSetRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.PlacesSetRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// `pickerctl places unset home|work` and `pickerctl places reset`: the person's word is taken back,
+/// and what pickerd found holds again. Answered as PlacesSetRequest is. Nothing of the role (or on
+/// that day) set is NOT_FOUND.
+public struct PlacesUnsetRequest: Hashable, Sendable {
+    /// "home" or "work"; empty: every correction (reset), even one that cannot be read
+    public var role: String
+    /// YYYY-MM-DD: only the correction from that day; empty: every one of the role
+    public var fromDay: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - role: the field's value.
+    ///   - fromDay: the field's value.
+    public init(role: String = "", fromDay: String = "") {
+        self.role = role
+        self.fromDay = fromDay
+    }
+}
+
+extension PlacesUnsetRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__PlacesUnsetRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__PlacesUnsetRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.role = swiftString(c.role)
+        self.fromDay = swiftString(c.from_day)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__PlacesUnsetRequest> {
+        let c = arena.allocate(Pickerd__V1__PlacesUnsetRequest.self)
+        pickerd__v1__places_unset_request__init(c)
+        c.pointee.role = arena.string(self.role)
+        c.pointee.from_day = arena.string(self.fromDay)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__PlacesUnsetRequest>) -> Int { pickerd__v1__places_unset_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__PlacesUnsetRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__places_unset_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__PlacesUnsetRequest>? {
+        pickerd__v1__places_unset_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__PlacesUnsetRequest>) { pickerd__v1__places_unset_request__free_unpacked(c, nil) }
+}
+
+extension PlacesUnsetRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.PlacesUnsetRequest" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

@@ -293,6 +293,10 @@ public struct Envelope: Hashable, Sendable {
         case hiddenRemove(HiddenRemoveRequest)
         /// `hidden_reply` (field 105).
         case hiddenReply(HiddenReply)
+        /// `places_set` (field 106).
+        case placesSet(PlacesSetRequest)
+        /// `places_unset` (field 107).
+        case placesUnset(PlacesUnsetRequest)
         /// Agent role, later additions.
         case hide(HideRequest)
         /// `hide_reply` (field 121).
@@ -465,6 +469,10 @@ extension Envelope: CMessageConvertible {
             self.body = .hiddenRemove(HiddenRemoveRequest(c: c.hidden_remove))
         case PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY:
             self.body = .hiddenReply(HiddenReply(c: c.hidden_reply))
+        case PICKERD__V1__ENVELOPE__BODY_PLACES_SET:
+            self.body = .placesSet(PlacesSetRequest(c: c.places_set))
+        case PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET:
+            self.body = .placesUnset(PlacesUnsetRequest(c: c.places_unset))
         case PICKERD__V1__ENVELOPE__BODY_HIDE:
             self.body = .hide(HideRequest(c: c.hide))
         case PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY:
@@ -697,6 +705,12 @@ extension Envelope: CMessageConvertible {
         case .hiddenReply(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY
             c.pointee.hidden_reply = v.toC(arena)
+        case .placesSet(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES_SET
+            c.pointee.places_set = v.toC(arena)
+        case .placesUnset(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET
+            c.pointee.places_unset = v.toC(arena)
         case .hide(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDE
             c.pointee.hide = v.toC(arena)

@@ -952,14 +952,28 @@ extension PlacesRequest {
 extension KnownPlace {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [KnownPlace] {
-        [KnownPlace(role: "KnownPlace.role #0 ✓ ünïcode", name: "KnownPlace.name #0 ✓ ünïcode", city: "KnownPlace.city #0 ✓ ünïcode", latitude: 1 * 4.25, longitude: 1 * 5.25, fromMs: -6007, untilMs: -7007, days: 800003)]
+        [KnownPlace(role: "KnownPlace.role #0 ✓ ünïcode", name: "KnownPlace.name #0 ✓ ünïcode", city: "KnownPlace.city #0 ✓ ünïcode", latitude: 1 * 4.25, longitude: 1 * 5.25, fromMs: -6007, untilMs: -7007, days: 800003, personsWord: true)]
     }
 }
 
 extension PlacesReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [PlacesReply] {
-        [PlacesReply(places: [KnownPlace.fixtures[0], KnownPlace.fixtures[0]], timeZone: "PlacesReply.time_zone #0 ✓ ünïcode")]
+        [PlacesReply(places: [KnownPlace.fixtures[0], KnownPlace.fixtures[0]], timeZone: "PlacesReply.time_zone #0 ✓ ünïcode", weeksRebuilt: 300003)]
+    }
+}
+
+extension PlacesSetRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [PlacesSetRequest] {
+        [PlacesSetRequest(role: "PlacesSetRequest.role #0 ✓ ünïcode", latitude: 1 * 2.25, longitude: 1 * 3.25, name: "PlacesSetRequest.name #0 ✓ ünïcode", fromDay: "PlacesSetRequest.from_day #0 ✓ ünïcode")]
+    }
+}
+
+extension PlacesUnsetRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [PlacesUnsetRequest] {
+        [PlacesUnsetRequest(role: "PlacesUnsetRequest.role #0 ✓ ünïcode", fromDay: "PlacesUnsetRequest.from_day #0 ✓ ünïcode")]
     }
 }
 
@@ -1371,6 +1385,16 @@ extension Envelope {
         }
         do {
             var m = Envelope(requestId: 100003)
+            m.body = .placesSet(PlacesSetRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .placesUnset(PlacesUnsetRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
             m.body = .hide(HideRequest.fixtures[0])
             all.append(m)
         }
@@ -1508,6 +1532,8 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "PlacesRequest": { try PlacesRequest.fixtures.allSatisfy { try PlacesRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "KnownPlace": { try KnownPlace.fixtures.allSatisfy { try KnownPlace(serializedBytes: $0.serializedBytes()) == $0 } },
     "PlacesReply": { try PlacesReply.fixtures.allSatisfy { try PlacesReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "PlacesSetRequest": { try PlacesSetRequest.fixtures.allSatisfy { try PlacesSetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "PlacesUnsetRequest": { try PlacesUnsetRequest.fixtures.allSatisfy { try PlacesUnsetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "HiddenListRequest": { try HiddenListRequest.fixtures.allSatisfy { try HiddenListRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "HiddenAddRequest": { try HiddenAddRequest.fixtures.allSatisfy { try HiddenAddRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "HiddenRemoveRequest": { try HiddenRemoveRequest.fixtures.allSatisfy { try HiddenRemoveRequest(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1637,6 +1663,8 @@ let generatedFixtureCounts: [String: Int] = [
     "PlacesRequest": PlacesRequest.fixtures.count,
     "KnownPlace": KnownPlace.fixtures.count,
     "PlacesReply": PlacesReply.fixtures.count,
+    "PlacesSetRequest": PlacesSetRequest.fixtures.count,
+    "PlacesUnsetRequest": PlacesUnsetRequest.fixtures.count,
     "HiddenListRequest": HiddenListRequest.fixtures.count,
     "HiddenAddRequest": HiddenAddRequest.fixtures.count,
     "HiddenRemoveRequest": HiddenRemoveRequest.fixtures.count,

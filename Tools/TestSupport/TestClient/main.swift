@@ -230,6 +230,9 @@ do {
             .notificationsReply(NotificationsReply()), .notificationsList(NotificationsListRequest()),
             .notificationsListReply(NotificationsListReply()), .notificationOpen(NotificationOpenRequest()),
             .notificationOpenReply(NotificationOpenReply()),
+            // The person's known places: listed, and home and work corrected.
+            .places(PlacesRequest()), .placesReply(PlacesReply()), .placesSet(PlacesSetRequest(role: "home", latitude: 41.15, longitude: -8.62)),
+            .placesUnset(PlacesUnsetRequest()),
             // What only pickerd sends to a client.
             .helloReply(HelloReply()), .presentAccepted(PresentAccepted()), .outcome(Outcome()),
             .configurationReply(ConfigurationReply()), .donationReply(DonationReply()), .error(ErrorInfo()),

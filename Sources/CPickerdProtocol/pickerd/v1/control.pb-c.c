@@ -2527,6 +2527,96 @@ void   pickerd__v1__places_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__places_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__places_set_request__init
+                     (Pickerd__V1__PlacesSetRequest         *message)
+{
+  static const Pickerd__V1__PlacesSetRequest init_value = PICKERD__V1__PLACES_SET_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__places_set_request__get_packed_size
+                     (const Pickerd__V1__PlacesSetRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_set_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__places_set_request__pack
+                     (const Pickerd__V1__PlacesSetRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_set_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__places_set_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesSetRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_set_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__PlacesSetRequest *
+       pickerd__v1__places_set_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__PlacesSetRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__places_set_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__places_set_request__free_unpacked
+                     (Pickerd__V1__PlacesSetRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__places_set_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__places_unset_request__init
+                     (Pickerd__V1__PlacesUnsetRequest         *message)
+{
+  static const Pickerd__V1__PlacesUnsetRequest init_value = PICKERD__V1__PLACES_UNSET_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__places_unset_request__get_packed_size
+                     (const Pickerd__V1__PlacesUnsetRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_unset_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__places_unset_request__pack
+                     (const Pickerd__V1__PlacesUnsetRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_unset_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__places_unset_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesUnsetRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__places_unset_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__PlacesUnsetRequest *
+       pickerd__v1__places_unset_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__PlacesUnsetRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__places_unset_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__places_unset_request__free_unpacked
+                     (Pickerd__V1__PlacesUnsetRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__places_unset_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__hidden_list_request__init
                      (Pickerd__V1__HiddenListRequest         *message)
 {
@@ -6315,7 +6405,7 @@ const ProtobufCMessageDescriptor pickerd__v1__places_request__descriptor =
   (ProtobufCMessageInit) pickerd__v1__places_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__known_place__field_descriptors[8] =
+static const ProtobufCFieldDescriptor pickerd__v1__known_place__field_descriptors[9] =
 {
   {
     "role",
@@ -6413,6 +6503,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__known_place__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "persons_word",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__KnownPlace, persons_word),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__known_place__field_indices_by_name[] = {
   2,   /* field[2] = city */
@@ -6421,13 +6523,14 @@ static const unsigned pickerd__v1__known_place__field_indices_by_name[] = {
   3,   /* field[3] = latitude */
   4,   /* field[4] = longitude */
   1,   /* field[1] = name */
+  8,   /* field[8] = persons_word */
   0,   /* field[0] = role */
   6,   /* field[6] = until_ms */
 };
 static const ProtobufCIntRange pickerd__v1__known_place__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor =
 {
@@ -6437,14 +6540,14 @@ const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor =
   "Pickerd__V1__KnownPlace",
   "pickerd.v1",
   sizeof(Pickerd__V1__KnownPlace),
-  8,
+  9,
   pickerd__v1__known_place__field_descriptors,
   pickerd__v1__known_place__field_indices_by_name,
   1,  pickerd__v1__known_place__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__known_place__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__places_reply__field_descriptors[2] =
+static const ProtobufCFieldDescriptor pickerd__v1__places_reply__field_descriptors[3] =
 {
   {
     "places",
@@ -6470,15 +6573,28 @@ static const ProtobufCFieldDescriptor pickerd__v1__places_reply__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "weeks_rebuilt",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesReply, weeks_rebuilt),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__places_reply__field_indices_by_name[] = {
   0,   /* field[0] = places */
   1,   /* field[1] = time_zone */
+  2,   /* field[2] = weeks_rebuilt */
 };
 static const ProtobufCIntRange pickerd__v1__places_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor =
 {
@@ -6488,11 +6604,152 @@ const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor =
   "Pickerd__V1__PlacesReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__PlacesReply),
-  2,
+  3,
   pickerd__v1__places_reply__field_descriptors,
   pickerd__v1__places_reply__field_indices_by_name,
   1,  pickerd__v1__places_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__places_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__places_set_request__field_descriptors[5] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesSetRequest, role),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "latitude",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesSetRequest, latitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "longitude",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_DOUBLE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesSetRequest, longitude),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesSetRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_day",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesSetRequest, from_day),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__places_set_request__field_indices_by_name[] = {
+  4,   /* field[4] = from_day */
+  1,   /* field[1] = latitude */
+  2,   /* field[2] = longitude */
+  3,   /* field[3] = name */
+  0,   /* field[0] = role */
+};
+static const ProtobufCIntRange pickerd__v1__places_set_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__places_set_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.PlacesSetRequest",
+  "PlacesSetRequest",
+  "Pickerd__V1__PlacesSetRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__PlacesSetRequest),
+  5,
+  pickerd__v1__places_set_request__field_descriptors,
+  pickerd__v1__places_set_request__field_indices_by_name,
+  1,  pickerd__v1__places_set_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__places_set_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__places_unset_request__field_descriptors[2] =
+{
+  {
+    "role",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesUnsetRequest, role),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "from_day",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__PlacesUnsetRequest, from_day),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__places_unset_request__field_indices_by_name[] = {
+  1,   /* field[1] = from_day */
+  0,   /* field[0] = role */
+};
+static const ProtobufCIntRange pickerd__v1__places_unset_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__places_unset_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.PlacesUnsetRequest",
+  "PlacesUnsetRequest",
+  "Pickerd__V1__PlacesUnsetRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__PlacesUnsetRequest),
+  2,
+  pickerd__v1__places_unset_request__field_descriptors,
+  pickerd__v1__places_unset_request__field_indices_by_name,
+  1,  pickerd__v1__places_unset_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__places_unset_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 #define pickerd__v1__hidden_list_request__field_descriptors NULL

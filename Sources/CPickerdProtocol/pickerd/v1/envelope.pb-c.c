@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[76] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[78] =
 {
   {
     "request_id",
@@ -1175,6 +1175,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[7
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "places_set",
+    106,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, places_set),
+    &pickerd__v1__places_set_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "places_unset",
+    107,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, places_unset),
+    &pickerd__v1__places_unset_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "hide",
     120,
     PROTOBUF_C_LABEL_NONE,
@@ -1246,8 +1270,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   69,   /* field[69] = hidden_list */
   71,   /* field[71] = hidden_remove */
   72,   /* field[72] = hidden_reply */
-  73,   /* field[73] = hide */
-  74,   /* field[74] = hide_reply */
+  75,   /* field[75] = hide */
+  76,   /* field[76] = hide_reply */
   39,   /* field[39] = history */
   40,   /* field[40] = history_reply */
   61,   /* field[61] = import_progress */
@@ -1266,6 +1290,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   7,   /* field[7] = outcome */
   67,   /* field[67] = places */
   68,   /* field[68] = places_reply */
+  73,   /* field[73] = places_set */
+  74,   /* field[74] = places_unset */
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
@@ -1285,7 +1311,7 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   28,   /* field[28] = status_reply */
   24,   /* field[24] = suggestions_page */
   25,   /* field[25] = suggestions_page_reply */
-  75,   /* field[75] = unhide */
+  77,   /* field[77] = unhide */
   12,   /* field[12] = withdraw_donations */
   13,   /* field[13] = withdraw_donations_reply */
 };
@@ -1296,8 +1322,8 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[6 + 1] =
   { 20, 4 },
   { 40, 14 },
   { 60, 27 },
-  { 120, 73 },
-  { 0, 76 }
+  { 120, 75 },
+  { 0, 78 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1307,7 +1333,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  76,
+  78,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   6,  pickerd__v1__envelope__number_ranges,

@@ -73,6 +73,8 @@ typedef struct Pickerd__V1__DonationsRemoveReply Pickerd__V1__DonationsRemoveRep
 typedef struct Pickerd__V1__PlacesRequest Pickerd__V1__PlacesRequest;
 typedef struct Pickerd__V1__KnownPlace Pickerd__V1__KnownPlace;
 typedef struct Pickerd__V1__PlacesReply Pickerd__V1__PlacesReply;
+typedef struct Pickerd__V1__PlacesSetRequest Pickerd__V1__PlacesSetRequest;
+typedef struct Pickerd__V1__PlacesUnsetRequest Pickerd__V1__PlacesUnsetRequest;
 typedef struct Pickerd__V1__HiddenListRequest Pickerd__V1__HiddenListRequest;
 typedef struct Pickerd__V1__HiddenAddRequest Pickerd__V1__HiddenAddRequest;
 typedef struct Pickerd__V1__HiddenRemoveRequest Pickerd__V1__HiddenRemoveRequest;
@@ -1111,10 +1113,14 @@ struct  Pickerd__V1__KnownPlace
    * distinct days visited (a home: within from–until)
    */
   uint32_t days;
+  /*
+   * the person said so (PlacesSetRequest); false: pickerd found it in the visits
+   */
+  protobuf_c_boolean persons_word;
 };
 #define PICKERD__V1__KNOWN_PLACE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__known_place__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, NULL, NULL, 0, 0 }
 
 
 struct  Pickerd__V1__PlacesReply
@@ -1129,10 +1135,69 @@ struct  Pickerd__V1__PlacesReply
    * the IANA zone days, nights and weekdays were reckoned in
    */
   char *time_zone;
+  /*
+   * after a set or unset: how many weeks of moments were built again
+   */
+  uint32_t weeks_rebuilt;
 };
 #define PICKERD__V1__PLACES_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_reply__descriptor) \
-    , 0,NULL, (char *)protobuf_c_empty_string }
+    , 0,NULL, (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * `pickerctl places set-home|set-work`: the person's word on where home or work is, which wins over
+ * what pickerd finds. Replaces the person's earlier word for the same role and day. Answered with
+ * PlacesReply (the places as they are now) once the moments it touches are built again. A role
+ * other than home or work, a coordinate off the Earth or a day that is not a date is
+ * INVALID_ARGUMENT. Control role only; never sent to an app.
+ */
+struct  Pickerd__V1__PlacesSetRequest
+{
+  ProtobufCMessage base;
+  /*
+   * "home" or "work"
+   */
+  char *role;
+  /*
+   * degrees
+   */
+  double latitude;
+  double longitude;
+  /*
+   * what the person calls it; empty: its visits' name, else the gazetteer's
+   */
+  char *name;
+  /*
+   * YYYY-MM-DD, a local day: from then on (moving house); empty: always
+   */
+  char *from_day;
+};
+#define PICKERD__V1__PLACES_SET_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_set_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * `pickerctl places unset home|work` and `pickerctl places reset`: the person's word is taken back,
+ * and what pickerd found holds again. Answered as PlacesSetRequest is. Nothing of the role (or on
+ * that day) set is NOT_FOUND.
+ */
+struct  Pickerd__V1__PlacesUnsetRequest
+{
+  ProtobufCMessage base;
+  /*
+   * "home" or "work"; empty: every correction (reset), even one that cannot be read
+   */
+  char *role;
+  /*
+   * YYYY-MM-DD: only the correction from that day; empty: every one of the role
+   */
+  char *from_day;
+};
+#define PICKERD__V1__PLACES_UNSET_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__places_unset_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -2253,6 +2318,44 @@ Pickerd__V1__PlacesReply *
 void   pickerd__v1__places_reply__free_unpacked
                      (Pickerd__V1__PlacesReply *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__PlacesSetRequest methods */
+void   pickerd__v1__places_set_request__init
+                     (Pickerd__V1__PlacesSetRequest         *message);
+size_t pickerd__v1__places_set_request__get_packed_size
+                     (const Pickerd__V1__PlacesSetRequest   *message);
+size_t pickerd__v1__places_set_request__pack
+                     (const Pickerd__V1__PlacesSetRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__places_set_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesSetRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__PlacesSetRequest *
+       pickerd__v1__places_set_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__places_set_request__free_unpacked
+                     (Pickerd__V1__PlacesSetRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__PlacesUnsetRequest methods */
+void   pickerd__v1__places_unset_request__init
+                     (Pickerd__V1__PlacesUnsetRequest         *message);
+size_t pickerd__v1__places_unset_request__get_packed_size
+                     (const Pickerd__V1__PlacesUnsetRequest   *message);
+size_t pickerd__v1__places_unset_request__pack
+                     (const Pickerd__V1__PlacesUnsetRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__places_unset_request__pack_to_buffer
+                     (const Pickerd__V1__PlacesUnsetRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__PlacesUnsetRequest *
+       pickerd__v1__places_unset_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__places_unset_request__free_unpacked
+                     (Pickerd__V1__PlacesUnsetRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__HiddenListRequest methods */
 void   pickerd__v1__hidden_list_request__init
                      (Pickerd__V1__HiddenListRequest         *message);
@@ -2499,6 +2602,12 @@ typedef void (*Pickerd__V1__KnownPlace_Closure)
 typedef void (*Pickerd__V1__PlacesReply_Closure)
                  (const Pickerd__V1__PlacesReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__PlacesSetRequest_Closure)
+                 (const Pickerd__V1__PlacesSetRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__PlacesUnsetRequest_Closure)
+                 (const Pickerd__V1__PlacesUnsetRequest *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__HiddenListRequest_Closure)
                  (const Pickerd__V1__HiddenListRequest *message,
                   void *closure_data);
@@ -2575,6 +2684,8 @@ extern const ProtobufCMessageDescriptor pickerd__v1__donations_remove_reply__des
 extern const ProtobufCMessageDescriptor pickerd__v1__places_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__known_place__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__places_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__places_set_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__places_unset_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__hidden_list_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__hidden_add_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__hidden_remove_request__descriptor;

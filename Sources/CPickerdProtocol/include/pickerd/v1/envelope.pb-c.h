@@ -141,6 +141,8 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_HIDDEN_ADD = 103,
   PICKERD__V1__ENVELOPE__BODY_HIDDEN_REMOVE = 104,
   PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY = 105,
+  PICKERD__V1__ENVELOPE__BODY_PLACES_SET = 106,
+  PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET = 107,
   PICKERD__V1__ENVELOPE__BODY_HIDE = 120,
   PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY = 121,
   PICKERD__V1__ENVELOPE__BODY_UNHIDE = 122
@@ -241,6 +243,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__HiddenAddRequest *hidden_add;
     Pickerd__V1__HiddenRemoveRequest *hidden_remove;
     Pickerd__V1__HiddenReply *hidden_reply;
+    Pickerd__V1__PlacesSetRequest *places_set;
+    Pickerd__V1__PlacesUnsetRequest *places_unset;
     /*
      * Agent role, later additions.
      */
