@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libexif/exif-data.h>
 #include <libexif/exif-utils.h>
@@ -28,12 +31,52 @@ const char *pm_library_versions(void) {
 
 static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 
-static void quiet_now(void) { av_log_set_level(AV_LOG_QUIET); }
+static void quiet_now(void) {
+    av_log_set_level(AV_LOG_QUIET);
+    // libheif registers its decoders (and would load plugins) here, not lazily at the first file:
+    // a confined reader calls this before its filter forbids opening anything. Every libheif call
+    // in this file comes after it (heif_init must not be mixed with calls made without it); it is
+    // never undone, so the decoders stay registered for the process's life.
+    heif_init(NULL);
+    // FFmpeg 5.1 needs no registration: its demuxers and decoders are static tables. Finding the
+    // ones used here once touches nothing on disk either.
+    (void)av_find_input_format("jpeg_pipe");
+}
 
 void pm_quiet_libraries(void) {
-    // libheif 1.15 does not log to stderr; its errors come back as `heif_error`s. heif_init() is
-    // optional for built-in decoders and must not be mixed with callers that do not call it.
+    // libheif 1.15 does not log to stderr; its errors come back as `heif_error`s.
     pthread_once(&quiet_once, quiet_now);
+}
+
+// MARK: Descriptors
+
+/// A regular file read through its descriptor with `pread(2)`, at a position of its own (the
+/// descriptor's offset is never used, so it may be shared).
+typedef struct pm_fd_source {
+    int fd;
+    int64_t position;
+    int64_t size;
+} pm_fd_source;
+
+/// Fills `source` for `fd`: 0, or an errno value (`EINVAL` for a file that is not regular).
+static int fd_source_init(pm_fd_source *source, int fd) {
+    struct stat info;
+    if (fstat(fd, &info) != 0) return errno;
+    if (!S_ISREG(info.st_mode)) return EINVAL;
+    source->fd = fd;
+    source->position = 0;
+    source->size = (int64_t)info.st_size;
+    return 0;
+}
+
+/// Reads up to `size` bytes at the source's position: the count, 0 at the end, -1 with errno.
+static ssize_t fd_source_read(pm_fd_source *source, uint8_t *into, size_t size) {
+    if (source->position >= source->size) return 0;
+    if ((int64_t)size > source->size - source->position) size = (size_t)(source->size - source->position);
+    ssize_t n;
+    do n = pread(source->fd, into, size, (off_t)source->position); while (n < 0 && errno == EINTR);
+    if (n > 0) source->position += n;
+    return n;
 }
 
 static void set_error(char *error, size_t size, const char *format, ...) {
@@ -220,15 +263,49 @@ static pm_status heif_status(struct heif_error err) {
     }
 }
 
-/// Opens `path` and its primary image. On success the caller releases both.
-static pm_status heif_open(const char *path, struct heif_context **ctx_out, struct heif_image_handle **handle_out,
+static int64_t heif_source_position(void *userdata) { return ((pm_fd_source *)userdata)->position; }
+
+static int heif_source_read(void *data, size_t size, void *userdata) {
+    pm_fd_source *source = userdata;
+    uint8_t *into = data;
+    while (size > 0) {
+        ssize_t n = fd_source_read(source, into, size);
+        if (n <= 0) return 1;  // libheif asks only for bytes before the size it was told
+        into += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+static int heif_source_seek(int64_t position, void *userdata) {
+    pm_fd_source *source = userdata;
+    if (position < 0 || position > source->size) return 1;
+    source->position = position;
+    return 0;
+}
+
+static enum heif_reader_grow_status heif_source_wait(int64_t target_size, void *userdata) {
+    return target_size > ((pm_fd_source *)userdata)->size ? heif_reader_grow_status_size_beyond_eof : heif_reader_grow_status_size_reached;
+}
+
+static const struct heif_reader heif_fd_reader = {
+    .reader_api_version = 1,
+    .get_position = heif_source_position,
+    .read = heif_source_read,
+    .seek = heif_source_seek,
+    .wait_for_file_size = heif_source_wait,
+};
+
+/// Opens the file `source` reads (libheif reads it through `heif_fd_reader`, never by a path) and
+/// its primary image. On success the caller releases both; `source` must outlive the context.
+static pm_status heif_open(pm_fd_source *source, struct heif_context **ctx_out, struct heif_image_handle **handle_out,
                            char *error, size_t error_size) {
     pm_quiet_libraries();
     *ctx_out = NULL;
     *handle_out = NULL;
     struct heif_context *ctx = heif_context_alloc();
     if (!ctx) { set_error(error, error_size, "libheif: out of memory"); return PM_CORRUPT; }
-    struct heif_error err = heif_context_read_from_file(ctx, path, NULL);
+    struct heif_error err = heif_context_read_from_reader(ctx, &heif_fd_reader, source, NULL);
     if (err.code != heif_error_Ok) {
         set_error(error, error_size, "libheif cannot read it: %s", err.message ? err.message : "unknown error");
         heif_context_free(ctx);
@@ -246,11 +323,22 @@ static pm_status heif_open(const char *path, struct heif_context **ctx_out, stru
     return PM_OK;
 }
 
-pm_status pm_heif_probe(const char *path, pm_heif_info *out, char *error, size_t error_size) {
+/// Fills `source` for `fd`, or says why not.
+static pm_status open_source(pm_fd_source *source, int fd, char *error, size_t error_size) {
+    int code = fd_source_init(source, fd);
+    if (code == 0) return PM_OK;
+    set_error(error, error_size, code == EINVAL ? "it is not a regular file" : "cannot read it: %s", strerror(code));
+    return PM_UNREADABLE;
+}
+
+pm_status pm_heif_probe_fd(int fd, pm_heif_info *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
+    pm_fd_source source;
+    pm_status status = open_source(&source, fd, error, error_size);
+    if (status != PM_OK) return status;
     struct heif_context *ctx;
     struct heif_image_handle *handle;
-    pm_status status = heif_open(path, &ctx, &handle, error, error_size);
+    status = heif_open(&source, &ctx, &handle, error, error_size);
     if (status != PM_OK) return status;
     int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
     out->width = w > 0 ? (uint32_t)w : 0;
@@ -291,24 +379,78 @@ static pm_status av_status(int code) {
     return PM_CORRUPT;
 }
 
-/// Opens `path` through the `file:` protocol only. The caller closes it on success.
-static int av_open(const char *path, const char *format_name, AVFormatContext **out) {
+/// A demuxer reading a descriptor through a custom `AVIOContext` (FFmpeg 5.1 has no `fd:`
+/// protocol): no URL, no protocol, no path ever reaches libavformat.
+typedef struct pm_av_input {
+    pm_fd_source source;
+    AVIOContext *avio;
+    AVFormatContext *fmt;
+} pm_av_input;
+
+static int av_source_read(void *opaque, uint8_t *buffer, int size) {
+    ssize_t n = fd_source_read(opaque, buffer, size > 0 ? (size_t)size : 0);
+    if (n < 0) return AVERROR(errno);
+    return n == 0 ? AVERROR_EOF : (int)n;
+}
+
+static int64_t av_source_seek(void *opaque, int64_t offset, int whence) {
+    pm_fd_source *source = opaque;
+    int64_t target;
+    switch (whence & ~AVSEEK_FORCE) {
+    case AVSEEK_SIZE: return source->size;
+    case SEEK_SET: target = offset; break;
+    case SEEK_CUR: target = source->position + offset; break;
+    case SEEK_END: target = source->size + offset; break;
+    default: return AVERROR(EINVAL);
+    }
+    if (target < 0) return AVERROR(EINVAL);
+    source->position = target;
+    return target;
+}
+
+/// Refuses every file a demuxer asks to open beside the one it reads (a QuickTime reference, a
+/// playlist's entries): the reader reads one descriptor and nothing else.
+static int av_refuse_open(struct AVFormatContext *s, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
+    (void)s, (void)pb, (void)url, (void)flags, (void)options;
+    return AVERROR(EPERM);
+}
+
+/// Frees what `av_open` made (a NULL context too).
+static void av_close(pm_av_input *input) {
+    avformat_close_input(&input->fmt);  // a custom AVIOContext is the caller's to free
+    if (input->avio) {
+        av_freep(&input->avio->buffer);
+        avio_context_free(&input->avio);
+    }
+}
+
+/// Opens the file `fd` refers to with libavformat, reading it with `pread`. The caller calls
+/// `av_close` whatever this returns.
+static int av_open(pm_av_input *input, int fd, const char *format_name) {
     pm_quiet_libraries();
-    *out = NULL;
-    size_t length = strlen(path) + 6;
-    char *url = malloc(length);
-    if (!url) return AVERROR(ENOMEM);
-    snprintf(url, length, "file:%s", path);
+    memset(input, 0, sizeof *input);
+    int code = fd_source_init(&input->source, fd);
+    if (code != 0) return AVERROR(code);
     const AVInputFormat *format = NULL;
     if (format_name) {
         format = av_find_input_format(format_name);
-        if (!format) { free(url); return AVERROR_DEMUXER_NOT_FOUND; }
+        if (!format) return AVERROR_DEMUXER_NOT_FOUND;
     }
+    enum { buffer_size = 64 * 1024 };
+    uint8_t *buffer = av_malloc(buffer_size);
+    if (!buffer) return AVERROR(ENOMEM);
+    input->avio = avio_alloc_context(buffer, buffer_size, 0, &input->source, av_source_read, NULL, av_source_seek);
+    if (!input->avio) { av_free(buffer); return AVERROR(ENOMEM); }
+    input->fmt = avformat_alloc_context();
+    if (!input->fmt) return AVERROR(ENOMEM);
+    input->fmt->pb = input->avio;
+    input->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+    input->fmt->io_open = av_refuse_open;
     AVDictionary *options = NULL;
-    av_dict_set(&options, "protocol_whitelist", "file", 0);
-    int code = avformat_open_input(out, url, format, &options);
+    // No protocol at all: the descriptor is read through the context above.
+    av_dict_set(&options, "protocol_whitelist", "none", 0);
+    code = avformat_open_input(&input->fmt, NULL, format, &options);  // frees and clears fmt on failure
     av_dict_free(&options);
-    free(url);
     return code;
 }
 
@@ -342,17 +484,19 @@ static int stream_rotation(const AVStream *st) {
     return (int)clockwise;
 }
 
-pm_status pm_video_probe(const char *path, pm_video_info *out, char *error, size_t error_size) {
+pm_status pm_video_probe_fd(int fd, pm_video_info *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
     out->duration_ms = -1;
-    AVFormatContext *fmt = NULL;
-    int code = av_open(path, NULL, &fmt);
+    pm_av_input input;
+    int code = av_open(&input, fd, NULL);
     if (code < 0) {
         char text[AV_ERROR_MAX_STRING_SIZE] = {0};
         av_strerror(code, text, sizeof text);
         set_error(error, error_size, "libavformat cannot open it: %s", text);
+        av_close(&input);
         return av_status(code);
     }
+    AVFormatContext *fmt = input.fmt;
     if (fmt->iformat && fmt->iformat->name) copy_text((const uint8_t *)fmt->iformat->name, strlen(fmt->iformat->name), out->format_name, sizeof out->format_name);
 
     AVDictionary *m = fmt->metadata;
@@ -400,7 +544,7 @@ pm_status pm_video_probe(const char *path, pm_video_info *out, char *error, size
             }
         }
     }
-    avformat_close_input(&fmt);
+    av_close(&input);
     return PM_OK;
 }
 
@@ -459,8 +603,9 @@ static pm_status scale_to_rgb(const uint8_t *const src[], const int src_stride[]
     return PM_OK;
 }
 
-pm_status pm_decode_av(const char *path, const char *format_name, int max_side, pm_rgb *out, char *error, size_t error_size) {
+pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
+    pm_av_input input;
     AVFormatContext *fmt = NULL;
     AVCodecContext *codec = NULL;
     AVPacket *packet = NULL;
@@ -468,12 +613,14 @@ pm_status pm_decode_av(const char *path, const char *format_name, int max_side, 
     pm_status status = PM_CORRUPT;
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
 
-    int code = av_open(path, format_name, &fmt);
+    int code = av_open(&input, fd, format_name);
     if (code < 0) {
         av_strerror(code, text, sizeof text);
         set_error(error, error_size, "libavformat cannot open it: %s", text);
+        av_close(&input);
         return av_status(code);
     }
+    fmt = input.fmt;
     const AVCodec *decoder = NULL;
     int index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (index < 0 || !decoder) {
@@ -549,15 +696,18 @@ done:
     av_frame_free(&frame);
     av_packet_free(&packet);
     avcodec_free_context(&codec);
-    avformat_close_input(&fmt);
+    av_close(&input);
     return status;
 }
 
-pm_status pm_decode_heif(const char *path, int max_side, pm_rgb *out, char *error, size_t error_size) {
+pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
+    pm_fd_source source;
+    pm_status status = open_source(&source, fd, error, error_size);
+    if (status != PM_OK) return status;
     struct heif_context *ctx;
     struct heif_image_handle *handle;
-    pm_status status = heif_open(path, &ctx, &handle, error, error_size);
+    status = heif_open(&source, &ctx, &handle, error, error_size);
     if (status != PM_OK) return status;
     int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
     struct heif_image *image = NULL;

@@ -56,12 +56,12 @@ public enum MediaProbe {
         case .png: return (try probePNG(file, timeZone: timeZone), [])
         case .tiff: return (try probeTIFF(file, timeZone: timeZone), [])
         case .heic:
-            let media = try probeHEIC(path: path, timeZone: timeZone)
+            let media = try probeHEIC(file, timeZone: timeZone)
             guard readPeople else { return (media, []) }
             // The XMP item of a HEIC: exiftool and cameras write it ahead of the image data.
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
             return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
-        case .quicktime, .mp4: return (try probeVideo(path: path, format: format, timeZone: timeZone), [])
+        case .quicktime, .mp4: return (try probeVideo(file, format: format, timeZone: timeZone), [])
         }
     }
 
@@ -327,11 +327,11 @@ public enum MediaProbe {
         return out
     }
 
-    private static func probeHEIC(path: String, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+    private static func probeHEIC(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.heic.contentType)
         var info = pm_heif_info()
         var error = [CChar](repeating: 0, count: 256)
-        let status = pm_heif_probe(path, &info, &error, error.count)
+        let status = pm_heif_probe_fd(file.fd, &info, &error, error.count)
         guard status == PM_OK else { throw ProbeError(status, message: "HEIC: " + CText.error(error)) }
         if info.has_exif != 0 { apply(info.exif, to: &media, timeZone: timeZone) }
         // libheif applies the file's own rotation (irot/imir), which takes precedence over EXIF's
@@ -344,11 +344,11 @@ public enum MediaProbe {
 
     // MARK: Videos
 
-    private static func probeVideo(path: String, format: MediaFormat, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+    private static func probeVideo(_ file: MediaFile, format: MediaFormat, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
         var media = ProbedMedia(kind: .video, contentType: format.contentType)
         var info = pm_video_info()
         var error = [CChar](repeating: 0, count: 256)
-        let status = pm_video_probe(path, &info, &error, error.count)
+        let status = pm_video_probe_fd(file.fd, &info, &error, error.count)
         guard status == PM_OK else { throw ProbeError(status, message: "video: " + CText.error(error)) }
         guard info.has_video != 0 else { throw ProbeError(.unsupported, "video: the file has no video stream") }
         if let date = CText.field(info.creation_date), let parsed = MediaDates.iso8601(date, timeZone: timeZone) {
@@ -525,18 +525,24 @@ enum MediaFormat: Equatable {
     }
 }
 
-/// An open regular file, read with `pread`.
+/// An open regular file, read with `pread` (opened through ``ReaderFiles``; libheif and FFmpeg
+/// get its descriptor, never its path).
 final class MediaFile {
     /// The descriptor.
     let fd: Int32
     /// Its size in bytes.
     let size: Int64
 
-    /// Opens `path` for reading without blocking (a FIFO would otherwise wait for a writer) and
-    /// checks that it is a regular file.
+    /// Opens `path` through ``ReaderFiles`` (without blocking: a FIFO would otherwise wait for a
+    /// writer) and checks that it is a regular file.
     init(path: String) throws(ProbeError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw ProbeError(.unreadable, "cannot open it: \(String(cString: strerror(errno)))") }
+        guard let fd = ReaderFiles.open(path) else {
+            switch errno {
+            case EISDIR: throw ProbeError(.unreadable, "it is a directory")
+            case EINVAL: throw ProbeError(.unreadable, "it is not a regular file")
+            default: throw ProbeError(.unreadable, "cannot open it: \(ReaderFiles.reason())")
+            }
+        }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             let message = String(cString: strerror(errno))

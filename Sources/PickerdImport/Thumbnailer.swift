@@ -17,23 +17,24 @@ public enum Thumbnailer {
     /// - Throws: ``ProbeError``: `.unreadable` (cannot open, not a regular file), `.unsupported`
     ///   (another type, over 100 megapixels), `.corrupt` (nothing decodes).
     public static func png(path: String, contentType: String, maxSide: Int = 256, orientation: Int = 1) throws(ProbeError) -> [UInt8] {
-        // Refuses directories and FIFOs before a library opens (and blocks on) them.
-        _ = try MediaFile(path: path)
+        // Opened through ReaderFiles (a directory or FIFO refused); the libraries read its descriptor.
+        let file = try MediaFile(path: path)
+        defer { withExtendedLifetime(file) {} }  // its descriptor stays open while the libraries read it
         let side = Int32(clamping: max(1, maxSide))
         var rgb = pm_rgb()
         var error = [CChar](repeating: 0, count: 256)
         let status: pm_status
         switch contentType {
         case "image/heic", "image/heif":
-            status = pm_decode_heif(path, side, &rgb, &error, error.count)
+            status = pm_decode_heif_fd(file.fd, side, &rgb, &error, error.count)
         case "image/jpeg":
-            status = pm_decode_av(path, "jpeg_pipe", side, &rgb, &error, error.count)
+            status = pm_decode_av_fd(file.fd, "jpeg_pipe", side, &rgb, &error, error.count)
         case "image/png":
-            status = pm_decode_av(path, "png_pipe", side, &rgb, &error, error.count)
+            status = pm_decode_av_fd(file.fd, "png_pipe", side, &rgb, &error, error.count)
         case "image/tiff":
-            status = pm_decode_av(path, "tiff_pipe", side, &rgb, &error, error.count)
+            status = pm_decode_av_fd(file.fd, "tiff_pipe", side, &rgb, &error, error.count)
         case "video/quicktime", "video/mp4":
-            status = pm_decode_av(path, nil, side, &rgb, &error, error.count)
+            status = pm_decode_av_fd(file.fd, nil, side, &rgb, &error, error.count)
         default:
             throw ProbeError(.unsupported, "no thumbnails for \(contentType)")
         }

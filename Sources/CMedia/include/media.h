@@ -1,5 +1,9 @@
 // CMedia: small C wrappers over libexif, libheif and FFmpeg for pickerd's importer.
 //
+// Files: every reader takes a descriptor of a regular file (the caller's; never closed here) and
+// reads it with `pread(2)` at positions of its own; no path ever reaches libheif or FFmpeg, and
+// nothing here opens a file (a demuxer's request to open another file is refused).
+//
 // Memory: every function either fills a caller-owned struct of fixed-size fields (nothing to free)
 // or, for decoded pixels, fills a `pm_rgb` whose `pixels` the caller releases with `pm_rgb_free`.
 // Every function frees everything it allocated itself on every path, and is safe to call from
@@ -11,6 +15,7 @@
 #include <stdint.h>
 
 #include "media_gzip.h"  // zlib's inflate, bounded, for .fit.gz and .gpx.gz exports
+#include "media_memfd.h"  // files made in memory (a zip's members), for readers that may write nothing
 
 /// The libraries' versions, for logs ("libexif … libheif 1.15.1, libavformat 59.27.100").
 /// Returns a static string: do not free it.
@@ -31,8 +36,12 @@ typedef enum pm_status {
 /// The largest image, in pixels, the decoders accept (100 megapixels).
 #define PM_MAX_PIXELS 100000000LL
 
-/// Silences FFmpeg's logging (`AV_LOG_QUIET`) and initialises libheif, once per process. Every
-/// other function calls it; callers may too. pickerd's log is its own.
+/// Silences FFmpeg's logging (`AV_LOG_QUIET`) and initialises libheif (`heif_init`: its decoders
+/// registered now, not at the first file), once per process. Every other function calls it; callers
+/// may too. pickerd's log is its own.
+///
+/// A process that confines itself (pickerd-reader: no open, no socket) must call it before its
+/// filter is in force, so that nothing the libraries do once runs later under it.
 void pm_quiet_libraries(void);
 
 // MARK: EXIF
@@ -96,7 +105,7 @@ pm_status pm_exif_read(const uint8_t *data, size_t size, pm_exif_info *out);
 
 // MARK: HEIC
 
-/// What `pm_heif_probe` read.
+/// What `pm_heif_probe_fd` read.
 typedef struct pm_heif_info {
     /// The primary image's size as displayed (libheif applies the file's `irot`/`imir`).
     uint32_t width, height;
@@ -107,18 +116,19 @@ typedef struct pm_heif_info {
 } pm_heif_info;
 
 /// Reads a HEIC/HEIF file's primary image size and its Exif block, without decoding pixels.
+/// libheif reads the file through a `heif_reader` over `pread(2)`, never by its path.
 /// libheif's Exif block starts with a 4-byte big-endian offset to the TIFF header; this skips it.
 /// - Parameters:
-///   - path: the file.
+///   - fd: a descriptor of the file (a regular file; borrowed, not closed).
 ///   - out: filled (zeroed first).
 ///   - error: receives a sentence on failure (may be NULL).
 ///   - error_size: `error`'s capacity.
 /// - Returns: `PM_OK`, or `PM_UNREADABLE`, `PM_CORRUPT`, `PM_UNSUPPORTED` from libheif's error.
-pm_status pm_heif_probe(const char *path, pm_heif_info *out, char *error, size_t error_size);
+pm_status pm_heif_probe_fd(int fd, pm_heif_info *out, char *error, size_t error_size);
 
 // MARK: Video
 
-/// What `pm_video_probe` read from a container's header (no packets are read).
+/// What `pm_video_probe_fd` read from a container's header (no packets are read).
 typedef struct pm_video_info {
     /// `com.apple.quicktime.creationdate` (ISO 8601 with its offset), empty when absent.
     char creation_date[64];
@@ -150,13 +160,14 @@ typedef struct pm_video_info {
 /// Reads a video container's metadata, duration and video stream size with libavformat from its
 /// header, without decoding; only when the container leaves the size to the decoder (MPEG-4 part 2,
 /// H.263 in QuickTime) does it let `avformat_find_stream_info` look at the first half second.
+/// libavformat reads the file through a custom `AVIOContext` over `pread(2)`: no URL, no protocol.
 /// - Parameters:
-///   - path: the file.
+///   - fd: a descriptor of the file (a regular file; borrowed, not closed).
 ///   - out: filled (zeroed first).
 ///   - error: receives a sentence on failure (may be NULL).
 ///   - error_size: `error`'s capacity.
-/// - Returns: `PM_OK`, `PM_UNREADABLE` (cannot open), `PM_CORRUPT` (libavformat cannot parse it).
-pm_status pm_video_probe(const char *path, pm_video_info *out, char *error, size_t error_size);
+/// - Returns: `PM_OK`, `PM_UNREADABLE` (cannot read), `PM_CORRUPT` (libavformat cannot parse it).
+pm_status pm_video_probe_fd(int fd, pm_video_info *out, char *error, size_t error_size);
 
 // MARK: Decoding
 
@@ -178,7 +189,8 @@ void pm_rgb_free(pm_rgb *rgb);
 /// libavcodec, and scales it with libswscale to fit `max_side` (aspect kept, never enlarged).
 /// Refuses images over `PM_MAX_PIXELS`; gives up after 600 packets without a frame.
 /// - Parameters:
-///   - path: the file (opened through FFmpeg's `file:` protocol only, so no name is a pattern or URL).
+///   - fd: a descriptor of the file (a regular file; borrowed, not closed), read through a custom
+///     `AVIOContext` over `pread(2)`: no URL, no protocol, and any other file a demuxer asks for is refused.
 ///   - format_name: the demuxer to use ("jpeg_pipe", "png_pipe", "tiff_pipe"), or NULL to probe the
 ///     content (videos).
 ///   - max_side: the longest side of the result, at least 1.
@@ -186,14 +198,15 @@ void pm_rgb_free(pm_rgb *rgb);
 ///   - error: receives a sentence on failure (may be NULL).
 ///   - error_size: `error`'s capacity.
 /// - Returns: `PM_OK`, `PM_UNREADABLE`, `PM_CORRUPT` (no decodable frame), `PM_UNSUPPORTED`.
-pm_status pm_decode_av(const char *path, const char *format_name, int max_side, pm_rgb *out, char *error, size_t error_size);
+pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb *out, char *error, size_t error_size);
 
 /// Decodes a HEIC/HEIF file's primary image with libheif (its `irot`/`imir` applied) and scales it
 /// with libswscale to fit `max_side` (aspect kept, never enlarged). Refuses images over
 /// `PM_MAX_PIXELS`.
-/// - Parameters: as `pm_decode_av` (without `format_name`).
-/// - Returns: as `pm_decode_av`.
-pm_status pm_decode_heif(const char *path, int max_side, pm_rgb *out, char *error, size_t error_size);
+/// libheif reads the file through a `heif_reader` over `pread(2)`.
+/// - Parameters: as `pm_decode_av_fd` (without `format_name`).
+/// - Returns: as `pm_decode_av_fd`.
+pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size);
 
 /// Encodes RGB24 pixels (rows of `width * 3` bytes) as a PNG with FFmpeg's PNG encoder
 /// (deflate-compressed; IHDR, IDAT and IEND only, no metadata).

@@ -46,16 +46,20 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
 
     /// The first 4 KiB of the regular file at `path`: what ``detect(_:name:)`` reads, and no more
     /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
-    /// or is not a regular file: a FIFO is opened without blocking and never read.
+    /// (through ``ReaderFiles``) or is not a regular file: a FIFO is opened without blocking and never read.
     static func prefix(ofFile path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = ReaderFiles.open(path) else { return nil }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard ReaderFiles.size(of: fd) != nil else { return nil }
         var bytes = [UInt8](repeating: 0, count: 4_096)
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return nil }
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, $0.count - count, off_t(count)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            count += n
+        }
         return Array(bytes.prefix(count))
     }
 

@@ -63,8 +63,9 @@ enum ExportReaders {
         }
     }
 
-    /// The whole file at `path`, when it is not larger than `limit`: the readers of formats read at once
-    /// (workout files, calendars, address books) share it.
+    /// The whole file at `path` (opened through ``ReaderFiles``), when it is not larger than
+    /// `limit`: the readers of formats read at once (workout files, calendars, address books, route
+    /// files) share it.
     /// - Parameters:
     ///   - path: the file.
     ///   - name: its name, for errors.
@@ -73,11 +74,18 @@ enum ExportReaders {
     /// - Throws: ``ImportError`` when it is larger or cannot be read.
     static func whole(_ path: String, name: String, limit: Int = ExportImporter.maximumWholeFile,
                       what: String = "a workout file") throws(ImportError) -> [UInt8] {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+        guard let fd = ReaderFiles.open(path) else { throw ImportError(file: name, "cannot be read") }
+        defer { close(fd) }
+        let size = ReaderFiles.size(of: fd) ?? 0
         guard size <= limit else {
             throw ImportError(file: name, "\(size >> 20) MB is larger than \(what) can be")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError(file: name, "cannot be read") }
-        return [UInt8](data)
+        do throws(ReaderFiles.ReadFailure) {
+            return try ReaderFiles.read(fd, limit: limit)
+        } catch .tooLarge {
+            throw ImportError(file: name, "it grew past what \(what) can be while it was read")
+        } catch {
+            throw ImportError(file: name, "cannot be read")
+        }
     }
 }

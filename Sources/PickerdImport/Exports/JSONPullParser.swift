@@ -519,11 +519,12 @@ public enum FileChunks {
     }
 }
 
-/// Opens a regular file for reading.
+/// Opens a regular file for reading, through ``ReaderFiles``.
 /// - Throws: ``ImportError`` naming the file when it cannot be opened or is not a regular file.
 func openForReading(_ path: String) throws(ImportError) -> Int32 {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw ImportError(file: path, "cannot be opened: \(String(cString: strerror(errno)))") }
+    guard let fd = ReaderFiles.open(path) else {
+        throw ImportError(file: path, errno == EISDIR || errno == EINVAL ? "is not a regular file" : "cannot be opened: \(ReaderFiles.reason())")
+    }
     var st = stat()
     guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
         close(fd)

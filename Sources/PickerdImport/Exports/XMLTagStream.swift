@@ -39,11 +39,11 @@ final class XMLTagStream {
     private var rootClosed = false
     private var sawRoot = false
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading, through ``ReaderFiles``.
     /// - Throws: ``ImportError`` when it cannot be opened.
     init(path: String, file: String) throws(ImportError) {
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImportError(file: file, "cannot be read") }
+        guard let fd = ReaderFiles.open(path) else { throw ImportError(file: file, "cannot be read") }
+        self.fd = fd
         self.file = file
         buffer = .allocate(capacity: Self.chunk + Self.maximumTag)
     }
