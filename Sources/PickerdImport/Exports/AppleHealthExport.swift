@@ -191,7 +191,7 @@ public enum AppleHealthExport {
                 continue
             }
             let path = folder + "/" + parts.joined(separator: "/")
-            guard FileManager.default.fileExists(atPath: path) else {
+            guard ReaderFiles.exists(path) else {
                 data.leftOut["workout routes not found in the export", default: 0] += 1
                 continue
             }

@@ -1,5 +1,10 @@
 import Foundation
 import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite  // GRDB's SQLite on Linux: sqlite3_deserialize
+#else
+import SQLite3
+#endif
 import Glibc
 
 /// Gadgetbridge's database export (Settings → Data management → Export DB: a SQLite file named
@@ -22,7 +27,8 @@ import Glibc
 ///
 /// Nothing of a database that cannot be read is imported: not SQLite, a corrupt file, or a schema
 /// that is not Gadgetbridge's is an ``ImportError`` saying which. Bounds: ``maximumSummaries``
-/// workouts, ``StepSamples/maximumSamples`` samples, a track file of 64 MiB, summary JSON of 1 MiB.
+/// workouts, ``StepSamples/maximumSamples`` samples, a track file of 64 MiB, summary JSON of 1 MiB, a
+/// database of ``maximumDatabase`` bytes (read into memory: nothing is written, no path opened by SQLite).
 public enum GadgetbridgeExport {
     /// The format name items carry.
     public static let format = "gadgetbridge"
@@ -48,8 +54,7 @@ public enum GadgetbridgeExport {
     /// - Returns: its workouts, walks and runs, and what was left out.
     /// - Throws: ``ImportError`` when it is not a SQLite database, cannot be read, or is not Gadgetbridge's.
     public static func read(path: String, name: String) throws(ImportError) -> ImportedData {
-        let (queue, copy) = try open(path, name: name)
-        defer { if let copy { try? FileManager.default.removeItem(atPath: copy) } }
+        let queue = try open(path, name: name)
         let folder = (path as NSString).deletingLastPathComponent
         do {
             return try queue.read { db throws -> ImportedData in
@@ -98,41 +103,59 @@ public enum GadgetbridgeExport {
         }
     }
 
-    /// The database, opened read-only, after its header says it is SQLite. A database in WAL mode
-    /// (as Android's SQLite leaves many) is read from a private copy marked as a rollback-journal
-    /// database: opened where it is, SQLite would write `-wal` and `-shm` files beside the person's
-    /// export (or fail where it cannot). Returns the folder of that copy, to remove after.
-    private static func open(_ path: String, name: String) throws(ImportError) -> (DatabaseQueue, String?) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError(file: name, "cannot be read") }
-        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
-        try? handle.close()
-        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
-            throw ImportError(file: name, "not a SQLite database (Gadgetbridge's export is one): \(ExportKind.describe(header))")
+    /// The most bytes of a database read: it is read into memory whole.
+    static let maximumDatabase = 1 << 30
+
+    /// The database after its header says it is SQLite, read into memory (through ``ReaderFiles``,
+    /// at most ``maximumDatabase`` bytes) and opened there read-only with `sqlite3_deserialize`: no
+    /// path reaches SQLite, so it neither writes `-wal`/`-shm` files beside the person's export nor
+    /// opens anything. A database in WAL mode (as Android's SQLite leaves many) is marked as a
+    /// rollback-journal one in that copy; temporary tables and sorts stay in memory.
+    private static func open(_ path: String, name: String) throws(ImportError) -> DatabaseQueue {
+        guard let fd = ReaderFiles.open(path) else { throw ImportError(file: name, "cannot be read") }
+        defer { close(fd) }
+        let size = ReaderFiles.size(of: fd) ?? 0
+        var header = [UInt8](repeating: 0, count: 100)
+        let headerCount = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
+        guard headerCount == 100, header.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw ImportError(file: name, "not a SQLite database (Gadgetbridge's export is one): \(ExportKind.describe(Array(header.prefix(max(0, headerCount)))))")
         }
-        var opened = path, copyFolder: String?
-        if header[18] == 2 || header[19] == 2 {
-            var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("pickerd-gadgetbridge.XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else { throw ImportError(file: name, "no room to copy the database (it is in WAL mode)") }
-            copyFolder = String(cString: made)
-            opened = copyFolder! + "/Gadgetbridge.db"
-            do {
-                try FileManager.default.copyItem(atPath: path, toPath: opened)
-                let copy = try FileHandle(forUpdating: URL(fileURLWithPath: opened))
-                try copy.seek(toOffset: 18)
-                try copy.write(contentsOf: Data([1, 1]))
-                try copy.close()
-            } catch {
-                try? FileManager.default.removeItem(atPath: copyFolder!)
-                throw ImportError(file: name, "cannot copy the database (it is in WAL mode): \(error.localizedDescription)")
+        guard size <= maximumDatabase else {
+            throw ImportError(file: name, "\(size >> 20) MB is larger than a database pickerd reads can be (\(maximumDatabase >> 20) MB)")
+        }
+        // SQLite's own allocation, handed over with the database (SQLITE_DESERIALIZE_FREEONCLOSE).
+        guard let buffer = sqlite3_malloc64(sqlite3_uint64(size))?.assumingMemoryBound(to: UInt8.self) else {
+            throw ImportError(file: name, "out of memory for a database of \(size >> 20) MB")
+        }
+        var done = 0
+        while done < size {
+            let n = pread(fd, buffer + done, size - done, off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                sqlite3_free(buffer)
+                throw ImportError(file: name, "cannot be read")
             }
+            done += n
+        }
+        if buffer[18] == 2 || buffer[19] == 2 {
+            buffer[18] = 1
+            buffer[19] = 1
         }
         var configuration = Configuration()
-        configuration.readonly = true
         configuration.label = "gadgetbridge-import"
         do {
-            return (try DatabaseQueue(path: opened, configuration: configuration), copyFolder)
+            let queue = try DatabaseQueue(configuration: configuration)  // in memory: no file
+            try queue.inDatabase { db in
+                let code = sqlite3_deserialize(db.sqliteConnection, "main", buffer, sqlite3_int64(size), sqlite3_int64(size),
+                                               UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY))
+                guard code == SQLITE_OK else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
+                db.clearSchemaCache()
+            }
+            return queue
         } catch {
-            if let copyFolder { try? FileManager.default.removeItem(atPath: copyFolder) }
             if let error = error as? DatabaseError {
                 throw ImportError(file: name, "the database cannot be opened: \(error.message ?? "SQLite error \(error.resultCode.rawValue)")")
             }
@@ -166,7 +189,7 @@ public enum GadgetbridgeExport {
             if let track = text(row[4]), !track.isEmpty {
                 let file = (track as NSString).lastPathComponent
                 let candidates = [folder + "/" + file, folder + "/files/" + file]
-                if !file.isEmpty, file != "..", let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                if !file.isEmpty, file != "..", let found = candidates.first(where: ReaderFiles.exists) {
                     do throws(ImportError) {
                         let bytes = try ExportReaders.whole(found, name: file, limit: AppleHealthExport.maximumRouteFile, what: "a track file")
                         workout.route = try GPXReader.read(bytes, file: file).workouts.flatMap(\.route)
@@ -247,8 +270,7 @@ public enum GadgetbridgeExport {
     /// The track files the database at `path` names (by file name), for the importer to leave to
     /// the database rather than import again as workouts of their own. Errors give none.
     static func trackFiles(of path: String) -> Set<String> {
-        guard let (queue, copy) = try? open(path, name: "") else { return [] }
-        defer { if let copy { try? FileManager.default.removeItem(atPath: copy) } }
+        guard let queue = try? open(path, name: "") else { return [] }
         let tracks = try? queue.read { db -> [String] in
             guard try db.tableExists("BASE_ACTIVITY_SUMMARY"), try db.columns(in: "BASE_ACTIVITY_SUMMARY").contains(where: { $0.name.uppercased() == "GPX_TRACK" })
             else { return [] }

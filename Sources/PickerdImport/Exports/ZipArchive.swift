@@ -3,8 +3,9 @@ import Glibc
 import PickerdMoments
 import PickerdLibrary
 
-/// Unpacks a zip archive (Strava's and Garmin's bulk exports, Takeout's downloads) into a private
-/// folder, one entry at a time, so its files can be imported as a folder's. Stored and deflated
+/// Unpacks a zip archive (Strava's and Garmin's bulk exports, Takeout's downloads) into memory
+/// (sealed memfds, seen through ``ReaderFiles/withOverlay(_:_:)``), one entry at a time, so its
+/// files can be imported as a folder's without writing a file anywhere. Stored and deflated
 /// entries are read; everything is bounded: an entry may not inflate past ``maximumEntry``, the
 /// archive past ``maximumTotal``, nor any entry past ``maximumRatio`` times its compressed size (a
 /// zip bomb stops at the first entry that tries). Names with `..` or an absolute path are refused.
@@ -17,13 +18,60 @@ enum ZipArchive {
     /// The most an entry may inflate relative to its compressed size.
     static let maximumRatio = 200
 
+    /// A member unpacked into memory.
+    struct Member {
+        /// Its path in the archive.
+        var entry: String
+        /// A sealed `memfd_create` descriptor holding its bytes; the caller closes it.
+        var fd: Int32
+    }
+
+    /// Unpacks `path` (opened through ``ReaderFiles``) into memory: each member a sealed memfd, so
+    /// nothing is written to any file system. The bounds are the same whether or not it is read:
+    /// ``maximumEntry``, ``maximumTotal``, ``maximumRatio``.
+    /// - Returns: the members, in the archive's order.
+    /// - Throws: ``ImportError`` naming the archive and the entry (every memfd made is closed then).
+    static func unpack(path: String, name: String) throws(ImportError) -> [Member] {
+        var members: [Member] = []
+        do {
+            try forEachEntry(path: path, name: name) { entryName, bytes throws(ImportError) in
+                guard let fd = ReaderFiles.memoryFile(entryName, bytes) else {
+                    throw ImportError(file: name, location: entryName, "cannot be unpacked: \(String(cString: strerror(errno)))")
+                }
+                members.append(Member(entry: entryName, fd: fd))
+            }
+        } catch {
+            for member in members { close(member.fd) }
+            throw error
+        }
+        return members
+    }
+
     /// Unpacks `path` into `directory`.
     /// - Returns: the files written, by their path in the archive.
     /// - Throws: ``ImportError`` naming the archive and the entry.
     static func extract(path: String, name: String, into directory: String) throws(ImportError) -> [String] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError(file: name, "cannot be read") }
-        defer { try? handle.close() }
-        let size = Int((try? handle.seekToEnd()) ?? 0)
+        var written: [String] = []
+        try forEachEntry(path: path, name: name) { entryName, bytes throws(ImportError) in
+            let target = directory + "/" + entryName
+            do {
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(bytes).write(to: URL(fileURLWithPath: target))
+            } catch {
+                throw ImportError(file: name, location: entryName, "cannot be unpacked: \(error.localizedDescription)")
+            }
+            written.append(entryName)
+        }
+        return written
+    }
+
+    /// Reads every file entry of `path` (through ``ReaderFiles``), checked and bounded, and hands
+    /// each to `body` with its path in the archive (its parts joined by single slashes).
+    private static func forEachEntry(path: String, name: String,
+                                     _ body: (String, [UInt8]) throws(ImportError) -> Void) throws(ImportError) {
+        guard let handle = ReaderFiles.open(path) else { throw ImportError(file: name, "cannot be read") }
+        defer { close(handle) }
+        let size = ReaderFiles.size(of: handle) ?? 0
         // The end of central directory record: 22 bytes, within the last 64 KiB (its comment).
         let tailStart = max(0, size - 65_557)
         let tail = try read(handle, at: tailStart, count: size - tailStart, name: name)
@@ -38,7 +86,6 @@ enum ZipArchive {
         guard directoryOffset + directorySize <= size else { throw ImportError(file: name, "the central directory runs past the end") }
         let central = try read(handle, at: directoryOffset, count: directorySize, name: name)
         var offset = 0, total = 0
-        var written: [String] = []
         for index in 0..<entries {
             guard offset + 46 <= central.count, le32(central, offset) == 0x0201_4B50 else {
                 throw ImportError(file: name, location: "entry \(index)", "the central directory is broken")
@@ -79,16 +126,8 @@ enum ZipArchive {
                 throw ImportError(file: name, location: entryName, "its data does not match its checksum")
             }
             total += bytes.count
-            let target = directory + "/" + parts.joined(separator: "/")
-            do {
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: target))
-            } catch {
-                throw ImportError(file: name, location: entryName, "cannot be unpacked: \(error.localizedDescription)")
-            }
-            written.append(entryName)
+            try body(parts.joined(separator: "/"), bytes)
         }
-        return written
     }
 
     private static func inflate(_ data: [UInt8], limit: Int, name: String, entry: String) throws(ImportError) -> [UInt8] {
@@ -102,17 +141,17 @@ enum ZipArchive {
         }
     }
 
-    private static func read(_ handle: FileHandle, at offset: Int, count: Int, name: String) throws(ImportError) -> [UInt8] {
-        do {
-            try handle.seek(toOffset: UInt64(offset))
-            let data = try handle.read(upToCount: count) ?? Data()
-            guard data.count == count else { throw ImportError(file: name, location: "byte \(offset)", "the archive ends early") }
-            return [UInt8](data)
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError(file: name, location: "byte \(offset)", "cannot be read: \(error.localizedDescription)")
+    private static func read(_ handle: Int32, at offset: Int, count: Int, name: String) throws(ImportError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { pread(handle, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { throw ImportError(file: name, location: "byte \(offset)", "cannot be read: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw ImportError(file: name, location: "byte \(offset)", "the archive ends early") }
+            done += n
         }
+        return bytes
     }
 
     private static func le16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
