@@ -5,11 +5,11 @@
  *   js-conformance-client RUNTIME_DIR present [SUGGESTION_ID]   present; the outcome
  *   js-conformance-client RUNTIME_DIR close                     present, then js_picker_close()
  *   js-conformance-client RUNTIME_DIR cancel                    present, then cancel its GCancellable
- *   js-conformance-client RUNTIME_DIR repeat N                  present N times (the benchmark);
+ *   js-conformance-client RUNTIME_DIR repeat N                  present N times (Tools/bench-client);
  *                                                               one line of timings
  *
  * An outcome line holds "raw": base64 of every text and field value the library gave (the title
- * and each item's fields, printed), and "descriptors": each media's bytes (base64), whether its
+ * and each item's fields, printed and as serialized), and "descriptors": each media's bytes (base64), whether its
  * descriptor is writable, and what /proc says it is. */
 #define _GNU_SOURCE
 #include <journalingsuggestions.h>
@@ -82,7 +82,9 @@ print_outcome (JsOutcome *outcome)
     for (guint i = 0; i < all->len; i++) {
       JsItem *item = g_ptr_array_index (all, i);
       g_autofree char *fields = g_variant_print (js_item_get_fields (item), TRUE);
-      g_string_append_printf (raw, "\n%s %s %s", js_item_get_id (item), js_item_get_kind_name (item), fields);
+      g_string_append_printf (raw, "\n%s %s %s\n", js_item_get_id (item), js_item_get_kind_name (item), fields);
+      /* And the fields' serialized bytes, where numbers are as they came (a double's 8 bytes). */
+      g_string_append_len (raw, g_variant_get_data (js_item_get_fields (item)), (gssize) g_variant_get_size (js_item_get_fields (item)));
       g_string_append_printf (items, "%s{\"id\": \"%s\", \"kind\": \"%s\"}", i ? ", " : "", js_item_get_id (item), js_item_get_kind_name (item));
       GPtrArray *media = js_item_get_media (item);
       for (guint m = 0; m < media->len; m++) {
