@@ -264,8 +264,8 @@ public struct SuggestionBuilder: Sendable {
     }
 
     /// When a moment happened, from its items:
-    /// - a workout is its own time (with what lies within its margin), not the whole visit to the
-    ///   place it was at;
+    /// - a workout is its own time (with the photos and music within its margin, not the steps
+    ///   another device counted on the way), not the whole visit to the place it was at;
     /// - an outing is the stay at its place (the music on the way there and an invitation's time
     ///   do not stretch it);
     /// - time at home is when its photos, videos and reading were (the stay at home may last days);
@@ -278,6 +278,10 @@ public struct SuggestionBuilder: Sendable {
         case .weeklySummary:
             let week = week(of: items.map(\.startMs).min()!)
             return (week.start, week.end - 1)
+        // Steps another device counted around it (a phone in a pocket on a watch's hike) are not
+        // the workout's time: they may begin on the way to the start.
+        case .workout where items.contains(where: { $0.kind == .workout }):
+            timed = items.filter { $0.kind != .location && $0.kind != .motionActivity }
         case .workout where stays.count < items.count: timed = items.filter { $0.kind != .location }
         case .outing where !stays.isEmpty: timed = stays
         case .timeAtHome where items.contains(where: { Self.homeContent.contains($0.kind) }):
