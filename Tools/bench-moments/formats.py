@@ -14,6 +14,8 @@
 
 import datetime as _dt
 import io
+import math
+import os
 import struct
 import zipfile
 import zlib
@@ -441,6 +443,12 @@ VTIMEZONES = {
         "RRULE:FREQ=YEARLY;BYMONTH=4;BYDAY=1SU", "END:STANDARD",
         "BEGIN:DAYLIGHT", "TZOFFSETFROM:+1000", "TZOFFSETTO:+1100", "TZNAME:AEDT", "DTSTART:19701004T020000",
         "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=1SU", "END:DAYLIGHT", "END:VTIMEZONE"],
+    "Europe/London": [
+        "BEGIN:VTIMEZONE", "TZID:Europe/London", "X-LIC-LOCATION:Europe/London",
+        "BEGIN:DAYLIGHT", "TZOFFSETFROM:+0000", "TZOFFSETTO:+0100", "TZNAME:BST", "DTSTART:19700329T010000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU", "END:DAYLIGHT",
+        "BEGIN:STANDARD", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0000", "TZNAME:GMT", "DTSTART:19701025T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD", "END:VTIMEZONE"],
 }
 
 
@@ -510,3 +518,180 @@ def deterministic_zip(members):
             info.external_attr = 0o644 << 16
             z.writestr(info, data)
     return buffer.getvalue()
+
+
+# ---------------------------------------------------------------- Apple Health (Health app → Export All Health Data)
+
+HEALTH_DOCTYPE = """<!DOCTYPE HealthData [
+<!-- HealthKit Export Version: 14 -->
+<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
+<!ATTLIST HealthData
+  locale CDATA #REQUIRED
+>
+<!ELEMENT ExportDate EMPTY>
+<!ATTLIST ExportDate
+  value CDATA #REQUIRED
+>
+<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
+<!ATTLIST Record
+  type          CDATA #REQUIRED
+  unit          CDATA #IMPLIED
+  value         CDATA #IMPLIED
+  sourceName    CDATA #REQUIRED
+  sourceVersion CDATA #IMPLIED
+  device        CDATA #IMPLIED
+  creationDate  CDATA #IMPLIED
+  startDate     CDATA #REQUIRED
+  endDate       CDATA #REQUIRED
+>
+<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
+<!ATTLIST Workout
+  workoutActivityType   CDATA #REQUIRED
+  duration              CDATA #IMPLIED
+  durationUnit          CDATA #IMPLIED
+  totalDistance         CDATA #IMPLIED
+  totalDistanceUnit     CDATA #IMPLIED
+  totalEnergyBurned     CDATA #IMPLIED
+  totalEnergyBurnedUnit CDATA #IMPLIED
+  sourceName            CDATA #REQUIRED
+  sourceVersion         CDATA #IMPLIED
+  device                CDATA #IMPLIED
+  creationDate          CDATA #IMPLIED
+  startDate             CDATA #REQUIRED
+  endDate               CDATA #REQUIRED
+>
+<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
+<!ELEMENT FileReference EMPTY>
+<!ATTLIST FileReference
+  path CDATA #REQUIRED
+>
+]>"""
+
+
+def health_date(t, zone):
+    """Health's dates: local time with the offset, "2026-10-13 07:05:12 +0100"."""
+    return _dt.datetime.fromtimestamp(round(t), zone).strftime("%Y-%m-%d %H:%M:%S %z")
+
+
+def health_export_xml(zone, export_t, records, workouts):
+    """export.xml as the Health app writes it: the DOCTYPE with its internal subset, `Me`, records a
+    line each (grouped by type, in time order), then workouts with their statistics, events,
+    metadata and route reference. records: (type, unit, source, device, start, end, value);
+    workouts: dicts with activity (HKWorkoutActivityType…), start, end, distance_m, kcal, hr, source,
+    device, route (path under the export) and timezone."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', HEALTH_DOCTYPE, '<HealthData locale="en_GB">',
+           ' <ExportDate value="%s"/>' % health_date(export_t, zone),
+           ' <Me HKCharacteristicTypeIdentifierDateOfBirth="1990-04-02" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexFemale" '
+           'HKCharacteristicTypeIdentifierBloodType="HKBloodTypeNotSet" HKCharacteristicTypeIdentifierFitzpatrickSkinType="HKFitzpatrickSkinTypeNotSet" '
+           'HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse="None"/>']
+    for kind, unit, source, device, start, end, value in sorted(records, key=lambda r: (r[0], r[4], r[2])):
+        dev = ' device="%s"' % escape(device, {'"': "&quot;"}) if device else ""
+        out.append(' <Record type="%s" sourceName="%s" sourceVersion="18.0.1"%s unit="%s" creationDate="%s" startDate="%s" endDate="%s" value="%s"/>'
+                   % (kind, escape(source), dev, unit, health_date(end + 30, zone), health_date(start, zone), health_date(end, zone), value))
+    for w in sorted(workouts, key=lambda w: w["start"]):
+        span = 'startDate="%s" endDate="%s"' % (health_date(w["start"], zone), health_date(w["end"], zone))
+        dev = ' device="%s"' % escape(w["device"], {'"': "&quot;"}) if w.get("device") else ""
+        out.append(' <Workout workoutActivityType="%s" duration="%.6f" durationUnit="min" sourceName="%s" sourceVersion="11.0"%s '
+                   'creationDate="%s" %s>' % (w["activity"], (w["end"] - w["start"]) / 60, escape(w["source"]), dev,
+                                              health_date(w["end"] + 12, zone), span))
+        out.append('  <MetadataEntry key="HKIndoorWorkout" value="0"/>')
+        out.append('  <MetadataEntry key="HKTimeZone" value="%s"/>' % w["timezone"])
+        out.append('  <MetadataEntry key="HKWeatherTemperature" value="%d degF"/>' % w.get("temperature_f", 52))
+        out.append('  <WorkoutEvent type="HKWorkoutEventTypeSegment" date="%s" duration="%.6f" durationUnit="min"/>'
+                   % (health_date(w["start"], zone), min(6.5, (w["end"] - w["start"]) / 60)))
+        out.append('  <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" %s sum="%.3f" unit="kcal"/>' % (span, w["kcal"]))
+        out.append('  <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" %s sum="%.6f" unit="km"/>'
+                   % (span, w["distance_m"] / 1000))
+        out.append('  <WorkoutStatistics type="HKQuantityTypeIdentifierHeartRate" %s average="%.2f" minimum="%d" maximum="%d" unit="count/min"/>'
+                   % (span, w["hr"], w["hr"] - 30, w["hr"] + 18))
+        if w.get("route"):
+            out.append('  <WorkoutRoute sourceName="%s" sourceVersion="11.0" creationDate="%s" %s>'
+                       % (escape(w["source"]), health_date(w["end"] + 40, zone), span))
+            out.append('   <MetadataEntry key="HKMetadataKeySyncVersion" value="2"/>')
+            out.append('   <MetadataEntry key="HKMetadataKeySyncIdentifier" value="%s"/>' % w["sync_id"])
+            out.append('   <FileReference path="/%s"/>' % w["route"])
+            out.append('  </WorkoutRoute>')
+        out.append(' </Workout>')
+    out += ['</HealthData>', '']
+    return "\n".join(out)
+
+
+def health_route_gpx(name, points, export_t):
+    """A workout route as the Health export writes it (workout-routes/route_…gpx): GPX 1.1 with
+    speed, course and accuracies per point; points (t, lat, lon, ele, hr)."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1" '
+           'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+           'xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">',
+           '  <metadata>', '    <time>%s</time>' % _t(export_t), '  </metadata>', '  <trk>', '    <name>%s</name>' % escape(name),
+           '    <trkseg>']
+    previous = None
+    for t, lat, lon, ele, _hr in points:
+        speed = 0.0
+        if previous is not None and t > previous[0]:
+            dy = (lat - previous[1]) * 111_195
+            dx = (lon - previous[2]) * 111_195 * math.cos(math.radians(lat))
+            speed = math.hypot(dx, dy) / (t - previous[0])
+        out.append('      <trkpt lon="%.6f" lat="%.6f"><ele>%.6f</ele><time>%s</time><extensions><speed>%.6f</speed>'
+                   '<course>-1.000000</course><hAcc>%.6f</hAcc><vAcc>%.6f</vAcc></extensions></trkpt>'
+                   % (lon, lat, ele, _t(t), speed, 2.5 + (int(t) % 7) * 0.4, 1.6 + (int(t) % 5) * 0.3))
+        previous = (t, lat, lon)
+    out += ['    </trkseg>', '  </trk>', '</gpx>', '']
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- Gadgetbridge (Settings → Data management → Export DB)
+
+GADGETBRIDGE_DDL = [
+    'CREATE TABLE "DEVICE" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"NAME" TEXT NOT NULL ,"MANUFACTURER" TEXT NOT NULL ,'
+    '"IDENTIFIER" TEXT NOT NULL UNIQUE ,"TYPE" INTEGER NOT NULL ,"MODEL" TEXT,"ALIAS" TEXT)',
+    'CREATE TABLE "USER" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"NAME" TEXT NOT NULL ,"BIRTHDAY" INTEGER NOT NULL ,"GENDER" INTEGER NOT NULL )',
+    'CREATE TABLE "BASE_ACTIVITY_SUMMARY" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"NAME" TEXT,"START_TIME" INTEGER NOT NULL ,'
+    '"END_TIME" INTEGER NOT NULL ,"ACTIVITY_KIND" INTEGER NOT NULL ,"BASE_LONGITUDE" INTEGER,"BASE_LATITUDE" INTEGER,'
+    '"BASE_ALTITUDE" INTEGER,"GPX_TRACK" TEXT,"RAW_DETAILS_PATH" TEXT,"DEVICE_ID" INTEGER NOT NULL ,"USER_ID" INTEGER NOT NULL ,'
+    '"SUMMARY_DATA" TEXT,"RAW_SUMMARY_DATA" BLOB)',
+    'CREATE TABLE "MI_BAND_ACTIVITY_SAMPLE" ("TIMESTAMP" INTEGER NOT NULL ,"DEVICE_ID" INTEGER NOT NULL ,"USER_ID" INTEGER NOT NULL ,'
+    '"RAW_INTENSITY" INTEGER NOT NULL ,"STEPS" INTEGER NOT NULL ,"RAW_KIND" INTEGER NOT NULL ,"HEART_RATE" INTEGER NOT NULL ,'
+    'PRIMARY KEY ("TIMESTAMP" ,"DEVICE_ID" ) ON CONFLICT REPLACE) WITHOUT ROWID',
+]
+
+
+def gadgetbridge_db(path, device, user, workouts, samples):
+    """Gadgetbridge's database export (a SQLite file named Gadgetbridge, greenDAO's DDL as its
+    GBDaoGenerator declares it). workouts: (name or None, start_ms, end_ms, kind, track path on the
+    phone, summary JSON); samples: (unix seconds, steps, raw kind, heart rate) of one Huami device."""
+    import sqlite3
+    if os.path.exists(path):
+        os.remove(path)
+    db = sqlite3.connect(path)
+    for ddl in GADGETBRIDGE_DDL:
+        db.execute(ddl)
+    db.execute('INSERT INTO DEVICE VALUES (1, ?, "Huami", ?, 11, "", NULL)', (device, "C8:0F:10:4B:2A:91"))
+    db.execute('INSERT INTO USER VALUES (1, ?, 639014400000, 0)', (user,))
+    for i, (name, start, end, kind, track, summary) in enumerate(workouts, 1):
+        db.execute('INSERT INTO BASE_ACTIVITY_SUMMARY (_id, NAME, START_TIME, END_TIME, ACTIVITY_KIND, GPX_TRACK, DEVICE_ID, USER_ID, '
+                   'SUMMARY_DATA) VALUES (?, ?, ?, ?, ?, ?, 1, 1, ?)', (i, name, start, end, kind, track, summary))
+    db.executemany('INSERT INTO MI_BAND_ACTIVITY_SAMPLE VALUES (?, 1, 1, ?, ?, ?, ?)',
+                   [(ts, min(255, steps), steps, kind, hr) for ts, steps, kind, hr in samples])
+    db.commit()
+    db.close()
+
+
+def gpx_gadgetbridge(name, points):
+    """A workout's track as Gadgetbridge's GPX exporter writes it (files/gadgetbridge-track-….gpx):
+    points (t, lat, lon, ele, hr), heart rate in Garmin's TrackPointExtension."""
+    out = io.StringIO()
+    out.write('<?xml version="1.0" encoding="UTF-8" standalone="no" ?>\n')
+    out.write('<gpx xmlns="http://www.topografix.com/GPX/1/1" '
+              'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v1" version="1.1" creator="Gadgetbridge">\n')
+    out.write('  <metadata>\n    <name>%s</name>\n    <author>\n      <name>Gadgetbridge</name>\n    </author>\n'
+              '    <time>%s</time>\n  </metadata>\n' % (escape(name), _t(points[0][0])))
+    out.write('  <trk>\n    <name>%s</name>\n    <trkseg>\n' % escape(name))
+    for t, lat, lon, ele, hr in points:
+        out.write('      <trkpt lat="%.7f" lon="%.7f">\n        <ele>%.1f</ele>\n        <time>%s</time>\n' % (lat, lon, ele, _t(t)))
+        if hr:
+            out.write('        <extensions>\n          <gpxtpx:TrackPointExtension>\n            <gpxtpx:hr>%d</gpxtpx:hr>\n'
+                      '          </gpxtpx:TrackPointExtension>\n        </extensions>\n' % hr)
+        out.write('      </trkpt>\n')
+    out.write('    </trkseg>\n  </trk>\n</gpx>\n')
+    return out.getvalue()

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Generates one labelled life in real export formats, and its truth.
 
-    generate.py --life berlin|tokyo|melbourne --out DIR [--weeks N] [--seed S]
+    generate.py --life berlin|tokyo|melbourne|london --out DIR [--weeks N] [--seed S]
 
 DIR/photos/   the phone's pictures folder (give it to `pickerctl sources add`)
-DIR/exports/  Takeout, Strava, Garmin, komoot, OwnTracks, ListenBrainz, Daylio, calendar, contacts
+DIR/exports/  Takeout, Strava, Garmin, komoot, OwnTracks, Apple Health, Gadgetbridge, ListenBrainz, Daylio,
+              calendar, contacts
               (give it to `pickerctl import`)
 DIR/truth.json the planted moments, routine places and segments, noise files (see README.md)
 
@@ -24,6 +25,7 @@ import json
 import math
 import os
 import random
+import uuid
 import zlib
 from zoneinfo import ZoneInfo
 
@@ -35,6 +37,8 @@ from lives import CATALOGUE, LIVES, Place  # noqa: E402
 SPEEDS = {"WALKING": 1.35, "CYCLING": 4.5, "IN_SUBWAY": 8.0, "IN_TRAM": 5.0, "IN_BUS": 6.0, "IN_TRAIN": 14.0,
           "IN_PASSENGER_VEHICLE": 13.0, "HIKING": 1.15}
 GOOGLE_TYPE = {"HIKING": "WALKING"}
+WATCH_DEVICE = ("<<HKDevice: 0x30a1c4f20>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch7,3, "
+                "software:11.0.1, creation date:2026-09-21 18:02:11 +0000>")
 STRAVA_NAMES = [(5, "Morning"), (11, "Lunch"), (14, "Afternoon"), (18, "Evening"), (21, "Night")]
 
 
@@ -730,10 +734,61 @@ class Life:
         true = sum(mv.length for mv in moves)
         return points, clean, true
 
+    def recorder(self, t):
+        """What recorded a workout at t: "strava" (the Strava/Garmin/komoot lives), "health" (the
+        Apple Watch, until the life's watch_until) or "gadgetbridge" (the watch after it)."""
+        if self.spec.get("workouts") != "health":
+            return "strava"
+        return "health" if self.local(t).date() < self.spec["watch_until"] else "gadgetbridge"
+
+    def write_watch_workout(self, m, moves, points, true, activity):
+        """A workout recorded by the watch: into the Apple Health export (its route a GPX in
+        workout-routes/) or into Gadgetbridge's database (its track a GPX beside it)."""
+        start, end = moves[0].start, moves[-1].end
+        rng = self.rng
+        hr = sum(p[4] for p in points if p[4]) / max(1, sum(1 for p in points if p[4]))
+        kcal = true / 1000 * rng.uniform(62, 70)
+        if self.recorder(start) == "health":
+            local = self.local(start)
+            stamp = "%s_%d.%02d%s" % (local.strftime("%Y-%m-%d"), (local.hour + 11) % 12 + 1, local.minute, "am" if local.hour < 12 else "pm")
+            route = "workout-routes/route_%s.gpx" % stamp
+            self.health_routes.append((route, formats.health_route_gpx("Route %s" % stamp.replace("_", " ").replace(".", ":"),
+                                                                       points, self.period[1])))
+            self.health_workouts.append(dict(
+                activity="HKWorkoutActivityTypeRunning" if activity == "running" else "HKWorkoutActivityTypeHiking",
+                start=start, end=end, distance_m=true * rng.uniform(0.996, 1.008), kcal=kcal, hr=hr, source=self.watch_name,
+                device=WATCH_DEVICE, route=route, timezone=self.spec["tz"], temperature_f=rng.randint(44, 58),
+                sync_id=str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper()))
+            return ["exports/apple_health_export.zip"]
+        local = self.local(start)
+        off = local.strftime("%z")
+        track = "gadgetbridge-track-%s%s_%s.gpx" % (local.strftime("%Y-%m-%dT%H_%M_%S"), off[:3], off[3:])
+        self.out_text("exports/gadgetbridge/" + track, formats.gpx_gadgetbridge(m["name"], points))
+        steps = int((end - start) / 60 * (165 if activity == "running" else 104))
+        summary = json.dumps({"distanceMeters": {"value": round(true * rng.uniform(0.99, 1.01), 1), "unit": "meters"},
+                              "caloriesBurnt": {"value": int(kcal), "unit": "calories_unit"},
+                              "averageHR": {"value": int(hr), "unit": "bpm"}, "steps": {"value": steps, "unit": "steps_unit"}},
+                             separators=(",", ":"))
+        own = m["name"] if m["name"] in self.spec["run_names"].values() or activity == "hiking" else None
+        self.gb_workouts.append((own, int(start * 1000), int(end * 1000), 0x10 if activity == "running" else 0x00400000,
+                                 "/storage/emulated/0/Android/data/nodomain.freeyourgadget.gadgetbridge/files/" + track, summary))
+        return ["exports/gadgetbridge/Gadgetbridge", "exports/gadgetbridge/" + track]
+
     def write_run(self, m):
         move = m["move"]
         points, clean, true = self.track([move])
         m["distance_m"] = round(true, 1)
+        if self.recorder(move.start) != "strava":
+            files = self.write_watch_workout(m, [move], points, true, "running")
+            if m.get("tcx"):
+                # The same run from Strava too (the watch's workout synced there), named by the person.
+                activity_id = 10_000_000_000 + (zlib.crc32(m["id"].encode()) % 1_000_000_000)
+                gpx_name = "strava/export_%d/activities/%d.gpx" % (4_100_000 + zlib.crc32(self.name.encode()) % 100_000, activity_id)
+                self.out_text(os.path.join("exports", gpx_name), formats.gpx_strava(m["name"], "running", points))
+                self.strava_rows.append((activity_id, move.start, m["name"], "Run", move.end - move.start, true, gpx_name.split("/", 2)[2]))
+                files.append("exports/" + gpx_name)
+            m["files"] = files
+            return
         activity_id = 10_000_000_000 + (zlib.crc32(m["id"].encode()) % 1_000_000_000)
         gpx_name = "strava/export_%d/activities/%d.gpx" % (4_100_000 + zlib.crc32(self.name.encode()) % 100_000, activity_id)
         files = [gpx_name]
@@ -759,6 +814,9 @@ class Life:
         part1, part2, stop = m["move"], m["part2"], m["stop"]
         points, _, true = self.track([part1, part2], stop=stop, interval=5.0)
         m["distance_m"] = round(true, 1)
+        if self.recorder(part1.start) != "strava":
+            m["files"] = self.write_watch_workout(m, [part1, part2], points, true, "hiking")
+            return
         name = "komoot/tour_%d.gpx" % (1_800_000_000 + zlib.crc32(m["id"].encode()) % 100_000_000)
         self.out_text(os.path.join("exports", name), formats.gpx_komoot(m["name"], points))
         m["files"] = ["exports/" + name]
@@ -787,10 +845,14 @@ class Life:
     def write(self, root):
         self.root = root
         self.strava_rows = []
+        self.health_workouts, self.health_routes, self.gb_workouts = [], [], []
+        self.watch_name = "%s\u2019s Apple Watch" % self.spec["person"]["given"]
         self.simulate()
         self.finish_moments()
         self.write_media()
         self.write_strava_csv()
+        if self.spec.get("workouts") == "health":
+            self.write_health_and_gadgetbridge()
         if self.spec["location"] == "takeout":
             self.write_records()
             self.write_semantic()
@@ -886,6 +948,57 @@ class Life:
                    "%.1f" % dist]
             lines.append(",".join(row))
         self.out_text(folder + "/activities.csv", "\n".join(lines) + "\n")
+
+    # ---------------------------------------------------------------- Apple Health and Gadgetbridge
+
+    def write_health_and_gadgetbridge(self):
+        """The watch person's two exports: Apple Health's export.zip (workouts with their routes, the
+        watch's and the iPhone's step counts, some heart rate) and Gadgetbridge's database (the
+        Amazfit's workouts and minute samples) with its tracks."""
+        rng = self.rng
+        phone = "%s\u2019s iPhone" % self.spec["person"]["given"]
+        records, samples = [], []
+        rates = {"WALKING": (98, 112), "RUNNING": (158, 172), "HIKING": (95, 108)}
+        for s in self.segs:
+            if s.type != "move" or s.mode not in rates or not (self.period[0] <= s.start < self.period[1]):
+                continue
+            rate = rng.uniform(*rates[s.mode]) / 60
+            watch = self.recorder(s.start) == "health"
+            # The watch: samples of up to five minutes while moving.
+            t = s.start
+            while t < s.end:
+                e = min(s.end, t + rng.uniform(240, 300))
+                if watch:
+                    records.append(("HKQuantityTypeIdentifierStepCount", "count", self.watch_name, WATCH_DEVICE, t, e, int(rate * (e - t))))
+                else:
+                    minute = int(t) - int(t) % 60
+                    while minute < e:
+                        samples.append((minute, int(rate * 60 * rng.uniform(0.9, 1.05)), 1 if s.mode == "WALKING" else 16,
+                                        rng.randint(88, 105) if s.mode == "WALKING" else rng.randint(130, 165)))
+                        minute += 60
+                t = e
+            # The iPhone in a pocket, when it was carried (not on a run): ten-minute samples, a little fewer steps.
+            if s.mode != "RUNNING":
+                t = s.start
+                while t < s.end:
+                    e = min(s.end, t + 600)
+                    records.append(("HKQuantityTypeIdentifierStepCount", "count", phone, "", t, e, int(rate * (e - t) * 0.92)))
+                    t = e
+        for w in self.health_workouts:
+            for k in range(3):
+                t = w["start"] + (w["end"] - w["start"]) * (k + 1) / 4
+                records.append(("HKQuantityTypeIdentifierHeartRate", "count/min", self.watch_name, WATCH_DEVICE, t, t,
+                                int(w["hr"] + rng.gauss(0, 4))))
+        xml = formats.health_export_xml(self.zone, self.period[1], records, self.health_workouts)
+        members = [("apple_health_export/export.xml", xml.encode("utf-8")),
+                   ("apple_health_export/export_cda.xml", b'<?xml version="1.0" encoding="UTF-8"?>\n'
+                                                          b'<ClinicalDocument xmlns="urn:hl7-org:v3"></ClinicalDocument>\n')]
+        members += [("apple_health_export/" + name, text.encode("utf-8")) for name, text in self.health_routes]
+        self.out_bytes("exports/apple_health_export.zip", formats.deterministic_zip(members))
+        self.health_records = len(records)
+        if self.gb_workouts or samples:
+            formats.gadgetbridge_db(self.out_path("exports/gadgetbridge/Gadgetbridge"), "Amazfit Bip U Pro",
+                                    self.spec["person"]["given"], self.gb_workouts, sorted(samples))
 
     # ---------------------------------------------------------------- raw location points
 

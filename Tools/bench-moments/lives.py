@@ -344,4 +344,110 @@ def melbourne():
     )
 
 
-LIVES = {"berlin": berlin, "tokyo": tokyo, "melbourne": melbourne}
+def london():
+    """An iPhone and watch person: workouts from the Apple Health export (an Apple Watch) until the
+    hike, then from Gadgetbridge (an Amazfit Bip on an old Android phone kept for it); location
+    from OwnTracks on the iPhone; the clocks go back on Sunday 25 October, during the trip."""
+    tz = "Europe/London"
+    pl = {
+        "home": P("home", "Home", 51.54480, -0.05530, "14 Mehetabel Road, London E9 6DU", "London", "home", True, ["home"],
+                  semantic="home", alt=20),
+        "st_home": P("st_home", "Hackney Central", 51.54710, -0.05600, "Amhurst Road, London E8 1LL", "London", "station"),
+        "work": P("work", "Fernway Studio Ltd", 51.53540, -0.12520, "1 Granary Square, London N1C 4AA", "London", "work", True,
+                  semantic="work", alt=25),
+        "st_work": P("st_work", "King's Cross St. Pancras", 51.53080, -0.12380, "Euston Road, London N1 9AL", "London", "station"),
+        "cafe": P("cafe", "Coal Drops Coffee", 51.53720, -0.12700, "Stable Street, London N1C 4AB", "London", "cafe", True,
+                  ["Coal Drops Coffee"]),
+        "lunch": P("lunch", "Roti King Euston", 51.52900, -0.13300, "40 Doric Way, London NW1 1LH", "London", "lunch", True),
+        "shop": P("shop", "Sainsbury's Morning Lane", 51.54560, -0.05000, "Morning Lane, London E9 6LG", "London", "supermarket", True),
+        "park": P("park", "London Fields", 51.54190, -0.06150, "Richmond Road, London E8 3QT", "London", "park", True),
+        "restaurant": P("restaurant", "Osteria Canale", 51.53620, -0.06150, "58 Broadway Market, London E8 4QJ", "London",
+                        "restaurant", words=["Osteria Canale", "Broadway Market"]),
+        "museum": P("museum", "British Museum", 51.51940, -0.12700, "Great Russell Street, London WC1B 3DG", "London", "museum",
+                    words=["British Museum", "Bloomsbury"]),
+        "bar": P("bar", "The Owl and Lantern", 51.52620, -0.07840, "120 Curtain Road, London EC2A 3PJ", "London", "bar",
+                 words=["Owl and Lantern", "Shoreditch"]),
+        "market": P("market", "Columbia Road Flower Market", 51.52920, -0.06960, "Columbia Road, London E2 7RG", "London", "market",
+                    words=["Columbia Road", "Flower Market"]),
+        "lake": P("lake", "Brighton Palace Pier", 50.81690, -0.13660, "Madeira Drive, Brighton BN2 1TW", "Brighton", "beach",
+                  words=["Brighton", "Palace Pier"], alt=8),
+        "trailhead": P("trailhead", "Box Hill & Westhumble Station", 51.25410, -0.32880, "Westhumble Street, Dorking RH5 6BT",
+                       "Dorking", "trailhead", words=["Box Hill", "Dorking", "Mickleham", "Westhumble"], alt=50),
+        "inn": P("inn", "Box Hill summit", 51.25620, -0.31010, "Zig Zag Road, Tadworth KT20 7LB", "Dorking", "summit",
+                 words=["Box Hill", "Dorking", "Mickleham", "Tadworth"], alt=172),
+        "st_origin": P("st_origin", "London Paddington", 51.51540, -0.17550, "Praed Street, London W2 1HU", "London", "station"),
+        "st_dest": P("st_dest", "Bath Spa Station", 51.37770, -2.35700, "Dorchester Street, Bath BA1 1SU, United Kingdom", "Bath",
+                     "station", alt=20),
+        "hotel": P("hotel", "Lansdown Grove Hotel", 51.38960, -2.36020, "Lansdown Road, Bath BA1 5EH", "Bath", "hotel", alt=60),
+        "sight1": P("sight1", "Roman Baths", 51.38110, -2.35970, "Stall Street, Bath BA1 1LZ, United Kingdom", "Bath", "sight", alt=20),
+        "sight2": P("sight2", "Royal Crescent", 51.38710, -2.36790, "Royal Crescent, Bath BA1 2LR", "Bath", "sight", alt=45),
+        "lunch2": P("lunch2", "Green Park Brasserie", 51.37890, -2.36630, "Green Park Road, Bath BA1 1JB", "Bath", "cafe", alt=20),
+        "sight3": P("sight3", "Prior Park Landscape Garden", 51.36600, -2.34470, "Ralph Allen Drive, Bath BA2 5AH", "Bath", "park",
+                    alt=110),
+        "dinner1": P("dinner1", "The Circus Restaurant", 51.38560, -2.36230, "34 Brock Street, Bath BA1 2LN", "Bath", "restaurant",
+                     alt=45),
+        "dinner2": P("dinner2", "Bistro on the Bridge", 51.38320, -2.35650, "Argyle Street, Bath BA2 4BA", "Bath", "restaurant", alt=20),
+        "sight4": P("sight4", "Bath Skyline", 51.37580, -2.33460, "Bathwick Fields, Bath BA2 6NB, United Kingdom", "Bath", "sight",
+                    alt=150),
+    }
+    routes = {
+        "canal": dict(words=["Regent's Canal", "Haggerston", "Broadway Market"],
+                      via=[(51.5375, -0.0560), (51.5355, -0.0700), (51.5360, -0.0830), (51.5390, -0.0720)]),
+        "vicpark": dict(words=["Victoria Park"], via=[(51.5400, -0.0450), (51.5370, -0.0330), (51.5335, -0.0290), (51.5360, -0.0420)]),
+        "marshes": dict(words=["Hackney Marshes", "River Lea", "Lea"],
+                        via=[(51.5520, -0.0460), (51.5590, -0.0340), (51.5540, -0.0270), (51.5480, -0.0390)]),
+        "camden": dict(words=["Camden", "Regent's Canal"],
+                       via=[(51.5375, -0.1330), (51.5395, -0.1440), (51.5415, -0.1465), (51.5380, -0.1320)]),
+    }
+    return dict(
+        name="london", tz=tz, city="London", start=dt.date(2026, 10, 12), weeks=6, holidays=set(),
+        person=dict(given="Priya", family="Shah", email="priya.shah@example.co.uk", user="priyashah"),
+        phone=dict(style="iphone", make="Apple", model="iPhone 15 Pro", software="18.0.1"),
+        location="owntracks", labelled=False, places=pl, routes=routes,
+        # Workouts and steps: the Apple Health export.zip (an Apple Watch) until the watch gives way to
+        # an Amazfit Bip on the hike's day, then Gadgetbridge's database and its GPX tracks.
+        workouts="health", watch_until=dt.date(2026, 10, 31),
+        homes=[(None, "home")], shops={"home": "shop"}, parks={"home": "park"},
+        cafe_time="morning_work", commute="IN_SUBWAY", commute_stations=("st_home", "st_work"),
+        local_transit="IN_SUBWAY",
+        hike=dict(travel="IN_TRAIN", via=[(51.3600, -0.2000)], name="Box Hill Stepping Stones loop",
+                  part1=[(51.2560, -0.3230), (51.2575, -0.3150)], part2=[(51.2600, -0.3080), (51.2580, -0.3200), (51.2550, -0.3260)],
+                  words=["Box Hill", "Dorking", "Mickleham", "Westhumble"], event=("Box Hill walk with Tom", "Box Hill & Westhumble Station")),
+        trip=dict(city="Bath", words=["Bath"], train_speed=38.0, train_via=[(51.4590, -0.9720), (51.4590, -1.7800)],
+                  local="IN_BUS", event_out=("GWR 1C19 London Paddington → Bath Spa", "London Paddington"),
+                  event_back=("GWR 1A32 Bath Spa → London Paddington", "Bath Spa Station")),
+        dinner=dict(event="Maya's birthday", friend="maya", other="tom"),
+        coffee=dict(event="Coffee with Sam", friend="sam"),
+        team_event=("Studio weekly", "Fernway Studio Ltd, 1 Granary Square, London N1C 4AA"),
+        contacts={
+            "maya": dict(given="Maya", family="Collins", email="maya.collins@example.co.uk", phone="+44 7700 900123", birthday="1992-10-17"),
+            "tom": dict(given="Tom", family="Whitaker", email="tom.whitaker@example.com", phone="+44 7700 900456"),
+            "sam": dict(given="Sam", family="Adeyemi", email="sam.adeyemi@example.org", phone="+44 7700 900789"),
+            "mum": dict(given="Anjali", family="Shah", email="anjali.shah@example.co.uk", birthday="1964-11-09"),
+            "colleague": dict(given="Oliver", family="Hughes", email="oliver.hughes@fernway.example", org="Fernway Studio Ltd"),
+        },
+        birthday=("Mum's birthday", dt.date(2026, 11, 9)),
+        run_names={"camden": "Canal to Camden lunch loop", "vicpark": "Sunday long run round Victoria Park"},
+        plan=[
+            (0, 1, "run", dict(route="canal", when="morning")),
+            (0, 5, "dinner", {}),
+            (0, 6, "museum", {}),
+            (1, 3, "run", dict(route="camden", when="lunch", tcx=True)),   # the watch's, and Strava's GPX of it
+            (1, 4, "trip", {}),          # Fri 23 – Sun 25 October: the clocks go back on the Sunday
+            (2, 1, "run", dict(route="vicpark", when="evening")),
+            (2, 3, "bar", {}),
+            (2, 5, "hike", {}),          # the Amazfit's first workout
+            (2, 6, "home", {}),
+            (3, 2, "run", dict(route="marshes", when="morning", selfie=True)),
+            (3, 3, "coffee", {}),
+            (3, 6, "market", {}),
+            (4, 0, "run", dict(route="canal", when="evening")),
+            (4, 6, "run", dict(route="vicpark", when="sunday")),
+            (5, 3, "run", dict(route="camden", when="lunch")),
+            (5, 5, "lake", {}),
+        ],
+        stray=[(1, 1, "work"), (4, 2, "shop")],
+    )
+
+
+LIVES = {"berlin": berlin, "tokyo": tokyo, "melbourne": melbourne, "london": london}

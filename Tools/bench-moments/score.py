@@ -369,6 +369,21 @@ def score(truth, suggestions):
         windows.setdefault((s["title"], s["t0"], s["t1"]), []).append(s["id"])
     duplicate_windows = sum(1 for v in windows.values() if len(v) > 1)
     distances = [d["distance_error"] for d in details if "distance_error" in d]
+    # A workout the life keeps in two files (a watch's export and Strava's GPX of it; a TCX and a
+    # GPX) must be one item: the distinct workout items starting within 2 minutes of it.
+    merged, twice, counted = 0, 0, set()
+    for m in truth.data["moments"]:
+        for it in m["items"]:
+            # (a Gadgetbridge track is its database's own part, not a second file)
+            if it["kind"] != "workout" or len([f for f in it.get("files", []) if "gadgetbridge-track-" not in f]) < 2 \
+                    or it["start"] in counted:
+                continue
+            counted.add(it["start"])  # (a week's summary lists its workouts again)
+            twice += 1
+            t0 = parse_time(it["start"])
+            ids = {w.get("id") or (w.get("start"), w.get("format")) for s in suggestions for w in s["items"]
+                   if w.get("kind") == "workout" and w.get("start") and abs(parse_time(w["start"]) - t0) <= 120}
+            merged += len(ids) == 1
     # Issue 30's measure: moments away from home (an outing, trip or workout whose place lies more
     # than 1.5 km from the home of its time) whose title names a place or a city: the moment's own
     # words, the life's city, or a place or city its suggestion's location items give.
@@ -391,7 +406,8 @@ def score(truth, suggestions):
     coordinate_titles = sorted({s["title"] for s in suggestions if COORDINATES.search(s["title"])})
     return dict(rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
                 noise_suggested=noise_suggested, orphans=orphans, shared=shared, duplicate_windows=duplicate_windows,
-                distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles)
+                distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles,
+                merged=merged, twice=twice)
 
 
 def report(truth, result, details=False):
@@ -430,6 +446,9 @@ def report(truth, result, details=False):
                % (result["shared"], result["duplicate_windows"]))
     out.append("- moments away from home titled with a place or city: %s; titles with coordinates: %d"
                % (fmt(pct(result["away_named"], result["away"]), result["away_named"], result["away"]), len(result["coordinate_titles"])))
+    if result["twice"]:
+        out.append("- workouts kept in two files (a watch's export and Strava's GPX, a TCX and a GPX) imported as one item: %d of %d"
+                   % (result["merged"], result["twice"]))
     if result["distances"]:
         d = result["distances"]
         out.append("- workout distances: %d of %d within 2 %% of the truth (worst %+.1f %%)"
@@ -465,6 +484,7 @@ def report(truth, result, details=False):
         routine_share=pct(u["routine"], total), noise_suggested=len(result["noise_suggested"]),
         away_named=pct(result["away_named"], result["away"]), coordinate_titles=len(result["coordinate_titles"]),
         wrong_kind=len(result["wrong_kind"]), orphaned_media=len(result["orphans"]), shared_items=result["shared"], duplicate_windows=result["duplicate_windows"],
+        merged_workouts=[result["merged"], result["twice"]],
         per_kind={k: dict(planted=rows[k]["planted"], found=rows[k]["found"], suggestions=rows[k]["suggestions"],
                           precision=pct(rows[k]["matched_suggestions"], rows[k]["suggestions"]),
                           title_hit=pct(rows[k]["title_hit"], rows[k]["titled"]), place_hit=pct(rows[k]["place_hit"], rows[k]["titled"]),
