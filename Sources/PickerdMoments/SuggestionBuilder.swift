@@ -718,8 +718,17 @@ public struct SuggestionBuilder: Sendable {
     public func week(of timeMs: Int64, _ item: LibraryItem? = nil) -> (start: Int64, end: Int64, monday: Int) {
         let day = dayIndex(timeMs, item)
         let monday = day - (Civil.weekday(day) + 6) % 7
-        let offset = offsetMs(timeMs, item)
-        return (Int64(monday) * 86_400_000 - offset, Int64(monday + 7) * 86_400_000 - offset, monday)
+        // Each edge at its own local midnight: a week that holds a clock change is 167 or 169 hours
+        // long, and one week ends where the next begins (with the offset at `timeMs` for both, the
+        // week of a change ended an hour early or late, and left an hour to no week or two).
+        return (midnight(monday, item), midnight(monday + 7, item), monday)
+    }
+
+    /// The instant a local day begins: in `item`'s own offset from UTC when it gives one (a photo
+    /// abroad), else in the person's time zone as it is at that midnight.
+    private func midnight(_ day: Int, _ item: LibraryItem?) -> Int64 {
+        if let own = item?.utcOffsetSeconds { return Int64(day) * 86_400_000 - Int64(own) * 1000 }
+        return KnownPlaces.LocalClock(timeZone: timeZone).ms(day: day, hour: 0)
     }
 
     private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
