@@ -1,12 +1,14 @@
 // CMedia: see include/media.h for what each function does and who owns what.
 #include "media.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,6 +35,14 @@ static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 
 static void quiet_now(void) {
     av_log_set_level(AV_LOG_QUIET);
+    // One malloc arena for every thread: glibc reads /proc/sys/vm/overcommit_memory the first time
+    // a thread's own arena shrinks (libde265 decodes a HEIC on threads of its own), which a reader
+    // that may open nothing cannot do. Arenas made before this call stay; pickerd-reader also
+    // starts with GLIBC_TUNABLES=glibc.malloc.arena_max=1 so there are none.
+    mallopt(M_ARENA_MAX, 1);
+    // glibc reads /etc/localtime (or TZ's file) at the first tzset, which FFmpeg's demuxers reach
+    // through strftime when they write a creation_time; read once here, it is not read again.
+    tzset();
     // libheif registers its decoders (and would load plugins) here, not lazily at the first file:
     // a confined reader calls this before its filter forbids opening anything. Every libheif call
     // in this file comes after it (heif_init must not be mixed with calls made without it); it is

@@ -37,11 +37,16 @@ typedef enum pm_status {
 #define PM_MAX_PIXELS 100000000LL
 
 /// Silences FFmpeg's logging (`AV_LOG_QUIET`) and initialises libheif (`heif_init`: its decoders
-/// registered now, not at the first file), once per process. Every other function calls it; callers
-/// may too. pickerd's log is its own.
+/// registered, and its plugin folder looked at, now, not at the first file), once per process.
+/// It also does once what glibc would otherwise do lazily by opening a file under a reader: the
+/// time zone is read (`tzset`, which FFmpeg's demuxers reach through `strftime`), and malloc keeps
+/// to one arena (`M_ARENA_MAX` 1: a thread arena's first shrink reads
+/// /proc/sys/vm/overcommit_memory; libde265 decodes on threads). Every other function calls it;
+/// callers may too. pickerd's log is its own.
 ///
 /// A process that confines itself (pickerd-reader: no open, no socket) must call it before its
-/// filter is in force, so that nothing the libraries do once runs later under it.
+/// filter is in force, and before it starts threads that allocate (or start with
+/// `GLIBC_TUNABLES=glibc.malloc.arena_max=1`). `Tools/cmedia-confined` checks it.
 void pm_quiet_libraries(void);
 
 // MARK: EXIF
