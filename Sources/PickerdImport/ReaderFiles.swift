@@ -25,11 +25,24 @@ public enum ReaderFiles {
     /// member's, which name no real file, so another import running at the same time is not misled.
     private static let layers = Mutex<(next: Int, layers: [(id: Int, files: [String: Int32])])>((0, []))
 
-    /// The descriptor the overlay holds for `path`, the newest layer first.
-    private static func overlay(_ path: String) -> Int32? {
-        layers.withLock { state in
-            for layer in state.layers.reversed() { if let fd = layer.files[path] { return fd } }
-            return nil
+    /// Whether the overlay holds `path`.
+    private static func inOverlay(_ path: String) -> Bool {
+        layers.withLock { state in state.layers.contains { $0.files[path] != nil } }
+    }
+
+    /// A descriptor of its own for the overlay's file at `path` (the newest layer's), rewound:
+    /// `nil` when the overlay does not hold `path`, `.some(nil)` when it does but the descriptor
+    /// cannot be duplicated (`errno` says why). Duplicated under the lock, so a layer's owner closing
+    /// its descriptors once its layer is gone never races a reader.
+    private static func openInOverlay(_ path: String) -> Int32?? {
+        layers.withLock { state -> Int32?? in
+            guard let member = state.layers.last(where: { $0.files[path] != nil })?.files[path] else { return nil }
+            // `F_DUPFD_CLOEXEC` shares the offset with the owner's descriptor, so it is rewound:
+            // readers of a member read it one at a time, as they do any file.
+            let fd = fcntl(member, F_DUPFD_CLOEXEC, 0)
+            guard fd >= 0 else { return .some(nil) }
+            lseek(fd, 0, SEEK_SET)
+            return .some(fd)
         }
     }
 
@@ -52,14 +65,7 @@ public enum ReaderFiles {
     /// - Returns: a descriptor the caller closes, or `nil` with `errno` set when the opener said why
     ///   (0 when it did not).
     public static func open(_ path: String) -> Int32? {
-        if let member = overlay(path) {
-            // A descriptor of its own: `F_DUPFD_CLOEXEC` (dup shares the offset, so it is rewound;
-            // readers of a member read it one at a time, as they do any file).
-            let fd = fcntl(member, F_DUPFD_CLOEXEC, 0)
-            guard fd >= 0 else { return nil }
-            lseek(fd, 0, SEEK_SET)
-            return fd
-        }
+        if let member = openInOverlay(path) { return member }
         let open = opener.withLock { $0 }
         errno = 0
         return open(path)
@@ -70,7 +76,7 @@ public enum ReaderFiles {
     /// - Parameter path: the file.
     /// - Returns: `true` when ``open(_:)`` would give a descriptor.
     public static func exists(_ path: String) -> Bool {
-        if overlay(path) != nil { return true }
+        if inOverlay(path) { return true }
         guard let fd = open(path) else { return false }
         Glibc.close(fd)
         return true
