@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "PickerdTestKit", targets: ["PickerdTestKit"]),
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
+        .executable(name: "pickerd-reader", targets: ["pickerd-reader"]),
         .executable(name: "picker-agent", targets: ["picker-agent"]),
         .executable(name: "picker-gtk", targets: ["picker-gtk"]),
         .executable(name: "journal-demo", targets: ["journal-demo"]),
@@ -201,6 +202,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // How pickerd-reader shuts itself in: no_new_privs, rlimits, Landlock, and a deny-by-default
+        // seccomp filter from libseccomp (Debian: libseccomp-dev).
+        .target(
+            name: "CReaderJail",
+            cSettings: [.define("_GNU_SOURCE")],
+            linkerSettings: [.linkedLibrary("seccomp")]
+        ),
+        // The confined process that reads and decodes the person's files for pickerd (issue 28).
+        .executableTarget(
+            name: "pickerd-reader",
+            dependencies: ["PickerdImport", "PickerdTransport", "PickerdWire", "CMedia", "CICal", "CReaderJail",
+                           .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
             name: "pickerctl",

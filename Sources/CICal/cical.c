@@ -365,6 +365,16 @@ int ci_rrule_valid(const char *rule) {
     return parsed.freq != ICAL_NO_RECURRENCE;
 }
 
+int ci_preload_zones(void) {
+    icalarray *zones = icaltimezone_get_builtin_timezones();
+    int loaded = 0;
+    for (size_t i = 0; zones && i < zones->num_elements; i++) {
+        icaltimezone *zone = icalarray_element_at(zones, i);
+        if (icaltimezone_get_component(zone)) loaded++;
+    }
+    return loaded;
+}
+
 int ci_zone_known(const char *tzid) {
     return icaltimezone_get_builtin_timezone(tzid) != NULL || icaltimezone_get_builtin_timezone_from_tzid(tzid) != NULL;
 }

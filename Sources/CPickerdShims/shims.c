@@ -107,6 +107,41 @@ int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int 
     return error;
 }
 
+int pickerd_spawn_with_channel(const char *path, char *const argv[], char *const envp[], int channel, int *pid) {
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_t actions;
+    int error = posix_spawnattr_init(&attributes);
+    if (error != 0) return error;
+    error = posix_spawn_file_actions_init(&actions);
+    if (error != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return error;
+    }
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    error = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
+    if (error == 0) error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    // dup2 onto 3 clears close-on-exec on the copy, but dup2 of 3 onto itself would not: a channel
+    // already at 3 is copied elsewhere first.
+    int moved = -1;
+    if (channel == 3) {
+        moved = fcntl(channel, F_DUPFD_CLOEXEC, 10);
+        if (moved < 0) error = errno;
+        channel = moved;
+    }
+    if (error == 0) error = posix_spawn_file_actions_adddup2(&actions, channel, 3);
+    if (error == 0) error = posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+    pid_t child = 0;
+    if (error == 0) error = posix_spawn(&child, path, &actions, &attributes, argv, envp);
+    if (moved >= 0) close(moved);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (error == 0) *pid = (int)child;
+    return error;
+}
+
 int pickerd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 int pickerd_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token) {

@@ -48,6 +48,9 @@ public final class Broker: Sendable {
         public var sessionBus: String?
         /// Tracks shorter than this many seconds are never recorded as listened to.
         public var listeningMinimumTrack: Double
+        /// How pickerd's confined file readers run (pickerd-reader): where the program is, how many,
+        /// their limits.
+        public var readers = ReaderSettings()
 
         /// Creates a configuration.
         /// - Parameters:
@@ -109,6 +112,8 @@ public final class Broker: Sendable {
 
     /// The configuration.
     public let configuration: Configuration
+    /// The confined readers every file of the person's is read through.
+    let readers: ReaderPool
     /// The store.
     public let store: Store
     /// The app registry.
@@ -178,7 +183,8 @@ public final class Broker: Sendable {
         } catch {
             throw BrokerError("cannot start serving: \(error)")
         }
-        importer = ImportService(store: store, builder: builder, logger: logger)
+        readers = ReaderPool(configuration: configuration.readers.poolConfiguration(timeZone: TimeZone.current.identifier), logger: logger)
+        importer = ImportService(store: store, builder: builder, reading: readers, logger: logger)
         sessions = SessionManager(broker: nil, logger: logger)
         reminders = ReminderScheduler(logger: logger)
         if let bus = configuration.sessionBus {
@@ -241,6 +247,7 @@ public final class Broker: Sendable {
         sessions.shutdown()
         reminders.stop()
         importer.stop()
+        readers.stop()
         listening?.stop()
         loop.stop()
     }

@@ -447,7 +447,8 @@ final class SessionManager: Sendable {
                         try open(stored).close()
                         let preview: (path: String, byteCount: UInt64)
                         do {
-                            preview = try ThumbnailCache(dataDirectory: broker.store.dataDirectory).preview(of: stored, itemID: item.id, slot: index)
+                            preview = try ThumbnailCache(dataDirectory: broker.store.dataDirectory).preview(of: stored, itemID: item.id, slot: index,
+                                                                                                        reading: broker.readers)
                         } catch {
                             // No preview (a format FFmpeg cannot decode): the item is still the person's to add.
                             logger.notice("no preview", metadata: ["file": "\(stored.filename)", "error": "\(error)"])

@@ -102,6 +102,8 @@ public struct SourceIndexer: Sendable {
     public let store: Store
     /// The person's time zone, for files that do not state their offset.
     public let timeZone: TimeZone
+    /// How files are read: pickerd's confined readers, or in this process (tests, benchmarks).
+    public let reading: any FileReading
     /// Files read and written per transaction.
     static let batchSize = 500
     /// Longest clip paired with a still of the same name when no content identifier says so.
@@ -111,9 +113,11 @@ public struct SourceIndexer: Sendable {
     /// - Parameters:
     ///   - store: the store.
     ///   - timeZone: the person's time zone.
-    public init(store: Store, timeZone: TimeZone = .current) {
+    ///   - reading: how files are read (pickerd passes its confined readers).
+    public init(store: Store, timeZone: TimeZone = .current, reading: any FileReading = InProcessReading()) {
         self.store = store
         self.timeZone = timeZone
+        self.reading = reading
     }
 
     /// Scans a source, or some of its folders.
@@ -230,7 +234,7 @@ public struct SourceIndexer: Sendable {
             let previous = known[file.path]
             if previous == nil { report.added += 1 } else { report.changed += 1 }
             do throws(ProbeError) {
-                let (media, people) = try MediaProbe.probe(path: file.path, timeZone: timeZone, readPeople: true)
+                let (media, people) = try reading.probe(path: file.path, timeZone: timeZone, readPeople: true)
                 // A changed file keeps its item's id (a reminder's link, what was released of it).
                 let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
                 probed.append(Probed(file: file, media: media, itemID: id, people: people))
@@ -238,7 +242,10 @@ public struct SourceIndexer: Sendable {
                 if let id = previous?.itemID { changes.removedItems.append(id) }
                 // A workout file in a watched folder (a watch's sync folder of FIT files, GPX from an
                 // app) is indexed too: one Workout item per file, following the file as a photo does.
-                if error.kind == .unsupported, let item = Self.workout(in: file) {
+                var error = error
+                let workout = error.kind == .unsupported ? workout(in: file) : .success(nil)
+                if case .failure(let broke) = workout { error = broke }
+                if case .success(let item?) = workout {
                     if let previous = previous?.itemID, previous != item.id { changes.removedItems.append(previous) }
                     changes.removedItems.removeAll { $0 == item.id }
                     changes.items.append(item)
@@ -347,7 +354,7 @@ public struct SourceIndexer: Sendable {
         for (index, p) in probed.enumerated() where !paired.contains(index) {
             if let partner = partners[index], let partnerItem = partner.itemID,
                let partnerFile = FileManager.default.fileExists(atPath: partner.path) ? partner : nil,
-               let partnerProbe = try? MediaProbe.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true),
+               let partnerProbe = try? reading.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true),
                case let other = WalkedFile(path: partnerFile.path, size: partnerFile.size, mtimeNs: partnerFile.mtimeNs,
                                            device: partnerFile.device, inode: partnerFile.inode, ctimeNs: partnerFile.ctimeNs ?? 0),
                p.media.kind == .photo ? Self.agree(still: (p.media, p.file), clip: (partnerProbe.0, other))
@@ -388,15 +395,25 @@ public struct SourceIndexer: Sendable {
 
     /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:
     /// the first, when a file holds several (a watch writes one per file).
-    private static func workout(in file: WalkedFile) -> LibraryItem? {
+    private func workout(in file: WalkedFile) -> Result<LibraryItem?, ProbeError> {
+        guard file.size <= ExportImporter.maximumWholeFile else { return .success(nil) }
+        return Result { () throws(ProbeError) in try reading.workout(path: file.path, size: Int(file.size)) }
+            .map { $0.flatMap { ExportItems.items(for: $0).first } }
+    }
+
+    /// The workout a GPX, TCX or FIT file (or a gzip of one) holds: the first, when it holds several.
+    /// What a reader does with a file in a source that is no photo or video.
+    /// - Parameters:
+    ///   - path: the file (read through ``ReaderFiles``).
+    ///   - name: its name.
+    ///   - size: its size in bytes.
+    /// - Returns: the workout, or `nil` when the file is none of those or holds none.
+    public static func readWorkout(path: String, name: String, size: Int) -> ImportedWorkout? {
         // Its first bytes say whether it is one; only then is it read whole (by the reader).
-        let name = (file.path as NSString).lastPathComponent
-        guard file.size <= ExportImporter.maximumWholeFile, let prefix = ExportKind.prefix(ofFile: file.path),
+        guard size <= ExportImporter.maximumWholeFile, let prefix = ExportKind.prefix(ofFile: path),
               let kind = ExportKind.detect(prefix, name: name), [.gpx, .tcx, .fit, .gzip].contains(kind),
-              let read = try? ExportReaders.read(kind, path: file.path, name: name, points: { _ in }),
-              let workout = read.data.workouts.first,
-              let item = ExportItems.items(for: workout).first else { return nil }
-        return item
+              let read = try? ExportReaders.read(kind, path: path, name: name, points: { _ in }) else { return nil }
+        return read.data.workouts.first
     }
 
     /// When a file happened: its taking date, else its digitizing date, else its mtime.

@@ -23,9 +23,11 @@ public struct ThumbnailCache: Sendable {
     ///   - media: a person's file, as indexed.
     ///   - itemID: its item.
     ///   - slot: its index in the item's media.
+    ///   - reading: how the file is decoded (pickerd passes its confined readers).
     /// - Returns: the PNG's path and its bytes' count.
     /// - Throws: ``ProbeError`` when the file cannot be decoded or the preview cannot be written.
-    public func preview(of media: StoredMedia, itemID: UUID, slot: Int) throws(ProbeError) -> (path: String, byteCount: UInt64) {
+    public func preview(of media: StoredMedia, itemID: UUID, slot: Int,
+                        reading: any FileReading = InProcessReading()) throws(ProbeError) -> (path: String, byteCount: UInt64) {
         let path = "\(directory)/\(itemID.uuidString)-\(slot).png"
         let stamp = media.modifiedNs ?? 0
         var info = stat()
@@ -33,9 +35,7 @@ public struct ThumbnailCache: Sendable {
            info.st_mtim.nanoseconds == stamp {
             return (path, UInt64(info.st_size))
         }
-        // The orientation is read again (metadata only): the index keeps what suggestions need.
-        let orientation = (try? MediaProbe.probe(path: media.relativePath))?.orientation ?? 1
-        let png = try Thumbnailer.png(path: media.relativePath, contentType: media.contentType, maxSide: Self.maxSide, orientation: orientation)
+        let png = try reading.preview(path: media.relativePath, contentType: media.contentType, maxSide: Self.maxSide)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try Data(png).write(to: URL(fileURLWithPath: path), options: .atomic)

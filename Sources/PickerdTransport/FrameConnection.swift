@@ -117,6 +117,35 @@ public final class FrameConnection: Sendable {
         try sendRawBytes(bytes, descriptors: descriptors)
     }
 
+    /// Sends any message of the schema as a frame (not an envelope), with descriptors attached: for
+    /// channels that are not one of pickerd's sockets (pickerd and its file readers).
+    /// - Parameters:
+    ///   - message: the message.
+    ///   - descriptors: descriptors to pass.
+    /// - Throws: as ``send(_:descriptors:)``.
+    public func sendMessage<M: ProtobufMessage>(_ message: M, descriptors: [FileDescriptor] = []) throws(TransportError) {
+        let body = message.serializedBytes()
+        guard body.count <= limits.maxBodyBytes else {
+            throw TransportError(WireError(.oversized, "message of \(body.count) bytes is over the \(limits.maxBodyBytes)-byte limit"))
+        }
+        guard descriptors.count <= limits.maxDescriptors else {
+            throw TransportError(WireError(.tooManyDescriptors, "\(descriptors.count) descriptors; the limit is \(limits.maxDescriptors)"))
+        }
+        try sendRawBytes(FrameHeader(bodyLength: UInt32(body.count), descriptorCount: UInt16(descriptors.count)).bytes + body,
+                         descriptors: descriptors)
+    }
+
+    /// Receives the next frame as a message of the given type (sent with ``sendMessage(_:descriptors:)``).
+    /// - Parameter type: the message type the channel carries.
+    /// - Returns: the message and its descriptors, or `nil` when the peer closed cleanly between frames.
+    /// - Throws: as ``receive()``.
+    public func receiveMessage<M: ProtobufMessage>(_ type: M.Type) throws(TransportError) -> (message: M, descriptors: [OwnedFileDescriptor])? {
+        switch try receive(waiting: true, decode: { (body) throws(WireError) -> M in try M(serializedBytes: body) }) {
+        case .frame(let (message, descriptors, _)): (message, descriptors)
+        case .closed, .wouldBlock: nil
+        }
+    }
+
     /// Sends bytes as they are, with descriptors attached to the first byte. For frames already
     /// encoded, and for conformance tests that must send malformed frames.
     /// - Parameters:
@@ -225,11 +254,25 @@ public final class FrameConnection: Sendable {
     }
 
     private func receive(waiting: Bool) throws(TransportError) -> Received {
+        switch try receive(waiting: waiting, decode: Framing.decodeEnvelope) {
+        case .frame(let (envelope, descriptors, body)): .frame(ReceivedFrame(envelope: envelope, descriptors: descriptors, body: body))
+        case .wouldBlock: .wouldBlock
+        case .closed: .closed
+        }
+    }
+
+    private enum Decoded<Message: Sendable>: Sendable {
+        case frame((Message, [OwnedFileDescriptor], [UInt8]))
+        case wouldBlock
+        case closed
+    }
+
+    private func receive<Message: Sendable>(waiting: Bool, decode: @Sendable ([UInt8]) throws(WireError) -> Message) throws(TransportError) -> Decoded<Message> {
         let fd = try fd()
-        return try receiveState.withLock { (state) throws(TransportError) -> Received in
+        return try receiveState.withLock { (state) throws(TransportError) -> Decoded<Message> in
             while true {
                 if !state.frames.isEmpty {
-                    switch Result(catching: { () throws(TransportError) in try nextFrame(&state) }) {
+                    switch Result(catching: { () throws(TransportError) in try nextFrame(&state, decode: decode) }) {
                     case .success(let frame): return .frame(frame)
                     case .failure(let error):
                         // Out of step: drop everything buffered, closing its descriptors.
@@ -270,7 +313,8 @@ public final class FrameConnection: Sendable {
     }
 
     /// Hands out the oldest buffered frame with the descriptors its header declares.
-    private func nextFrame(_ state: inout ReceiveState) throws(TransportError) -> ReceivedFrame {
+    private func nextFrame<Message: Sendable>(_ state: inout ReceiveState, decode: @Sendable ([UInt8]) throws(WireError) -> Message)
+        throws(TransportError) -> (Message, [OwnedFileDescriptor], [UInt8]) {
         let frame = state.frames.removeFirst()
         let declared = Int(frame.header.descriptorCount)
         guard state.descriptors.count >= declared else {
@@ -285,8 +329,8 @@ public final class FrameConnection: Sendable {
             throw TransportError(WireError(.descriptorMismatch,
                 "\(state.descriptors.count) descriptors arrived that no frame declares"))
         }
-        let decoded = Result { () throws(WireError) in try Framing.decodeEnvelope(frame.body) }
-        return ReceivedFrame(envelope: try decoded.mapError(TransportError.init).get(), descriptors: descriptors, body: frame.body)
+        let decoded = Result { () throws(WireError) in try decode(frame.body) }
+        return (try decoded.mapError(TransportError.init).get(), descriptors, frame.body)
     }
 
     private func receiveChunk(

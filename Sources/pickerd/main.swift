@@ -74,6 +74,16 @@ struct PickerdCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The most connections one app (executable) may hold (default 16).", visibility: .hidden))
     var connectionsPerApp: Int?
 
+    @Option(help: ArgumentHelp("The program that reads the person's files, confined (default: pickerd-reader beside pickerd, else /usr/libexec/pickerd/pickerd-reader).",
+                               visibility: .hidden))
+    var readerExecutable: String?
+
+    @Option(help: ArgumentHelp("CPU seconds a file's reader may take, plus one per MiB of the file (default 30). For tests.", visibility: .hidden))
+    var readerCpuSeconds: Double?
+
+    @Option(help: ArgumentHelp("Resident memory past which a file's reader is killed, MiB (default 768). For tests.", visibility: .hidden))
+    var readerMemoryMib: Int?
+
     func run() throws {
         signal(SIGPIPE, SIG_IGN)
         // Every file pickerd writes (store, settings, app manifests, previews, media copies) is the
@@ -100,14 +110,20 @@ struct PickerdCommand: ParsableCommand {
             if let idleTimeout { limits.idleTimeout = .milliseconds(Int(idleTimeout * 1000)) }
             if let maxAppConnections { limits.clientConnections = maxAppConnections }
             if let connectionsPerApp { limits.connectionsPerCaller = connectionsPerApp }
-            broker = try Broker(configuration: .init(paths: paths, limits: limits, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
+            var configuration = Broker.Configuration(paths: paths, limits: limits, agentExecutables: agentExecutable.isEmpty ? nil : agentExecutable,
                                                      agentCommand: command, clock: clock,
                                                      terminalAgentCommand: terminalAgentCommand.map { $0.split(separator: " ").map(String.init) },
                                                      developerMode: developerMode,
                                                      desktopAgentCommand: desktopAgentCommand.map { $0.split(separator: " ").map(String.init) },
                                                      sessionBus: noListening ? nil : sessionBus ?? Broker.Configuration.sessionBus(in: ProcessInfo.processInfo.environment),
-                                                     listeningMinimumTrack: listeningMinimumTrack ?? 30),
-                                logger: logger)
+                                                     listeningMinimumTrack: listeningMinimumTrack ?? 30)
+            configuration.readers.executable = readerExecutable
+            if let readerCpuSeconds { configuration.readers.cpuSeconds = readerCpuSeconds }
+            if let readerMemoryMib {
+                configuration.readers.maxResidentMiB = readerMemoryMib
+                configuration.readers.maxDataMiB = UInt64(max(readerMemoryMib, 64)) * 2
+            }
+            broker = try Broker(configuration: configuration, logger: logger)
         } catch {
             FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
             throw ExitCode(1)

@@ -106,4 +106,9 @@ int ci_rrule_valid(const char *rule);
 /// system's zoneinfo).
 int ci_zone_known(const char *tzid);
 
+/// Loads every zone libical knows (its zones.tab and each zone's rules from the system's zoneinfo)
+/// into memory, so later lookups open no file: pickerd-reader calls it before it shuts itself in.
+/// Returns the number of zones loaded.
+int ci_preload_zones(void);
+
 #endif

@@ -86,6 +86,11 @@ extern const int pickerd_seal_seal;
  * session (pickerd's terminal signals are not the child's). Returns 0 and the pid, or an errno. */
 int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid);
 
+/* Start pickerd-reader, the confined process that reads the person's files: like pickerd_spawn, but
+ * with `channel` as the child's descriptor 3 and every other descriptor above 2 closed in the child
+ * (posix_spawn_file_actions_addclosefrom_np), and in pickerd's own session. Returns 0 and the pid, or an errno. */
+int pickerd_spawn_with_channel(const char *path, char *const argv[], char *const envp[], int channel, int *pid);
+
 /* epoll(7), for pickerd's event loop, without struct epoll_event crossing into Swift.
  * pickerd_epoll_create: epoll_create1(EPOLL_CLOEXEC); an fd or -1 with errno.
  * pickerd_epoll_ctl: epoll_ctl(epfd, op, fd, {events, data.u64 = token}); 0 or -1 with errno.

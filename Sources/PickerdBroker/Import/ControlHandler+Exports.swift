@@ -19,7 +19,7 @@ extension ControlHandler {
         }
         let connection = connection, requestID = requestID, broker = broker
         var lastSent = Date.distantPast
-        let results = ExportImporter(store: broker.store).run(request.paths) { file, done, total, points in
+        let results = ExportImporter(store: broker.store, reading: broker.readers).run(request.paths) { file, done, total, points in
             // At most a few progress frames a second: a million points must not mean a million frames.
             guard Date().timeIntervalSince(lastSent) >= 0.2 || points == 0 else { return }
             lastSent = Date()

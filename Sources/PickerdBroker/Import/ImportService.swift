@@ -48,6 +48,8 @@ final class ImportService: Sendable {
     }
 
     private let store: Store
+    /// How files are read (pickerd's confined readers).
+    private let reading: any FileReading
     private let builder: SuggestionBuilder
     private let logger: Logger
     private let state = Mutex(State())
@@ -56,8 +58,9 @@ final class ImportService: Sendable {
     /// How long the watcher's changes settle before a scan (a folder being copied in).
     static let settleSeconds = 0.3
 
-    init(store: Store, builder: SuggestionBuilder, logger: Logger) {
+    init(store: Store, builder: SuggestionBuilder, reading: any FileReading, logger: Logger) {
         self.store = store
+        self.reading = reading
         self.builder = builder
         self.logger = logger
     }
@@ -196,7 +199,7 @@ final class ImportService: Sendable {
             return ScanSummary(source: source.path, error: problem)
         }
         state.withLock { $0.problems[source.path] = nil }
-        let indexer = SourceIndexer(store: store)
+        let indexer = SourceIndexer(store: store, reading: reading)
         do {
             let report = try indexer.scan(source, folders: folders) { progress in
                 state.withLock { $0.current = progress }

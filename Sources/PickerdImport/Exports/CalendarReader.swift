@@ -317,6 +317,9 @@ extension CalendarReader {
     /// knows, or a Windows or Mozilla alias of one, rewritten to it), a DTSTART (else that event is
     /// left out with its reason, and the rest kept). Empty properties are dropped. The text handed
     /// to libical is the unfolded lines kept.
+    /// How deep components may nest (``check(_:file:)``).
+    static let maximumNesting = 16
+
     static func check(_ bytes: [UInt8], file: String) throws(ImportError) -> Checked {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
@@ -341,6 +344,21 @@ extension CalendarReader {
             }
         }
         for (index, whole) in joined { lines[index].text = whole[...] }
+
+        // Nesting is counted before libical sees the text: its checks recurse once per level, and a
+        // file of a few MB can nest deep enough to overflow a stack. A real calendar nests three deep
+        // (VCALENDAR, VEVENT, VALARM; VTIMEZONE, STANDARD).
+        var depth = 0
+        for (number, line) in lines {
+            if line.count >= 6, line.prefix(6).uppercased() == "BEGIN:" {
+                depth += 1
+                if depth > maximumNesting {
+                    throw ImportError(file: file, location: "line \(number)", "components nested more than \(maximumNesting) deep: no calendar nests so")
+                }
+            } else if line.count >= 4, line.prefix(4).uppercased() == "END:" {
+                depth -= 1
+            }
+        }
 
         // The TZIDs the file defines (VTIMEZONEs may come after the events that name them).
         var defined = Set<String>()

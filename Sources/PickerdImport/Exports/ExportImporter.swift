@@ -12,7 +12,17 @@ public struct ExportImporter: Sendable {
     static let maximumWholeFile = 256 << 20
 
     /// Creates an importer.
-    public init(store: Store) { self.store = store }
+    /// How files are read: pickerd's confined readers, or in this process (tests, benchmarks).
+    public let reading: any FileReading
+
+    /// Creates an importer.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - reading: how files are read (pickerd passes its confined readers).
+    public init(store: Store, reading: any FileReading = InProcessReading()) {
+        self.store = store
+        self.reading = reading
+    }
 
     /// What importing one file did.
     public struct FileResult: Sendable, Hashable {
@@ -92,80 +102,104 @@ public struct ExportImporter: Sendable {
     /// How deep archives may nest (Garmin's export holds zips of FIT files; a zip quine must end).
     static let maximumArchiveDepth = 2
 
-    private func importFile(_ file: String, depth: Int = 0, names: [String: String] = [:], points: (Int) -> Void) -> [FileResult] {
-        let name = (file as NSString).lastPathComponent
-        var result = FileResult(file: file, kind: "")
+    private func importFile(_ file: String, names: [String: String] = [:], points: (Int) -> Void) -> [FileResult] {
+        // The folder the person named (or the file's own): an export's other files (Apple Health's
+        // routes, Gadgetbridge's tracks) are granted to its reader from there, nowhere else.
+        let folder = (file as NSString).deletingLastPathComponent
+        let granted: (String) -> Bool = { path in
+            path.hasPrefix(folder + "/") && !path.split(separator: "/").contains("..")
+        }
+        let read = reading.export(path: file, name: (file as NSString).lastPathComponent, names: names, nowMs: nil,
+                                  granted: granted, progress: points)
+        return read.map(write)
+    }
+
+    /// The write half: what a reader read of one file, into the store (duplicates merged).
+    private func write(_ read: ExportRead) -> FileResult {
+        var result = FileResult(file: read.file, kind: read.kind)
+        result.error = read.error
+        result.points = read.points
+        guard let data = read.data else { return result }
+        result.workouts = data.workouts.count
+        result.visits = data.visits.count
+        result.counts.merge(data.listeningCounts) { $0 + $1 }
+        result.counts.merge(data.peopleCounts) { $0 + $1 }
+        result.counts.merge(data.read.filter { $0.value > 0 }) { $0 + $1 }
+        if !data.motion.isEmpty { result.counts["walks and runs", default: 0] += data.motion.count }
+        do {
+            let written = try ExportItems(store: store).write(data)
+            result.duplicates = written.duplicates
+            result.added = written.added
+            result.touched = written.touched
+        } catch {
+            result.error = "\((read.file as NSString).lastPathComponent): \(error)"
+        }
+        return result
+    }
+
+    /// The read half, with no store: what one file (or an archive's members) holds, as its reader
+    /// reads it. What a reader process does for `pickerctl import`; the file and every file it names
+    /// are reached through ``ReaderFiles``.
+    /// - Parameters:
+    ///   - file: the file.
+    ///   - name: its name; `nil`: its path's last component.
+    ///   - depth: how deep in archives it is.
+    ///   - names: Strava's `activities.csv` names, by file path.
+    ///   - nowMs: the present, from which a calendar's recurrences are expanded a year on (capped); `nil`: the clock's.
+    ///   - points: told the count of location points read so far.
+    /// - Returns: one result per file read (an archive gives its members').
+    public static func read(file: String, name: String? = nil, depth: Int = 0, names: [String: String] = [:], nowMs: Int64? = nil,
+                            points: (Int) -> Void) -> [ExportRead] {
+        let name = name ?? (file as NSString).lastPathComponent
         guard let prefix = ExportKind.prefix(ofFile: file) else {
-            result.error = "\(name): cannot be read"
-            return [result]
+            return [ExportRead(file: file, kind: "", error: "\(name): cannot be read")]
         }
         guard let kind = ExportKind.detect(prefix, name: name) else {
-            result.error = "\(name): not an export pickerd reads: \(ExportKind.describe(prefix))"
-            return [result]
+            return [ExportRead(file: file, kind: "", error: "\(name): not an export pickerd reads: \(ExportKind.describe(prefix))")]
         }
         if kind == .zip {
-            guard depth < Self.maximumArchiveDepth else {
-                return [FileResult(file: file, kind: "zip", error: "\(name): archives nested deeper than \(Self.maximumArchiveDepth) are not unpacked")]
+            guard depth < maximumArchiveDepth else {
+                return [ExportRead(file: file, kind: "zip", error: "\(name): archives nested deeper than \(maximumArchiveDepth) are not unpacked")]
             }
-            return importArchive(file, name: name, depth: depth, points: points)
+            return readArchive(file, name: name, depth: depth, points: points)
         }
-        result.kind = kind.rawValue
+        var result = ExportRead(file: file, kind: kind.rawValue)
         do {
             // A calendar's recurrences are expanded from each event's start to a year from now (capped),
             // never by what the library holds: the same file imports the same whatever came before.
-            let horizon = kind == .ics ? CalendarReader.horizon(library: nil, now: Int64(Date().timeIntervalSince1970 * 1000)) : nil
+            let horizon = kind == .ics ? CalendarReader.horizon(library: nil, now: nowMs ?? Int64(Date().timeIntervalSince1970 * 1000)) : nil
             var (data, pointCount) = try ExportReaders.read(kind, path: file, name: name, points: points, horizon: horizon)
             // Strava's activities.csv names what its files do not (a FIT file carries no name).
             if let given = names[file] {
                 for index in data.workouts.indices { data.workouts[index].name = given }
             }
-            result.workouts = data.workouts.count
-            result.visits = data.visits.count
             result.points = pointCount
-            result.counts.merge(data.listeningCounts) { $0 + $1 }
-            result.counts.merge(data.peopleCounts) { $0 + $1 }
-            result.counts.merge(data.read.filter { $0.value > 0 }) { $0 + $1 }
-            if !data.motion.isEmpty { result.counts["walks and runs", default: 0] += data.motion.count }
-            let written = try ExportItems(store: store).write(data)
-            result.duplicates = written.duplicates
-            result.added = written.added
-            result.touched = written.touched
-        } catch let error as ImportError {
+            result.data = data
+        } catch {
             result.error = error.description
             // Another app's SQLite database is no export, as any other file that is none.
             if kind == .gadgetbridge, error.message == GadgetbridgeExport.notGadgetbridge {
                 result.kind = ""
                 result.error = "\(name): not an export pickerd reads: \(error.message)"
             }
-        } catch {
-            result.error = "\(name): \(error)"
         }
         return [result]
     }
 
     /// A zip archive (a Strava or Garmin bulk export, whose FIT files come in zips of their own):
-    /// unpacked, bounded, into a private folder, its files imported as a folder's (a zip in it too,
-    /// to ``maximumArchiveDepth``), the folder removed.
-    private func importArchive(_ file: String, name: String, depth: Int, points: (Int) -> Void) -> [FileResult] {
-        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("pickerd-import.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return [FileResult(file: file, kind: "zip", error: "\(name): no room to unpack it")] }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    /// unpacked, bounded, into memory (``withArchiveMembers(_:name:_:)``: no file is written), its
+    /// files read as a folder's (a zip in it too, to ``maximumArchiveDepth``), each named by the
+    /// archive's path and its path inside.
+    private static func readArchive(_ file: String, name: String, depth: Int, points: (Int) -> Void) -> [ExportRead] {
         do {
-            let all = try ZipArchive.extract(path: file, name: name, into: folder)
-            let kept = Set(Self.withoutFilesReadByOthers(all.map { folder + "/" + $0 }))
-            let entries = all.filter { kept.contains(folder + "/" + $0) }
-            let names = Self.activityNames(in: entries.map { folder + "/" + $0 })
-            return entries.sorted().flatMap { entry in
-                importFile(folder + "/" + entry, depth: depth + 1, names: names, points: points).map { inner in
-                    var inner = inner
-                    // Named by where it is in the archive (an entry of a zip inside keeps its own path).
-                    inner.file = file + "/" + (inner.file.hasPrefix(folder + "/") ? String(inner.file.dropFirst(folder.count + 1)) : entry)
-                    return inner
-                }
+            return try withArchiveMembers(file, name: name) { paths in
+                let kept = Set(withoutFilesReadByOthers(paths))
+                let members = paths.filter { kept.contains($0) }
+                let names = activityNames(in: members)
+                return members.flatMap { read(file: $0, depth: depth + 1, names: names, points: points) }
             }
         } catch {
-            return [FileResult(file: file, kind: "zip", error: error.description)]
+            return [ExportRead(file: file, kind: "zip", error: error.description)]
         }
     }
 
@@ -174,7 +208,7 @@ public struct ExportImporter: Sendable {
     static func activityNames(in files: [String]) -> [String: String] {
         var names: [String: String] = [:]
         for csv in files where (csv as NSString).lastPathComponent == "activities.csv" {
-            guard let text = try? String(contentsOfFile: csv, encoding: .utf8) else { continue }
+            guard let bytes = ReaderFiles.contents(csv, limit: maximumWholeFile), let text = String(bytes: bytes, encoding: .utf8) else { continue }
             let rows = CSV.rows(text)
             guard let header = rows.first, let nameColumn = header.firstIndex(of: "Activity Name"),
                   let fileColumn = header.firstIndex(of: "Filename") else { continue }

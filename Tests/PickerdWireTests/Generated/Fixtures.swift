@@ -1412,6 +1412,278 @@ extension Envelope {
     }
 }
 
+extension ReaderRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderRequest] {
+        var all: [ReaderRequest] = []
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .probeMedia(ReaderProbeMedia.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .readWorkout(ReaderReadWorkout.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .readExport(ReaderReadExport.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .decodePreview(ReaderDecodePreview.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .openReply(ReaderOpenReply.fixtures[0])
+            all.append(m)
+        }
+        return all
+    }
+}
+
+extension ReaderProbeMedia {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderProbeMedia] {
+        [ReaderProbeMedia(name: "ReaderProbeMedia.name #0 ✓ ünïcode", timeZone: "ReaderProbeMedia.time_zone #0 ✓ ünïcode", readPeople: true)]
+    }
+}
+
+extension ReaderReadWorkout {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderReadWorkout] {
+        [ReaderReadWorkout(name: "ReaderReadWorkout.name #0 ✓ ünïcode", size: 200003)]
+    }
+}
+
+extension ReaderReadExport {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderReadExport] {
+        [ReaderReadExport(path: "ReaderReadExport.path #0 ✓ ünïcode", name: "ReaderReadExport.name #0 ✓ ünïcode", depth: 300003, nowMs: -4007, activityNames: [ReaderActivityName.fixtures[0], ReaderActivityName.fixtures[0]])]
+    }
+}
+
+extension ReaderActivityName {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderActivityName] {
+        [ReaderActivityName(path: "ReaderActivityName.path #0 ✓ ünïcode", name: "ReaderActivityName.name #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderDecodePreview {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderDecodePreview] {
+        [ReaderDecodePreview(name: "ReaderDecodePreview.name #0 ✓ ünïcode", contentType: "ReaderDecodePreview.content_type #0 ✓ ünïcode", maxSide: 300003, orientation: 400003)]
+    }
+}
+
+extension ReaderOpenReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderOpenReply] {
+        [ReaderOpenReply(path: "ReaderOpenReply.path #0 ✓ ünïcode", granted: true)]
+    }
+}
+
+extension ReaderReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderReply] {
+        var all: [ReaderReply] = []
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .probed(ReaderProbed.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .workout(ReaderWorkout.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .export(ReaderExport.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .preview(ReaderPreview.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .failure(ReaderFailure.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .`open`(ReaderOpen.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .progress(ReaderProgress.fixtures[0])
+            all.append(m)
+        }
+        return all
+    }
+}
+
+extension ReaderFailure {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderFailure] {
+        [ReaderFailure(kind: ReaderFailureKind(rawValue: 4), message: "ReaderFailure.message #0 ✓ ünïcode", location: "ReaderFailure.location #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderOpen {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderOpen] {
+        [ReaderOpen(path: "ReaderOpen.path #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderProgress {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderProgress] {
+        [ReaderProgress(points: 100003)]
+    }
+}
+
+extension ReaderCoordinate {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderCoordinate] {
+        [ReaderCoordinate(latitude: 1 * 1.25, longitude: 1 * 2.25)]
+    }
+}
+
+extension ReaderProbed {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderProbed] {
+        [ReaderProbed(kind: "ReaderProbed.kind #0 ✓ ünïcode", contentType: "ReaderProbed.content_type #0 ✓ ünïcode", takenAtMs: -3007, utcOffsetS: -4007, digitizedAtMs: -5007, coordinate: ReaderCoordinate.fixtures[0], make: "ReaderProbed.make #0 ✓ ünïcode", model: "ReaderProbed.model #0 ✓ ünïcode", software: "ReaderProbed.software #0 ✓ ünïcode", hasExposure: true, orientation: -11007, pixelWidth: 1200003, pixelHeight: 1300003, durationMs: -14007, contentIdentifier: "ReaderProbed.content_identifier #0 ✓ ünïcode", burstIdentifier: "ReaderProbed.burst_identifier #0 ✓ ünïcode", imageDataEndsEarly: true, people: ["ReaderProbed.people #1 ✓ ünïcode", "ReaderProbed.people #2 ✓ ünïcode"], hasMake: true, hasModel: true, hasSoftware: true, hasContentIdentifier: true, hasBurstIdentifier: true)]
+    }
+}
+
+extension ReaderPoint {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPoint] {
+        [ReaderPoint(timeMs: -1007, latitude: 1 * 2.25, longitude: 1 * 3.25, elevation: 1 * 4.25, accuracy: 1 * 5.25, heartRate: 1 * 6.25)]
+    }
+}
+
+extension ReaderWorkoutData {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderWorkoutData] {
+        [ReaderWorkoutData(activityType: 100003, startMs: -2007, endMs: -3007, distanceMeters: 1 * 4.25, energyKilocalories: 1 * 5.25, averageHeartRate: 1 * 6.25, steps: -7007, route: [ReaderPoint.fixtures[0], ReaderPoint.fixtures[0]], name: "ReaderWorkoutData.name #0 ✓ ünïcode", hasName: true, format: "ReaderWorkoutData.format #0 ✓ ünïcode", distanceIsDevices: true)]
+    }
+}
+
+extension ReaderWorkout {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderWorkout] {
+        [ReaderWorkout(found: true, workout: ReaderWorkoutData.fixtures[0])]
+    }
+}
+
+extension ReaderVisit {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderVisit] {
+        [ReaderVisit(startMs: -1007, endMs: -2007, coordinate: ReaderCoordinate.fixtures[0], placeName: "ReaderVisit.place_name #0 ✓ ünïcode", address: "ReaderVisit.address #0 ✓ ünïcode", semantic: "ReaderVisit.semantic #0 ✓ ünïcode", placeId: "ReaderVisit.place_id #0 ✓ ünïcode", present: 800003)]
+    }
+}
+
+extension ReaderPlace {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPlace] {
+        [ReaderPlace(coordinate: ReaderCoordinate.fixtures[0], totalMs: -2007, visitCount: -3007, semantic: "ReaderPlace.semantic #0 ✓ ünïcode", semanticInferred: true, placeName: "ReaderPlace.place_name #0 ✓ ünïcode", placeId: "ReaderPlace.place_id #0 ✓ ünïcode", present: 800003)]
+    }
+}
+
+extension ReaderListen {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderListen] {
+        [ReaderListen(startMs: -1007, durationMs: -2007, artist: "ReaderListen.artist #0 ✓ ünïcode", track: "ReaderListen.track #0 ✓ ünïcode", album: "ReaderListen.album #0 ✓ ünïcode", isPodcast: true, format: "ReaderListen.format #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderMood {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderMood] {
+        [ReaderMood(startMs: -1007, kind: -2007, valence: 1 * 3.25, labels: [-4008, -4009], associations: [-5008, -5009], format: "ReaderMood.format #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderContact {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderContact] {
+        [ReaderContact(uid: "ReaderContact.uid #0 ✓ ünïcode", hasUid: true, name: "ReaderContact.name #0 ✓ ünïcode", otherNames: ["ReaderContact.other_names #1 ✓ ünïcode", "ReaderContact.other_names #2 ✓ ünïcode"], emails: ["ReaderContact.emails #1 ✓ ünïcode", "ReaderContact.emails #2 ✓ ünïcode"], photo: [6, 0, 255, 0], hasPhoto: true, photoType: "ReaderContact.photo_type #0 ✓ ünïcode", hasPhotoType: true, line: -10007)]
+    }
+}
+
+extension ReaderAttendee {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderAttendee] {
+        [ReaderAttendee(name: "ReaderAttendee.name #0 ✓ ünïcode", email: "ReaderAttendee.email #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderOccurrence {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderOccurrence] {
+        [ReaderOccurrence(startMs: -1007, endMs: -2007, key: -3007)]
+    }
+}
+
+extension ReaderEvent {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderEvent] {
+        [ReaderEvent(uid: "ReaderEvent.uid #0 ✓ ünïcode", summary: "ReaderEvent.summary #0 ✓ ünïcode", location: "ReaderEvent.location #0 ✓ ünïcode", allDay: true, timeZone: "ReaderEvent.time_zone #0 ✓ ünïcode", attendees: [ReaderAttendee.fixtures[0], ReaderAttendee.fixtures[0]], occurrences: [ReaderOccurrence.fixtures[0], ReaderOccurrence.fixtures[0]], recurrenceId: -8007, line: -9007)]
+    }
+}
+
+extension ReaderMotion {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderMotion] {
+        [ReaderMotion(startMs: -1007, endMs: -2007, steps: -3007, running: true, format: "ReaderMotion.format #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderCount {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderCount] {
+        [ReaderCount(name: "ReaderCount.name #0 ✓ ünïcode", count: -2007)]
+    }
+}
+
+extension ReaderImportedData {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderImportedData] {
+        [ReaderImportedData(workouts: [ReaderWorkoutData.fixtures[0], ReaderWorkoutData.fixtures[0]], visits: [ReaderVisit.fixtures[0], ReaderVisit.fixtures[0]], points: [ReaderPoint.fixtures[0], ReaderPoint.fixtures[0]], places: [ReaderPlace.fixtures[0], ReaderPlace.fixtures[0]], listens: [ReaderListen.fixtures[0], ReaderListen.fixtures[0]], moods: [ReaderMood.fixtures[0], ReaderMood.fixtures[0]], leftOut: [ReaderCount.fixtures[0], ReaderCount.fixtures[0]], contacts: [ReaderContact.fixtures[0], ReaderContact.fixtures[0]], events: [ReaderEvent.fixtures[0], ReaderEvent.fixtures[0]], motion: [ReaderMotion.fixtures[0], ReaderMotion.fixtures[0]], read: [ReaderCount.fixtures[0], ReaderCount.fixtures[0]])]
+    }
+}
+
+extension ReaderExportFile {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderExportFile] {
+        [ReaderExportFile(file: "ReaderExportFile.file #0 ✓ ünïcode", kind: "ReaderExportFile.kind #0 ✓ ünïcode", error: "ReaderExportFile.error #0 ✓ ünïcode", points: 400003, data: ReaderImportedData.fixtures[0], hasData: true)]
+    }
+}
+
+extension ReaderExport {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderExport] {
+        [ReaderExport(files: [ReaderExportFile.fixtures[0], ReaderExportFile.fixtures[0]], more: true)]
+    }
+}
+
+extension ReaderPreview {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPreview] {
+        [ReaderPreview(png: [1, 0, 255, 0])]
+    }
+}
+
 /// A round-trip check per message type: encode every fixture, decode it, compare.
 let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "Timestamp": { try Timestamp.fixtures.allSatisfy { try Timestamp(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1541,6 +1813,36 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "Hello": { try Hello.fixtures.allSatisfy { try Hello(serializedBytes: $0.serializedBytes()) == $0 } },
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderRequest": { try ReaderRequest.fixtures.allSatisfy { try ReaderRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderProbeMedia": { try ReaderProbeMedia.fixtures.allSatisfy { try ReaderProbeMedia(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderReadWorkout": { try ReaderReadWorkout.fixtures.allSatisfy { try ReaderReadWorkout(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderReadExport": { try ReaderReadExport.fixtures.allSatisfy { try ReaderReadExport(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderActivityName": { try ReaderActivityName.fixtures.allSatisfy { try ReaderActivityName(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderDecodePreview": { try ReaderDecodePreview.fixtures.allSatisfy { try ReaderDecodePreview(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderOpenReply": { try ReaderOpenReply.fixtures.allSatisfy { try ReaderOpenReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderReply": { try ReaderReply.fixtures.allSatisfy { try ReaderReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderFailure": { try ReaderFailure.fixtures.allSatisfy { try ReaderFailure(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderOpen": { try ReaderOpen.fixtures.allSatisfy { try ReaderOpen(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderProgress": { try ReaderProgress.fixtures.allSatisfy { try ReaderProgress(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderCoordinate": { try ReaderCoordinate.fixtures.allSatisfy { try ReaderCoordinate(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderProbed": { try ReaderProbed.fixtures.allSatisfy { try ReaderProbed(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPoint": { try ReaderPoint.fixtures.allSatisfy { try ReaderPoint(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderWorkoutData": { try ReaderWorkoutData.fixtures.allSatisfy { try ReaderWorkoutData(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderWorkout": { try ReaderWorkout.fixtures.allSatisfy { try ReaderWorkout(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderVisit": { try ReaderVisit.fixtures.allSatisfy { try ReaderVisit(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPlace": { try ReaderPlace.fixtures.allSatisfy { try ReaderPlace(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderListen": { try ReaderListen.fixtures.allSatisfy { try ReaderListen(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderMood": { try ReaderMood.fixtures.allSatisfy { try ReaderMood(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderContact": { try ReaderContact.fixtures.allSatisfy { try ReaderContact(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderAttendee": { try ReaderAttendee.fixtures.allSatisfy { try ReaderAttendee(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderOccurrence": { try ReaderOccurrence.fixtures.allSatisfy { try ReaderOccurrence(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderEvent": { try ReaderEvent.fixtures.allSatisfy { try ReaderEvent(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderMotion": { try ReaderMotion.fixtures.allSatisfy { try ReaderMotion(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderCount": { try ReaderCount.fixtures.allSatisfy { try ReaderCount(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderImportedData": { try ReaderImportedData.fixtures.allSatisfy { try ReaderImportedData(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderExportFile": { try ReaderExportFile.fixtures.allSatisfy { try ReaderExportFile(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderExport": { try ReaderExport.fixtures.allSatisfy { try ReaderExport(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPreview": { try ReaderPreview.fixtures.allSatisfy { try ReaderPreview(serializedBytes: $0.serializedBytes()) == $0 } },
 ]
 
 /// The fixtures of every message type, for checks that need them all.
@@ -1672,4 +1974,34 @@ let generatedFixtureCounts: [String: Int] = [
     "Hello": Hello.fixtures.count,
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,
+    "ReaderRequest": ReaderRequest.fixtures.count,
+    "ReaderProbeMedia": ReaderProbeMedia.fixtures.count,
+    "ReaderReadWorkout": ReaderReadWorkout.fixtures.count,
+    "ReaderReadExport": ReaderReadExport.fixtures.count,
+    "ReaderActivityName": ReaderActivityName.fixtures.count,
+    "ReaderDecodePreview": ReaderDecodePreview.fixtures.count,
+    "ReaderOpenReply": ReaderOpenReply.fixtures.count,
+    "ReaderReply": ReaderReply.fixtures.count,
+    "ReaderFailure": ReaderFailure.fixtures.count,
+    "ReaderOpen": ReaderOpen.fixtures.count,
+    "ReaderProgress": ReaderProgress.fixtures.count,
+    "ReaderCoordinate": ReaderCoordinate.fixtures.count,
+    "ReaderProbed": ReaderProbed.fixtures.count,
+    "ReaderPoint": ReaderPoint.fixtures.count,
+    "ReaderWorkoutData": ReaderWorkoutData.fixtures.count,
+    "ReaderWorkout": ReaderWorkout.fixtures.count,
+    "ReaderVisit": ReaderVisit.fixtures.count,
+    "ReaderPlace": ReaderPlace.fixtures.count,
+    "ReaderListen": ReaderListen.fixtures.count,
+    "ReaderMood": ReaderMood.fixtures.count,
+    "ReaderContact": ReaderContact.fixtures.count,
+    "ReaderAttendee": ReaderAttendee.fixtures.count,
+    "ReaderOccurrence": ReaderOccurrence.fixtures.count,
+    "ReaderEvent": ReaderEvent.fixtures.count,
+    "ReaderMotion": ReaderMotion.fixtures.count,
+    "ReaderCount": ReaderCount.fixtures.count,
+    "ReaderImportedData": ReaderImportedData.fixtures.count,
+    "ReaderExportFile": ReaderExportFile.fixtures.count,
+    "ReaderExport": ReaderExport.fixtures.count,
+    "ReaderPreview": ReaderPreview.fixtures.count,
 ]
