@@ -27,6 +27,8 @@ struct _JsPicker {
 
 enum { PROP_0, PROP_BUTTON_TITLE, PROP_RUNTIME_DIR, N_PROPS };
 static GParamSpec *properties[N_PROPS];
+enum { SIGNAL_ACCEPTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (JsPicker, js_picker, G_TYPE_OBJECT)
 
@@ -96,6 +98,23 @@ js_picker_class_init (JsPickerClass *klass)
   properties[PROP_RUNTIME_DIR] = g_param_spec_string ("runtime-dir", NULL, NULL, NULL,
                                                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  /**
+   * JsPicker::accepted:
+   * @self: the #JsPicker
+   *
+   * pickerd accepted the presentation: the picker is on its way to the person. Emitted in the
+   * thread-default main context of js_picker_present(), before the outcome. An app may show that
+   * the picker is open; it learns nothing else (a token that matched no suggestion is accepted
+   * the same).
+   */
+  signals[SIGNAL_ACCEPTED] = g_signal_new ("accepted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static gboolean
+emit_accepted (gpointer data)
+{
+  g_signal_emit (data, signals[SIGNAL_ACCEPTED], 0);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -256,6 +275,7 @@ present_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
           if (self->close_requested)
             send_close_locked (self);
           g_mutex_unlock (&self->lock);
+          g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, emit_accepted, g_object_ref (self), g_object_unref);
         } else if (reply->body_case == PICKERD__V1__ENVELOPE__BODY_ERROR) {
           js_set_remote_error (&error, reply->error);
         } else if (reply->body_case == PICKERD__V1__ENVELOPE__BODY_OUTCOME) {

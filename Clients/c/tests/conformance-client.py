@@ -81,8 +81,6 @@ def main():
         picker.present(None, token, cancellable, lambda p, r: done(p, r, started))
         if mode == "close":
             picker.close()
-        elif mode == "cancel":
-            cancellable.cancel()
 
     def done(source, result, started):
         try:
@@ -110,6 +108,8 @@ def main():
             print(json.dumps(outcome_line(outcome)), flush=True)
         loop.quit()
 
+    # "cancel": once pickerd accepted (the picker is shown), cancel the GCancellable.
+    picker.connect("accepted", lambda _picker: cancellable.cancel() if mode == "cancel" else None)
     start()
     loop.run()
     return status[0]

@@ -4,7 +4,7 @@
  *
  *   js-conformance-client RUNTIME_DIR present [SUGGESTION_ID]   present; the outcome
  *   js-conformance-client RUNTIME_DIR close                     present, then js_picker_close()
- *   js-conformance-client RUNTIME_DIR cancel                    present, then cancel its GCancellable
+ *   js-conformance-client RUNTIME_DIR cancel                    present; once accepted, cancel its GCancellable
  *   js-conformance-client RUNTIME_DIR repeat N                  present N times (Tools/bench-client);
  *                                                               one line of timings
  *
@@ -130,7 +130,15 @@ start (Run *run, const char *suggestion_id)
   js_picker_present (run->picker, NULL, suggestion_id, run->cancellable, presented, run);
   if (g_str_equal (run->mode, "close"))
     js_picker_close (run->picker);
-  else if (g_str_equal (run->mode, "cancel"))
+}
+
+/* "cancel": once pickerd accepted (the picker is shown), cancel the GCancellable. */
+static void
+accepted (JsPicker *picker, gpointer user_data)
+{
+  (void) picker;
+  Run *run = user_data;
+  if (g_str_equal (run->mode, "cancel"))
     g_cancellable_cancel (run->cancellable);
 }
 
@@ -187,6 +195,7 @@ main (int argc, char **argv)
               .mode = argv[2], .remaining = 1, .took = g_array_new (FALSE, FALSE, sizeof (double)), .status = 1 };
   js_picker_set_runtime_dir (run.picker, argv[1]);
   js_picker_set_button_title (run.picker, "Add to Conformance");
+  g_signal_connect (run.picker, "accepted", G_CALLBACK (accepted), &run);
   if (g_str_equal (run.mode, "repeat"))
     run.remaining = argc > 3 ? atoi (argv[3]) : 1;
   start (&run, g_str_equal (run.mode, "present") && argc > 3 ? argv[3] : NULL);
