@@ -71,6 +71,7 @@ class JournalWindow(Gtk.ApplicationWindow):
 
     def exported(self, window, result):
         parent = JSGtk.gtk_window_export_parent_finish(window, result)
+        print(f"journal-gtk: presenting over the parent window {parent!r}", file=sys.stderr, flush=True)
         self.picker.present(parent, None, None, self.presented)
 
     def presented(self, picker, result):
