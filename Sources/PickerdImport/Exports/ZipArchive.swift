@@ -47,24 +47,6 @@ enum ZipArchive {
         return members
     }
 
-    /// Unpacks `path` into `directory`.
-    /// - Returns: the files written, by their path in the archive.
-    /// - Throws: ``ImportError`` naming the archive and the entry.
-    static func extract(path: String, name: String, into directory: String) throws(ImportError) -> [String] {
-        var written: [String] = []
-        try forEachEntry(path: path, name: name) { entryName, bytes throws(ImportError) in
-            let target = directory + "/" + entryName
-            do {
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: target))
-            } catch {
-                throw ImportError(file: name, location: entryName, "cannot be unpacked: \(error.localizedDescription)")
-            }
-            written.append(entryName)
-        }
-        return written
-    }
-
     /// Reads every file entry of `path` (through ``ReaderFiles``), checked and bounded, and hands
     /// each to `body` with its path in the archive (its parts joined by single slashes).
     private static func forEachEntry(path: String, name: String,
