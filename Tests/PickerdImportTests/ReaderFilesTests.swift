@@ -142,6 +142,34 @@ struct ReaderFilesTests {
         #expect(Self.written(in: directory.path) == before)
     }
 
+    @Test("a zip of exports asks for the zip alone: its members, the export and its route, are read from memory")
+    func zip() throws {
+        let directory = try Self.folder(with: ["apple_health_export.zip", "ride_hudson_greenway.fit.gz", "strava_same_run.gpx"])
+        // A Strava-like archive too: activities.csv naming a FIT file beside it, in a zip of its own.
+        let strava = try TemporaryDirectory(prefix: "pkdzs")
+        try FileManager.default.createDirectory(atPath: strava.path + "/activities", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.fixtures + "/run_riverside_park.fit", toPath: strava.path + "/activities/1.fit")
+        try "Activity ID,Activity Name,Filename\n1,Tuesday by the river,activities/1.fit\n".write(toFile: strava.path + "/activities.csv", atomically: true, encoding: .utf8)
+        try MediaFixtures.run("sh", ["-c", "cd '\(strava.path)' && zip -q -r '\(directory.path)/strava.zip' activities.csv activities"])
+        let temporary = try TemporaryStore()
+        let before = Self.written(in: directory.path)
+        let (results, asked) = Self.reading(in: directory.path, granted: ["apple_health_export.zip", "strava.zip"]) {
+            ExportImporter(store: temporary.store).run([directory.path + "/apple_health_export.zip", directory.path + "/strava.zip"]) { _, _, _, _ in }
+        }
+        #expect(Set(asked) == ["apple_health_export.zip", "strava.zip"])
+        let health = try #require(results.first { $0.kind == "apple-health" })
+        #expect(health.error == nil)
+        #expect(health.workouts == 4)
+        #expect(health.file == directory.path + "/apple_health_export.zip/apple_health_export/export.xml")
+        let run = try #require(AppleHealthTests.workouts(temporary.store).first { $0.workout.details?.activityType == 37 && $0.workout.route.count == 66 })
+        #expect(run.workout.details?.distance?.value == 5120)
+        let fit = try #require(results.first { $0.kind == "fit" })
+        #expect(fit.file == directory.path + "/strava.zip/activities/1.fit")
+        #expect(fit.error == nil)
+        #expect(try AppleHealthTests.workouts(temporary.store).contains { $0.workout.details?.localizedName == "Tuesday by the river" })
+        #expect(Self.written(in: directory.path) == before)
+    }
+
     @Test("an Apple Health folder asks for export.xml and the routes it names; a route refused is not found, and nothing else is tried")
     func appleHealthFolder() throws {
         let directory = try Self.folder(with: ["apple_health_export"])
