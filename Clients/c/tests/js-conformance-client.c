@@ -7,6 +7,10 @@
  *   js-conformance-client RUNTIME_DIR cancel                    present; once accepted, cancel its GCancellable
  *   js-conformance-client RUNTIME_DIR repeat N                  present N times (Tools/bench-client);
  *                                                               one line of timings
+ *   js-conformance-client RUNTIME_DIR configuration             the configuration and its off causes
+ *   js-conformance-client RUNTIME_DIR donate-media ID included|excluded [ARTWORK]
+ *   js-conformance-client RUNTIME_DIR donate-mood ID            a daily mood (excited, proud; fitness)
+ *   js-conformance-client RUNTIME_DIR withdraw [ID...]          those donations, or (no ID) all
  *
  * An outcome line holds "raw": base64 of every text and field value the library gave (the title
  * and each item's fields, printed and as serialized), and "descriptors": each media's bytes (base64), whether its
@@ -184,11 +188,64 @@ presented (GObject *source, GAsyncResult *result, gpointer user_data)
   g_main_loop_quit (run->loop);
 }
 
+static void
+configured (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  (void) source;
+  Run *run = user_data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsConfiguration) configuration = js_configuration_fetch_finish (result, &error);
+  if (configuration == NULL) {
+    printf ("{\"event\": \"error\", \"code\": \"%s\"}\n", error_code (error));
+  } else {
+    static const char *const schedules[] = { "smart", "custom", "off" };
+    static const char *const causes[] = { "suggestionsOff", "notChosenApp", "notificationsOff", "noUrlFormat" };
+    GString *line = g_string_new ("{\"event\": \"configuration\", \"schedule\": ");
+    json_string (line, schedules[js_configuration_get_schedule (configuration)]);
+    g_string_append (line, ", \"off\": [");
+    for (guint i = 0, n = 0; i < G_N_ELEMENTS (causes); i++)
+      if (js_configuration_get_off_causes (configuration) & (1u << i))
+        g_string_append_printf (line, "%s\"%s\"", n++ ? ", " : "", causes[i]);
+    g_string_append (line, "]}\n");
+    fputs (line->str, stdout);
+    g_string_free (line, TRUE);
+  }
+  run->status = 0;
+  g_main_loop_quit (run->loop);
+}
+
+static void
+donated (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Run *run = user_data;
+  g_autoptr (GError) error = NULL;
+  if (js_donations_donate_finish (JS_DONATIONS (source), result, &error))
+    printf ("{\"event\": \"donated\"}\n");
+  else
+    printf ("{\"event\": \"error\", \"code\": \"%s\"}\n", error_code (error));
+  run->status = 0;
+  g_main_loop_quit (run->loop);
+}
+
+static void
+withdrawn (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Run *run = user_data;
+  g_autoptr (GError) error = NULL;
+  guint64 count = js_donations_withdraw_finish (JS_DONATIONS (source), result, &error);
+  if (error == NULL)
+    printf ("{\"event\": \"withdrawn\", \"count\": %" G_GUINT64_FORMAT "}\n", count);
+  else
+    printf ("{\"event\": \"error\", \"code\": \"%s\"}\n", error_code (error));
+  run->status = 0;
+  g_main_loop_quit (run->loop);
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc < 3) {
-    g_printerr ("usage: js-conformance-client RUNTIME_DIR present [ID] | close | cancel | repeat N\n");
+    g_printerr ("usage: js-conformance-client RUNTIME_DIR present [ID] | close | cancel | repeat N | configuration | donate-media ID included|excluded [ARTWORK] | donate-mood ID | withdraw [ID...]\n");
     return 2;
   }
   Run run = { .loop = g_main_loop_new (NULL, FALSE), .picker = js_picker_new (), .cancellable = g_cancellable_new (),
@@ -198,7 +255,20 @@ main (int argc, char **argv)
   g_signal_connect (run.picker, "accepted", G_CALLBACK (accepted), &run);
   if (g_str_equal (run.mode, "repeat"))
     run.remaining = argc > 3 ? atoi (argv[3]) : 1;
-  start (&run, g_str_equal (run.mode, "present") && argc > 3 ? argv[3] : NULL);
+  g_autoptr (JsDonations) donations = js_donations_new (argv[1]);
+  static const guint labels[] = { 13, 25 }, associations[] = { 6 };
+  if (g_str_equal (run.mode, "configuration"))
+    js_configuration_fetch (argv[1], NULL, configured, &run);
+  else if (g_str_equal (run.mode, "donate-media") && argc > 4)
+    js_donations_donate_media (donations, argv[3], "Canary Song", "Canary Artist", NULL, 0, NULL, argc > 5 ? argv[5] : NULL,
+                               g_str_equal (argv[4], "excluded"), NULL, donated, &run);
+  else if (g_str_equal (run.mode, "donate-mood") && argc > 3)
+    js_donations_donate_state_of_mind (donations, argv[3], JS_STATE_OF_MIND_DAILY_MOOD, 0.6, 0, labels, G_N_ELEMENTS (labels),
+                                       associations, G_N_ELEMENTS (associations), 0, NULL, FALSE, NULL, donated, &run);
+  else if (g_str_equal (run.mode, "withdraw"))
+    js_donations_withdraw (donations, argc > 3 ? (const char *const *) argv + 3 : NULL, argc <= 3, NULL, withdrawn, &run);
+  else
+    start (&run, g_str_equal (run.mode, "present") && argc > 3 ? argv[3] : NULL);
   g_main_loop_run (run.loop);
   g_object_unref (run.picker);
   g_object_unref (run.cancellable);
