@@ -48,8 +48,9 @@ static uint64_t fs_rights(int abi) {
 static int landlock(int *abi_out, char *error, size_t error_size) {
     long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */);
     if (abi < 0) {
-        // Not built into this kernel, or turned off at boot: the seccomp filter alone keeps files shut.
-        if (errno == ENOSYS || errno == EOPNOTSUPP) { *abi_out = 0; return 0; }
+        // Not built into this kernel, turned off at boot, or refused by a system-call filter around
+        // pickerd (a unit file from before the readers): the seccomp filter alone keeps files shut.
+        if (errno == ENOSYS || errno == EOPNOTSUPP || errno == EPERM) { *abi_out = 0; return 0; }
         int e = errno;
         set_error(error, error_size, "landlock: cannot ask the kernel's version: %s", strerror(e));
         return e;
@@ -126,6 +127,9 @@ static int seccomp_filter(char *error, size_t error_size) {
         int number = seccomp_syscall_resolve_name(absent[i]);
         if (number != __NR_SCMP_ERROR) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), number, 0);
     }
+    // A socket may not be made (libdispatch's worker threads log to syslog with one, and go on
+    // without it); connecting one, as any other way out, kills the reader.
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0);
     // A runtime thread asking for another priority is told no.
     if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 0);
     // A thread naming itself; nothing else prctl can do.

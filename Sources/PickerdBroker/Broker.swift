@@ -146,6 +146,11 @@ public final class Broker: Sendable {
     public init(configuration: Configuration, logger: Logger) throws {
         self.configuration = configuration
         self.logger = logger
+        readers = ReaderPool(configuration: configuration.readers.poolConfiguration(timeZone: TimeZone.current.identifier), logger: logger)
+        // Without its reader pickerd could read no file: every one would be recorded as unreadable.
+        guard FileManager.default.isExecutableFile(atPath: readers.configuration.executable) else {
+            throw BrokerError("cannot read files: \(readers.configuration.executable) is not there (pickerd-reader, installed with pickerd)")
+        }
         runtime = try RuntimeDirectory(path: configuration.paths.runtimeDirectory)
         // The whole-file check runs once serving has begun (see run()): a large store starts at once.
         store = try Store(dataDirectory: configuration.paths.dataDirectory, integrityCheck: .inBackground)
@@ -183,7 +188,6 @@ public final class Broker: Sendable {
         } catch {
             throw BrokerError("cannot start serving: \(error)")
         }
-        readers = ReaderPool(configuration: configuration.readers.poolConfiguration(timeZone: TimeZone.current.identifier), logger: logger)
         importer = ImportService(store: store, builder: builder, reading: readers, logger: logger)
         sessions = SessionManager(broker: nil, logger: logger)
         reminders = ReminderScheduler(logger: logger)

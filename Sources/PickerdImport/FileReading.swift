@@ -1,6 +1,7 @@
 public import Foundation
 import Glibc
 public import PickerdWire
+import Synchronization
 
 /// Why a file's reader gave up on it without an answer: what pickerd tells the person, and
 /// remembers, when the confined reader (pickerd-reader) crashed, ran past its time or its memory.
@@ -123,7 +124,7 @@ public enum FileReaderService {
         }
         switch request.kind {
         case .probeMedia(let m)?:
-            let zone = TimeZone(identifier: m.timeZone) ?? .current
+            let zone = zone(m.timeZone)
             let probed = over(m.name) {
                 Result { () throws(ProbeError) in try MediaProbe.probe(path: m.name, timeZone: zone, readPeople: m.readPeople) }
             }
@@ -168,6 +169,16 @@ public enum FileReaderService {
         case .openReply?, nil:
             send(.failure(ReaderFailure(kind: .unsupported, message: "not a request a reader answers", location: "")))
         }
+    }
+
+    /// Zones by name, made once: making one costs more than reading a JPEG's EXIF.
+    private static let zones = Mutex<[String: TimeZone]>([:])
+
+    private static func zone(_ name: String) -> TimeZone {
+        if let known = zones.withLock({ $0[name] }) { return known }
+        let zone = TimeZone(identifier: name) ?? .current
+        zones.withLock { $0[name] = zone }
+        return zone
     }
 
     /// The workout a GPX, TCX or FIT file (or a .gz of one) holds.

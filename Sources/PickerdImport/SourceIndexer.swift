@@ -3,6 +3,7 @@ public import PickerdStore
 import PickerdMoments
 import PickerdLibrary
 import PickerdWire
+import Synchronization
 
 /// How far a scan has come, for `pickerctl sources rescan` and `pickerctl status`.
 public struct IndexingProgress: Sendable, Hashable {
@@ -230,11 +231,20 @@ public struct SourceIndexer: Sendable {
                        report: inout ScanReport) throws(StoreError) {
         var changes = SourceChanges()
         var probed: [Probed] = []
-        for file in batch {
+        // The batch's files are read at once, as many at a time as there are readers (cores); what
+        // follows takes them in order.
+        let results = Mutex([Result<(media: ProbedMedia, people: [String]), ProbeError>?](repeating: nil, count: batch.count))
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            let result = Result { () throws(ProbeError) in try reading.probe(path: batch[index].path, timeZone: timeZone, readPeople: true) }
+            results.withLock { $0[index] = result }
+        }
+        let read = results.withLock { $0 }
+        for (index, file) in batch.enumerated() {
             let previous = known[file.path]
             if previous == nil { report.added += 1 } else { report.changed += 1 }
             do throws(ProbeError) {
-                let (media, people) = try reading.probe(path: file.path, timeZone: timeZone, readPeople: true)
+                guard let result = read[index] else { throw ProbeError(.unreadable, "it was not read") }
+                let (media, people) = try result.get()
                 // A changed file keeps its item's id (a reminder's link, what was released of it).
                 let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
                 probed.append(Probed(file: file, media: media, itemID: id, people: people))

@@ -59,6 +59,10 @@ guard confined == 0 else {
     fail("cannot confine itself: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
 
+if report.landlock_abi == 0 {
+    FileHandle.standardError.write(Data("pickerd-reader: this kernel gives no Landlock; the seccomp filter alone keeps files shut\n".utf8))
+}
+
 if let selfTest {
     // Each of these must end the process with SIGSYS; reaching the line after is the failure.
     switch selfTest {

@@ -22,7 +22,7 @@ typedef struct pj_report {
 ///  - Landlock, where the kernel has it: every file-system right handled and none granted, TCP bind and
 ///    connect handled (ABI 4) and none granted, abstract sockets and signals scoped (ABI 6);
 ///  - seccomp: only the system calls reading, decoding and answering need; any other (open, openat,
-///    socket, connect, execve, fork, ptrace, …) kills the process (`SCMP_ACT_KILL_PROCESS`).
+///    connect, execve, fork, ptrace, …) kills the process (`SCMP_ACT_KILL_PROCESS`); `socket` fails (EACCES).
 /// Call it after every library is initialised (they may open files while they start) and before
 /// the first untrusted byte is read.
 /// Returns 0, or an errno with `error` saying which step failed.

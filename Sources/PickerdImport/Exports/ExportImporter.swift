@@ -127,7 +127,7 @@ public struct ExportImporter: Sendable {
         result.counts.merge(data.read.filter { $0.value > 0 }) { $0 + $1 }
         if !data.motion.isEmpty { result.counts["walks and runs", default: 0] += data.motion.count }
         do {
-            let written = try ExportItems(store: store).write(data)
+            let written = try ExportItems(store: store, reading: reading).write(data)
             result.duplicates = written.duplicates
             result.added = written.added
             result.touched = written.touched

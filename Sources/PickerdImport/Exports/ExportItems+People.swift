@@ -75,7 +75,8 @@ extension ExportItems {
         let relative = "people/" + name
         try store.writeMedia(bytes, to: relative)
         let path = store.mediaDirectory + "/" + relative
-        guard let probed = try? MediaProbe.probe(path: path), probed.kind == .photo, probed.contentType == type,
+        // A vCard's bytes, read back by a reader (the person's confined one in pickerd), never here.
+        guard let probed = try? reading.probe(path: path, timeZone: .current, readPeople: false).media, probed.kind == .photo, probed.contentType == type,
               probed.pixelWidth > 0, probed.pixelHeight > 0 else {
             try? FileManager.default.removeItem(atPath: path)
             return nil

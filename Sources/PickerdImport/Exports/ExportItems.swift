@@ -21,8 +21,17 @@ public struct ExportItems: Sendable {
     /// The most route points kept per workout (evenly thinned beyond): enough for a sketch.
     static let maximumRoutePoints = 1_000
 
-    /// Creates a writer.
-    public init(store: Store) { self.store = store }
+    /// How a contact's photo is read back (pickerd's confined readers).
+    public let reading: any FileReading
+
+    /// Creates the writer.
+    /// - Parameters:
+    ///   - store: the store.
+    ///   - reading: how a contact's photo is read back to check it (pickerd passes its confined readers).
+    public init(store: Store, reading: any FileReading = InProcessReading()) {
+        self.store = store
+        self.reading = reading
+    }
 
     /// What writing one file's data did.
     public struct Written: Sendable, Hashable {
