@@ -65,18 +65,21 @@ final class LibraryWorld {
     /// Runs `mode` through the library as `caller`; `entitled: false` runs an app pickerd does not
     /// know (an unregistered copy of the C app; the Python app in a Flatpak of another id).
     func run(_ caller: LibraryCaller, _ mode: String, _ extra: String? = nil, entitled: Bool = true) throws -> [[String: Any]] {
-        let arguments = [mode] + (extra.map { [$0] } ?? [])
+        let (executable, arguments, environment) = command(caller, [mode] + (extra.map { [$0] } ?? []), entitled: entitled)
+        return jsonLines(try runCommand(executable, arguments, environment: environment).stdout)
+    }
+
+    /// How `caller` runs the client with `arguments`.
+    func command(_ caller: LibraryCaller, _ arguments: [String], entitled: Bool = true) -> (URL, [String], [String: String]) {
         switch caller {
         case .cLibrary:
             // The library by its path (the build's RUNPATH is relative to the build, not to a copy).
-            return jsonLines(try runCommand(URL(fileURLWithPath: entitled ? cClient : unentitledC), [pickerd.runtime] + arguments,
-                                            environment: ["LD_LIBRARY_PATH": build]).stdout)
+            return (URL(fileURLWithPath: entitled ? cClient : unentitledC), [pickerd.runtime] + arguments, ["LD_LIBRARY_PATH": build])
         case .python:
             let sandbox = clientSandbox(program: pythonClient, socket: pickerd.runtime + "/client.sock",
                                         flatpakAppID: entitled ? Self.pythonAppID : "org.conformance.UnknownPython", in: pickerd.root)
                 + ["--ro-bind", build, build, "--setenv", "GI_TYPELIB_PATH", build, "--setenv", "LD_LIBRARY_PATH", build]
-            return jsonLines(try runCommand(URL(fileURLWithPath: "/usr/bin/bwrap"),
-                                            sandbox + ["/usr/bin/python3", pythonClient, "/run/pickerd"] + arguments).stdout)
+            return (URL(fileURLWithPath: "/usr/bin/bwrap"), sandbox + ["/usr/bin/python3", pythonClient, "/run/pickerd"] + arguments, [:])
         }
     }
 }
@@ -105,7 +108,7 @@ func checkLibrary(_ invariant: Int, _ caller: LibraryCaller, _ body: () throws -
 @Suite("Privacy conformance through the C library and Python (issue 33)", .serialized)
 struct ClientLibraryConformance {
     /// The invariants these callers are checked on (Tools/conformance counts their rows).
-    static let invariants = [1, 2, 3, 5, 6, 10, 12]
+    static let invariants = [1, 2, 3, 5, 6, 8, 10, 12]
 
     @Test("1. no entitlement: notEntitled, no UI, zero data", arguments: LibraryCaller.allCases)
     func noEntitlement(caller: LibraryCaller) throws {
@@ -195,6 +198,29 @@ struct ClientLibraryConformance {
                 && !placelessKinds.contains("location") && whereabouts.isEmpty
             return (ok, "declined: \(declined.last?["reason"] ?? "?"), nothing shown: \(noShow); with photos off: \(kinds), the place and route "
                         + "arrive: \(located); with locations off too: \(placelessKinds), where the person was: \(whereabouts)")
+        }
+    }
+
+    @Test("8. an app killed mid-review gets nothing later; its session is released", arguments: LibraryCaller.allCases)
+    func vanish(caller: LibraryCaller) throws {
+        let world = try LibraryWorld(script: #"{"reviews": [{"action": "wait"}]}"#)
+        checkLibrary(8, caller) {
+            let (executable, arguments, environment) = world.command(caller, ["present"])
+            let app = Process()
+            app.executableURL = executable
+            app.arguments = arguments
+            app.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            app.standardOutput = FileHandle.nullDevice
+            try app.run()
+            // Killed once the picker holds the review open (bwrap takes its sandbox with it).
+            let shown = eventually { world.pickerd.logText.contains("waiting (holding the picker open)") }
+            kill(app.processIdentifier, SIGKILL)
+            app.waitUntilExit()
+            let told = eventually { world.pickerd.logText.contains("clientGone") }
+            let released = try eventually { try world.pickerd.ctl(["status"]).stdout.contains("sessions: 0 active") }
+            let nothing = try world.pickerd.ctl(["history"]).stdout.contains("nothing has been released yet")
+            return (shown && told && released && nothing,
+                    "review shown: \(shown), agent told: \(told), session released: \(released), nothing released: \(nothing)")
         }
     }
 
