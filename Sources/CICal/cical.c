@@ -72,6 +72,55 @@ static int collect(ci_calendar *calendar, icalcomponent *component) {
     return 1;
 }
 
+static icaltimezone *listed_zone(const char *location);
+static icaltimezone *listed_zone_from_tzid(const char *tzid);
+
+/// What a TZID that names no zone libical may look up is prefixed with (see keep_to_listed_zones):
+/// no file's name starts with it, and tzid_of strips it again.
+static const char unlisted_mark = '\x01';
+
+/// Rewrites, in every property under `c`, a TZID that names no VTIMEZONE of the calendar so that
+/// libical's own lookup (icalproperty_get_datetime_with_component, reached by every date getter)
+/// never opens a zoneinfo file: libical looks a TZID up in its list of zones (zone.tab) and then,
+/// for a name not in it that exists as a file (an alias such as US/Eastern, a "/Europe/Stockholm"),
+/// opens zoneinfo/<TZID>, which pickerd-reader may not do (its filter kills it) and which a file's
+/// bytes should not steer. A TZID that is a listed zone by another spelling ("/Europe/Stockholm",
+/// libical's own "/freeassociation.sourceforge.net/…/Europe/London") becomes that zone's name; any
+/// other is marked, so libical finds no file and leaves the time unresolved, and the importer
+/// resolves the name itself (its time zones know the aliases).
+static void keep_to_listed_zones(icalcomponent *c) {
+    for (icalproperty *p = icalcomponent_get_first_property(c, ICAL_ANY_PROPERTY); p;
+         p = icalcomponent_get_next_property(c, ICAL_ANY_PROPERTY)) {
+        icalparameter *param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER);
+        const char *tzid = param ? icalparameter_get_tzid(param) : NULL;
+        if (!tzid || !*tzid || tzid[0] == unlisted_mark) continue;
+        int defined = 0;
+        for (icalcomponent *up = c; up && !defined; up = icalcomponent_get_parent(up)) {
+            defined = icalcomponent_get_timezone(up, tzid) != NULL;
+        }
+        if (defined) continue;
+        icaltimezone *zone = listed_zone(tzid);
+        if (!zone) zone = listed_zone_from_tzid(tzid);
+        const char *location = zone ? icaltimezone_get_location(zone) : NULL;
+        if (location && strcmp(location, tzid) == 0) continue;
+        size_t length = strlen(tzid);
+        char *rewritten = malloc(length + 2);
+        if (!rewritten) continue;
+        if (location) {
+            snprintf(rewritten, length + 2, "%s", location);
+        } else {
+            rewritten[0] = unlisted_mark;
+            memcpy(rewritten + 1, tzid, length + 1);
+        }
+        icalparameter_set_tzid(param, rewritten);
+        free(rewritten);
+    }
+    for (icalcomponent *child = icalcomponent_get_first_component(c, ICAL_ANY_COMPONENT); child;
+         child = icalcomponent_get_next_component(c, ICAL_ANY_COMPONENT)) {
+        keep_to_listed_zones(child);
+    }
+}
+
 ci_calendar *ci_parse(const char *text, char *error, size_t error_size) {
     // libical aborts on errors only when built or told to; pickerd must never abort on a file.
     if (icalerror_get_errors_are_fatal()) icalerror_set_errors_are_fatal(0);
@@ -99,6 +148,7 @@ ci_calendar *ci_parse(const char *text, char *error, size_t error_size) {
         return NULL;
     }
     calendar->root = root;
+    keep_to_listed_zones(root);
     int ok = collect(calendar, root);
     if (!ok) {
         ci_free(calendar);
@@ -150,7 +200,39 @@ int ci_event_cancelled(const ci_calendar *calendar, size_t event) {
 static const char *tzid_of(icalproperty *p) {
     if (!p) return NULL;
     icalparameter *param = icalproperty_get_first_parameter(p, ICAL_TZID_PARAMETER);
-    return param ? icalparameter_get_tzid(param) : NULL;
+    const char *tzid = param ? icalparameter_get_tzid(param) : NULL;
+    return tzid && tzid[0] == unlisted_mark ? tzid + 1 : tzid;  // as the file wrote it (keep_to_listed_zones)
+}
+
+/// libical's own zone called `location` ("Europe/Lisbon"; leading slashes ignored, as the file
+/// path libical would make of "/Europe/Lisbon" ignores them), or NULL: looked up in its list of
+/// zones (zone.tab, read once: ci_preload_zones) and nowhere else. icaltimezone_get_builtin_timezone
+/// would, for a name not in that list, open zoneinfo/<name>: a path a calendar's TZID steers, and
+/// one a confined reader (pickerd-reader kills itself at any open) may not open at all.
+static icaltimezone *listed_zone(const char *location) {
+    if (!location) return NULL;
+    while (*location == '/') location++;
+    if (!*location) return NULL;
+    if (strcmp(location, "UTC") == 0 || strcmp(location, "GMT") == 0) return icaltimezone_get_utc_timezone();
+    icalarray *zones = icaltimezone_get_builtin_timezones();
+    for (size_t i = 0; zones && i < zones->num_elements; i++) {
+        icaltimezone *zone = icalarray_element_at(zones, i);
+        const char *name = icaltimezone_get_location(zone);
+        if (name && strcmp(name, location) == 0) return zone;
+    }
+    return NULL;
+}
+
+/// libical's own zone for a TZID it wrote itself ("/freeassociation.sourceforge.net/Tzfile/Europe/London":
+/// its prefix, then the location after the third slash, as icaltimezone_get_builtin_timezone_from_tzid
+/// reads it), from its list only (see listed_zone).
+static icaltimezone *listed_zone_from_tzid(const char *tzid) {
+    static const char prefix[] = "/freeassociation.sourceforge.net/";  // libical 3's, which it exports no getter for
+    if (!tzid || strncmp(tzid, prefix, sizeof prefix - 1) != 0) return NULL;
+    int slashes = 0;
+    const char *p = tzid;
+    for (; *p && slashes < 3; p++) if (*p == '/') slashes++;
+    return slashes == 3 ? listed_zone(p) : NULL;
 }
 
 /// `t` in the zone `p`'s TZID names: the calendar's VTIMEZONE of that TZID, else libical's own
@@ -164,8 +246,8 @@ static struct icaltimetype placed(struct icaltimetype t, icalproperty *p, icalco
     for (icalcomponent *up = icalcomponent_get_parent(event); up && !zone; up = icalcomponent_get_parent(up)) {
         zone = icalcomponent_get_timezone(up, tzid);
     }
-    if (!zone) zone = icaltimezone_get_builtin_timezone(tzid);
-    if (!zone) zone = icaltimezone_get_builtin_timezone_from_tzid(tzid);
+    if (!zone) zone = listed_zone(tzid);
+    if (!zone) zone = listed_zone_from_tzid(tzid);
     if (zone) t = icaltime_set_timezone(&t, zone);
     return t;
 }
@@ -376,5 +458,5 @@ int ci_preload_zones(void) {
 }
 
 int ci_zone_known(const char *tzid) {
-    return icaltimezone_get_builtin_timezone(tzid) != NULL || icaltimezone_get_builtin_timezone_from_tzid(tzid) != NULL;
+    return listed_zone(tzid) != NULL || listed_zone_from_tzid(tzid) != NULL;
 }

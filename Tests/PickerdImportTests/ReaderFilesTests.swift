@@ -218,6 +218,27 @@ struct ReaderFilesTests {
         #expect(Self.written(in: directory.path) == before)
     }
 
+    @Test("a calendar's TZIDs that libical would look up as zoneinfo files (an alias, a slash-prefixed zone, libical's own prefix) are still read, and the calendar is the only file asked")
+    func calendarZonesNeedNoFiles() throws {
+        let directory = try TemporaryDirectory(prefix: "pkdrf")
+        let event = { (uid: String, tzid: String) in
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTART;TZID=\(tzid):20240504T100000\r\nDTEND;TZID=\(tzid):20240504T110000\r\nSUMMARY:\(uid)\r\nEND:VEVENT\r\n"
+        }
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + event("alias", "US/Eastern") + event("slash", "/Europe/Stockholm")
+            + event("libical", "/freeassociation.sourceforge.net/Tzfile/Europe/London") + event("plain", "Europe/Lisbon") + "END:VCALENDAR\r\n"
+        try text.write(toFile: directory.path + "/zones.ics", atomically: true, encoding: .utf8)
+        let (data, asked) = try Self.reading(in: directory.path, granted: ["zones.ics"]) {
+            try CalendarReader.read(path: directory.path + "/zones.ics", name: "zones.ics", horizon: 0...4_102_444_800_000)
+        }
+        #expect(asked == ["zones.ics"])
+        let starts = Dictionary(uniqueKeysWithValues: data.events.map { ($0.uid, $0.occurrences.first?.startMs) })
+        #expect(starts["alias"] == 1_714_831_200_000)  // 10:00 EDT = 14:00Z
+        #expect(starts["slash"] == 1_714_809_600_000)  // 10:00 CEST = 08:00Z
+        #expect(starts["libical"] == 1_714_813_200_000)  // 10:00 BST = 09:00Z
+        #expect(starts["plain"] == 1_714_813_200_000)  // 10:00 WEST = 09:00Z
+        #expect(data.leftOut.isEmpty, "\(data.leftOut)")
+    }
+
     @Test("an overlay's files are seen under their paths while it lasts, newest first, each open from its start")
     func overlay() throws {
         let outer = try #require(ReaderFiles.memoryFile("outer", Array("outer".utf8)))

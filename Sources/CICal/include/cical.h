@@ -102,8 +102,9 @@ long ci_event_occurrences(const ci_calendar *calendar, size_t event, long long f
 /// 1 when libical reads `rule` (an RRULE's value, "FREQ=YEARLY;BYMONTH=5") as a recurrence rule.
 int ci_rrule_valid(const char *rule);
 
-/// 1 when libical knows the time zone `tzid` without a VTIMEZONE (an Olson name it finds in the
-/// system's zoneinfo).
+/// 1 when libical knows the time zone `tzid` without a VTIMEZONE: an Olson name in its list of
+/// zones (the system's zone.tab). No file is opened for a name not in it (libical's own lookup
+/// would try zoneinfo/<tzid>), so a reader that may open nothing can ask.
 int ci_zone_known(const char *tzid);
 
 /// Loads every zone libical knows (its zones.tab and each zone's rules from the system's zoneinfo)
