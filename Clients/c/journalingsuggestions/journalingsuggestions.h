@@ -281,7 +281,8 @@ void js_donations_donate_state_of_mind (JsDonations *self,
                                         GCancellable *cancellable,
                                         GAsyncReadyCallback callback,
                                         gpointer user_data);
-gboolean js_donations_donate_finish (JsDonations *self, GAsyncResult *result, GError **error);
+gboolean js_donations_donate_media_finish (JsDonations *self, GAsyncResult *result, GError **error);
+gboolean js_donations_donate_state_of_mind_finish (JsDonations *self, GAsyncResult *result, GError **error);
 void js_donations_withdraw (JsDonations *self,
                             const char * const *identifiers,
                             gboolean all,

@@ -414,7 +414,7 @@ js_donations_donate_state_of_mind (JsDonations *self, const char *identifier, Js
 }
 
 /**
- * js_donations_donate_finish:
+ * js_donations_donate_media_finish:
  * @self: a #JsDonations
  * @result: the #GAsyncResult given to the callback
  * @error: return location for a #GError
@@ -423,9 +423,27 @@ js_donations_donate_state_of_mind (JsDonations *self, const char *identifier, Js
  *   without the donations entitlement, %JS_ERROR_INVALID_ARGUMENT naming a wrong field)
  */
 gboolean
-js_donations_donate_finish (JsDonations *self, GAsyncResult *result, GError **error)
+js_donations_donate_media_finish (JsDonations *self, GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == js_donations_donate_media, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/**
+ * js_donations_donate_state_of_mind_finish:
+ * @self: a #JsDonations
+ * @result: the #GAsyncResult given to the callback
+ * @error: return location for a #GError
+ *
+ * Returns: %TRUE when pickerd kept the donation; %FALSE with @error set (%JS_ERROR_NOT_ENTITLED
+ *   without the donations entitlement, %JS_ERROR_INVALID_ARGUMENT naming a wrong field)
+ */
+gboolean
+js_donations_donate_state_of_mind_finish (JsDonations *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == js_donations_donate_state_of_mind, FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 

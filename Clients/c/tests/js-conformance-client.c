@@ -219,7 +219,10 @@ donated (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Run *run = user_data;
   g_autoptr (GError) error = NULL;
-  if (js_donations_donate_finish (JS_DONATIONS (source), result, &error))
+  gboolean kept = g_task_get_source_tag (G_TASK (result)) == js_donations_donate_media
+                    ? js_donations_donate_media_finish (JS_DONATIONS (source), result, &error)
+                    : js_donations_donate_state_of_mind_finish (JS_DONATIONS (source), result, &error);
+  if (kept)
     printf ("{\"event\": \"donated\"}\n");
   else
     printf ("{\"event\": \"error\", \"code\": \"%s\"}\n", error_code (error));
