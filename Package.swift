@@ -286,7 +286,7 @@ let package = Package(
         // Tools/bench-import: indexing a folder of real JPEGs, first scan and rescan, from outside pickerd.
         .executableTarget(
             name: "pickerd-bench-import",
-            dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire"],
+            dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire", "PickerdImport", "PickerdStore"],
             path: "Tools/Benchmarks/ImportBench"
         ),
         // Tools/bench-records: streaming a 1M-point Records.json through the reader and stay detection.
@@ -338,7 +338,8 @@ let package = Package(
         // The privacy conformance suite: the invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
-        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
+                                                       "PickerdImport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),

@@ -3,13 +3,17 @@
 // memory while it indexes, and how long a library request takes while it does. Each time has a
 // baseline measured in the same run on the same files: reading every file's first 64 KiB (what
 // any indexer must at least do) for the first scan, and `find` listing sizes and mtimes for the
-// rescan. Tools/bench-import builds it and runs it.
+// rescan. And the same files indexed in this process by the same indexer reading them unconfined
+// (what pickerd did before its files were read by pickerd-reader, issue 28), so the confined
+// readers' rate is a ratio of the rate without them. Tools/bench-import builds it and runs it.
 //
 //   pickerd-bench-import BIN-DIR WORK-DIR COUNT...
 
 import BenchSupport
 import Foundation
 import Glibc
+import PickerdImport
+import PickerdStore
 import PickerdTransport
 import PickerdWire
 import Synchronization
@@ -138,6 +142,21 @@ struct Row {
     var rssRest = 0.0, rssPeak = 0.0, rssAfter = 0.0
     var idleRequest = 0.0, busyRequest = 0.0, busyRequestP99 = 0.0, busyRequests = 0
     var items = 0, suggestions = 0
+    /// The indexer's own time (its "files in … s"), confined in pickerd and unconfined here, ms.
+    var confinedIndexing = 0.0, inProcessIndexing = 0.0
+}
+
+/// The indexer's own time for a first scan of `library` in this process, reading unconfined, in ms.
+func inProcessScan(_ library: String, root: String, count: Int) -> Double {
+    do {
+        let store = try Store(dataDirectory: root)
+        let source = try store.addSource(path: library, timeMs: Int64(Date().timeIntervalSince1970 * 1000))
+        let report = try SourceIndexer(store: store, reading: InProcessReading()).scan(source)
+        guard report.added == count else { fail("in-process scan added \(report.added) of \(count)") }
+        return report.seconds * 1000
+    } catch {
+        fail("in-process scan: \(error)")
+    }
 }
 
 var rows: [Row] = []
@@ -164,6 +183,7 @@ for count in counts {
     }
     row.find = percentile(finds, 0.5)
 
+    row.inProcessIndexing = inProcessScan(library, root: root + "/in-process-before", count: count)
     let pickerd = BenchPickerd(root: root, bin: bin)
     pickerd.start()
     row.rssRest = pickerd.memory().rss
@@ -181,6 +201,9 @@ for count in counts {
     row.rssPeak = sampler.stop()
     guard added.status == 0 else { fail("sources add: \(added.err)") }
     guard added.out.contains("\(count) files"), added.out.contains("\(count) new") else { fail("unexpected scan: \(added.out)") }
+    if let seconds = added.out.split(separator: " files in ").dropFirst().first?.split(separator: " ").first.flatMap({ Double($0) }) {
+        row.confinedIndexing = seconds * 1000
+    }
     row.busyRequest = during.isEmpty ? 0 : percentile(during, 0.5)
     row.busyRequestP99 = during.isEmpty ? 0 : percentile(during, 0.99)
     row.busyRequests = during.count
@@ -198,6 +221,10 @@ for count in counts {
     row.items = Int(status.split(separator: "\n").first { $0.hasPrefix("library: ") }?.split(separator: " ")[1] ?? "0") ?? 0
     row.suggestions = Int(status.split(separator: "\n").first { $0.hasPrefix("library: ") }?.split(separator: " ")[3] ?? "0") ?? 0
     pickerd.stop()
+
+    // The same files, the same indexer, reading in this process without confinement: once more
+    // after pickerd's scan (one ran before it), the faster of the two counting (the machine is shared).
+    row.inProcessIndexing = min(row.inProcessIndexing, inProcessScan(library, root: root + "/in-process-after", count: count))
     rows.append(row)
     try? FileManager.default.removeItem(atPath: library)
     try? FileManager.default.removeItem(atPath: root)
@@ -213,6 +240,9 @@ let table: [(String, (Row) -> String)] = [
     ("items / suggestions", { "\($0.items) / \($0.suggestions)" }),
     ("first scan, s", { f($0.firstScan / 1000, 2) }),
     ("first scan, files/s", { f(Double($0.count) / ($0.firstScan / 1000), 0) }),
+    ("indexer, confined readers, s", { f($0.confinedIndexing / 1000, 1) }),
+    ("indexer, unconfined (before), s", { f($0.inProcessIndexing / 1000, 2) }),
+    ("confined rate ÷ unconfined rate", { f($0.inProcessIndexing / max($0.confinedIndexing, 1), 2) + "×" }),
     ("baseline: read 64 KiB each", { f($0.headers, 0) }),
     ("first scan ÷ baseline", { f($0.firstScan / $0.headers) + "×" }),
     ("rescan unchanged", { f($0.rescan, 0) }),
