@@ -130,8 +130,9 @@ static int seccomp_filter(char *error, size_t error_size) {
     // A socket may not be made (libdispatch's worker threads log to syslog with one, and go on
     // without it); connecting one, as any other way out, kills the reader.
     if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0);
-    // A runtime thread asking for another priority is told no.
-    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 0);
+    // libdispatch sets its worker threads' priority (a refusal makes it log, through a socket);
+    // without CAP_SYS_NICE a process can only lower its own.
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(setpriority), 0);
     // A thread naming itself; nothing else prctl can do.
     if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_SET_NAME));
     if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, PR_GET_NAME));

@@ -204,7 +204,9 @@ final class ReaderPool: FileReading, Sendable {
         let argv = [configuration.executable, "--time-zone", configuration.timeZone, "--max-data-mib", String(configuration.maxDataMiB)]
         let arguments = argv.map { strdup($0) } + [nil]
         // Only what a reader needs of pickerd's environment: nothing of the person's session.
-        let environment: [String] = ["LANG=C.UTF-8", "TZ=" + configuration.timeZone]
+        // One malloc arena from the start: glibc reads /proc/sys/vm/overcommit_memory when a thread's
+        // own arena first shrinks, which the filter would kill the reader for (libde265's threads did).
+        let environment: [String] = ["LANG=C.UTF-8", "TZ=" + configuration.timeZone, "GLIBC_TUNABLES=glibc.malloc.arena_max=1"]
         let variables = environment.map { strdup($0) } + [nil]
         defer {
             arguments.forEach { free($0) }
