@@ -88,6 +88,28 @@ public enum MediaFixtures {
         try run("exiftool", ["-q", "-overwrite_original"] + arguments + [path])
     }
 
+    /// A PNG of `side` × `side` white pixels, written without ever holding them (zlib over rows of
+    /// 0xFF, in Python): a few hundred KB that decode to `3 × side²` bytes.
+    /// - Parameters:
+    ///   - path: where to write it.
+    ///   - side: its width and height in pixels.
+    /// - Throws: when it cannot be written.
+    public static func flatPNG(at path: String, side: Int) throws {
+        let script = """
+            import struct, sys, zlib
+            side, path = int(sys.argv[1]), sys.argv[2]
+            def chunk(kind, data):
+                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
+            row = b'\\x00' + b'\\xff' * (3 * side)
+            z = zlib.compressobj(9)
+            body = b''.join(z.compress(row) for _ in range(side)) + z.flush()
+            png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', side, side, 8, 2, 0, 0, 0)) + chunk(b'IDAT', body) + chunk(b'IEND', b'')
+            open(path, 'wb').write(png)
+            """
+        let made = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, String(side), path])
+        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
+    }
+
     /// A JPEG made by ImageMagick (a gradient, distinct per `seed`), with EXIF written by exiftool.
     /// - Parameters:
     ///   - path: where to write it.

@@ -169,3 +169,11 @@ public func clientSandbox(program: String, socket: String, flatpakAppID: String?
     }
     return arguments
 }
+
+/// A process's peak resident memory so far (`VmHWM` in /proc/PID/status), in MiB; 0 when unknown.
+/// - Parameter pid: the process; this one by default.
+public func peakResidentMiB(_ pid: Int32? = nil) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid.map(String.init) ?? "self")/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+}

@@ -19,34 +19,18 @@ struct ReaderPoolTests {
         return ReaderPool(configuration: configuration, logger: Logger(label: "test"))
     }
 
-    static func peakMiB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
-    }
-
     @Test("an 81-megapixel PNG of 300 KB costs that file: its reader is killed past its memory; a JPEG after it is drawn by a new reader")
     func hugePreview() throws {
         let folder = NSTemporaryDirectory() + "pickerd-pool-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let huge = folder + "/huge.png", small = folder + "/small.jpg"
-        let script = """
-            import struct, sys, zlib
-            side, path = int(sys.argv[1]), sys.argv[2]
-            def chunk(kind, data):
-                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
-            row = b'\\x00' + b'\\xff' * (3 * side)
-            z = zlib.compressobj(9)
-            body = b''.join(z.compress(row) for _ in range(side)) + z.flush()
-            open(path, 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', side, side, 8, 2, 0, 0, 0)) + chunk(b'IDAT', body) + chunk(b'IEND', b''))
-            """
-        #expect(try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, "9000", huge]).status == 0)
+        try MediaFixtures.flatPNG(at: huge, side: 9000)
         try MediaFixtures.jpeg(at: small, width: 640, height: 480)
 
         let pool = Self.pool(memoryMiB: 160)
         defer { pool.stop() }
-        let before = Self.peakMiB()
+        let before = peakResidentMiB()
         var refused: ProbeError?
         do {
             _ = try pool.preview(path: huge, contentType: "image/png", maxSide: 320)
@@ -59,7 +43,7 @@ struct ReaderPoolTests {
         let png = try pool.preview(path: small, contentType: "image/jpeg", maxSide: 320)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(pool.started.load(ordering: .relaxed) == 2)
-        #expect(Self.peakMiB() - before < 64, "this process grew from \(before) to \(Self.peakMiB()) MiB")
+        #expect(peakResidentMiB() - before < 64, "this process grew from \(before) to \(peakResidentMiB()) MiB")
     }
 
     @Test("a reader's answers come back whole: a photo probed, a missing file named, the same reader reused")

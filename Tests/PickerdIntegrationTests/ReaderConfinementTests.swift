@@ -9,13 +9,6 @@ import Testing
 /// where it was, and a file that broke its reader is remembered, not read again at each start.
 @Suite("Files are read by a confined reader", .serialized)
 struct ReaderConfinementTests {
-    /// pickerd's peak resident memory so far (VmHWM), in MiB.
-    static func peakMiB(_ pid: Int32) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
-    }
-
     /// How a process ended: its exit status, or 128 + the signal that ended it.
     static func ending(_ arguments: [String]) throws -> Int32 {
         let process = Process()
@@ -39,7 +32,7 @@ struct ReaderConfinementTests {
     func hostileCalendars() throws {
         let pickerd = try RunningPickerd(seed: false, extra: ["--reader-cpu-seconds", "2"], environment: ["TZ": "UTC"])
         let pid = try #require(pickerd.pid)
-        let before = Self.peakMiB(pid)
+        let before = peakResidentMiB(pid)
         let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:20240101T100000Z\r\n"
         let files: [(String, String)] = [
             ("never.ics", head + "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30\r\nSUMMARY:Never\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"),
@@ -60,7 +53,7 @@ struct ReaderConfinementTests {
         try (head + "SUMMARY:Dinner\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").write(toFile: good, atomically: true, encoding: .utf8)
         let imported = try pickerd.ctl(["import", good])
         #expect(imported.status == 0 && imported.stdout.contains("1 events"), "\(imported.stdout)")
-        #expect(Self.peakMiB(pid) - before < 64, "pickerd grew from \(before) to \(Self.peakMiB(pid)) MiB")
+        #expect(peakResidentMiB(pid) - before < 64, "pickerd grew from \(before) to \(peakResidentMiB(pid)) MiB")
         #expect(pickerd.stop() == 0)
     }
 
@@ -68,7 +61,7 @@ struct ReaderConfinementTests {
     func hostileFolder() throws {
         let pickerd = try RunningPickerd(seed: false, extra: ["--reader-memory-mib", "160"], environment: ["TZ": "UTC"])
         let pid = try #require(pickerd.pid)
-        let before = Self.peakMiB(pid)
+        let before = peakResidentMiB(pid)
         let pictures = pickerd.root + "/Pictures"
         try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
         try MediaFixtures.jpeg(at: pictures + "/IMG_0001.jpg", exif: .init(dateTimeOriginal: "2024:05:04 10:00:00"))
@@ -80,7 +73,7 @@ struct ReaderConfinementTests {
         #expect(try runCommand(URL(fileURLWithPath: "/usr/bin/gzip"), ["-9", pickerd.root + "/run.gpx"]).status == 0)
         try FileManager.default.moveItem(atPath: pickerd.root + "/run.gpx.gz", toPath: pictures + "/run.gpx.gz")
         // 10,000 × 10,000 pixels of one colour: a few hundred KB of PNG, 300 MB decoded.
-        try Self.flatPNG(at: pictures + "/huge.png", side: 10_000)
+        try MediaFixtures.flatPNG(at: pictures + "/huge.png", side: 10_000)
 
         let added = try pickerd.ctl(["sources", "add", pictures])
         #expect(added.status == 0, "\(added.stdout) \(added.stderr)")
@@ -88,7 +81,7 @@ struct ReaderConfinementTests {
                 || added.stdout.contains("skipped \(pictures)/run.gpx.gz: its reader crashed"), "\(added.stdout)")
         let status = try pickerd.ctl(["status"])
         #expect(status.stdout.contains("library: 1 items") || status.stdout.contains("library: 2 items"), "\(status.stdout)")
-        #expect(Self.peakMiB(pid) - before < 64, "pickerd grew from \(before) to \(Self.peakMiB(pid)) MiB")
+        #expect(peakResidentMiB(pid) - before < 64, "pickerd grew from \(before) to \(peakResidentMiB(pid)) MiB")
         #expect(pickerd.stop() == 0)
 
         // At the next start the source is scanned again: the files that broke a reader are not read.
@@ -98,22 +91,5 @@ struct ReaderConfinementTests {
         #expect(rescan.stdout.contains("0 new, 0 changed"), "\(rescan.stdout)")
         #expect(!again.logText.contains("a file's reader broke down"), "\(again.logText)")
         #expect(again.stop() == 0)
-    }
-
-    /// A PNG of `side` × `side` white pixels, written without decoding it (zlib over rows of 0xFF).
-    static func flatPNG(at path: String, side: Int) throws {
-        let script = """
-            import struct, sys, zlib
-            side, path = int(sys.argv[1]), sys.argv[2]
-            def chunk(kind, data):
-                return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data) & 0xffffffff)
-            row = b'\\x00' + b'\\xff' * (3 * side)
-            z = zlib.compressobj(9)
-            body = b''.join(z.compress(row) for _ in range(side)) + z.flush()
-            png = b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', side, side, 8, 2, 0, 0, 0)) + chunk(b'IDAT', body) + chunk(b'IEND', b'')
-            open(path, 'wb').write(png)
-            """
-        let made = try runCommand(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, String(side), path])
-        guard made.status == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: made.stderr]) }
     }
 }

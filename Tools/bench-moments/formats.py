@@ -522,50 +522,8 @@ def deterministic_zip(members):
 
 # ---------------------------------------------------------------- Apple Health (Health app → Export All Health Data)
 
-HEALTH_DOCTYPE = """<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 14 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
-<!ELEMENT ExportDate EMPTY>
-<!ATTLIST ExportDate
-  value CDATA #REQUIRED
->
-<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
-<!ATTLIST Workout
-  workoutActivityType   CDATA #REQUIRED
-  duration              CDATA #IMPLIED
-  durationUnit          CDATA #IMPLIED
-  totalDistance         CDATA #IMPLIED
-  totalDistanceUnit     CDATA #IMPLIED
-  totalEnergyBurned     CDATA #IMPLIED
-  totalEnergyBurnedUnit CDATA #IMPLIED
-  sourceName            CDATA #REQUIRED
-  sourceVersion         CDATA #IMPLIED
-  device                CDATA #IMPLIED
-  creationDate          CDATA #IMPLIED
-  startDate             CDATA #REQUIRED
-  endDate               CDATA #REQUIRED
->
-<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
-<!ELEMENT FileReference EMPTY>
-<!ATTLIST FileReference
-  path CDATA #REQUIRED
->
-]>"""
+# Apple's DTD as an export.xml carries it (Tools/lib/apple-health-doctype.xml, shared with the importer tests' fixtures).
+HEALTH_DOCTYPE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "apple-health-doctype.xml")).read().rstrip("\n")
 
 
 def health_date(t, zone):

@@ -30,52 +30,8 @@ def iso(t):
     return t.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-DOCTYPE = """<!DOCTYPE HealthData [
-<!-- HealthKit Export Version: 14 -->
-<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord|Audiogram|VisionPrescription)*)>
-<!ATTLIST HealthData
-  locale CDATA #REQUIRED
->
-<!ELEMENT ExportDate EMPTY>
-<!ATTLIST ExportDate
-  value CDATA #REQUIRED
->
-<!ELEMENT Record ((MetadataEntry|HeartRateVariabilityMetadataList)*)>
-<!ATTLIST Record
-  type          CDATA #REQUIRED
-  unit          CDATA #IMPLIED
-  value         CDATA #IMPLIED
-  sourceName    CDATA #REQUIRED
-  sourceVersion CDATA #IMPLIED
-  device        CDATA #IMPLIED
-  creationDate  CDATA #IMPLIED
-  startDate     CDATA #REQUIRED
-  endDate       CDATA #REQUIRED
->
-<!-- Note: Any Records that appear as children of a correlation also appear as top-level records in this document. -->
-<!ELEMENT Workout ((MetadataEntry|WorkoutEvent|WorkoutRoute|WorkoutStatistics)*)>
-<!ATTLIST Workout
-  workoutActivityType   CDATA #REQUIRED
-  duration              CDATA #IMPLIED
-  durationUnit          CDATA #IMPLIED
-  totalDistance         CDATA #IMPLIED
-  totalDistanceUnit     CDATA #IMPLIED
-  totalEnergyBurned     CDATA #IMPLIED
-  totalEnergyBurnedUnit CDATA #IMPLIED
-  sourceName            CDATA #REQUIRED
-  sourceVersion         CDATA #IMPLIED
-  device                CDATA #IMPLIED
-  creationDate          CDATA #IMPLIED
-  startDate             CDATA #REQUIRED
-  endDate               CDATA #REQUIRED
->
-<!ELEMENT WorkoutRoute ((MetadataEntry|FileReference)*)>
-<!ELEMENT FileReference EMPTY>
-<!ATTLIST FileReference
-  path CDATA #REQUIRED
->
-]>
-"""
+# Apple's DTD as an export.xml carries it, shared with Tools/bench-moments (one copy of Apple's text).
+DOCTYPE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "Tools", "lib", "apple-health-doctype.xml")).read()
 
 WATCH = "Ana\u2019s Apple Watch"
 PHONE = "Ana\u2019s iPhone"
