@@ -284,7 +284,7 @@ struct SessionTests {
     func probing() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{}]}"#)
         let lines = try testClient(pickerd, "probe")
-        #expect(lines.count == 43)
+        #expect(lines.count == 47)  // the probe list: every agent and control message (the places corrections are the last four)
         #expect(lines.allSatisfy { $0["code"] as? String == "wrongRole" })
         pickerd.stop()
     }
