@@ -80,6 +80,13 @@ public protocol FileReading: Sendable {
                 progress: (Int) -> Void) -> [ExportRead]
     /// A small PNG of a photo or video, upright (its orientation read from the file).
     func preview(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> [UInt8]
+    /// Of the files an import found, those to import (a file another export reads, Apple Health's
+    /// routes or Gadgetbridge's tracks, is left to it) and the names Strava's `activities.csv` gives
+    /// them: decided by looking into the files, so by a reader.
+    /// - Parameters:
+    ///   - files: the files found, in order.
+    ///   - granted: whether a reader may read a file (it asks for each by path).
+    func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String])
 }
 
 /// The readers in this process, unconfined: for tests, benchmarks and tools that read files they
@@ -103,6 +110,10 @@ public struct InProcessReading: FileReading {
 
     public func preview(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> [UInt8] {
         try FileReaderService.preview(path: path, contentType: contentType, maxSide: maxSide)
+    }
+
+    public func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String]) {
+        FileReaderService.plan(files)
     }
 }
 
@@ -166,6 +177,9 @@ public enum FileReaderService {
             case .success(let png): send(.preview(ReaderPreview(png: png)))
             case .failure(let error): send(.failure(error.failure))
             }
+        case .planImport(let m)?:
+            let (files, names) = plan(m.files)
+            send(.plan(ReaderPlan(files: files, activityNames: names.sorted { $0.key < $1.key }.map { ReaderActivityName(path: $0.key, name: $0.value) })))
         case .openReply?, nil:
             send(.failure(ReaderFailure(kind: .unsupported, message: "not a request a reader answers", location: "")))
         }
@@ -189,6 +203,11 @@ public enum FileReaderService {
     static func export(path: String, name: String, names: [String: String], nowMs: Int64?,
                        progress: (Int) -> Void) -> [ExportRead] {
         ExportImporter.read(file: path, name: name, names: names, nowMs: nowMs, points: progress)
+    }
+
+    static func plan(_ files: [String]) -> (files: [String], names: [String: String]) {
+        let kept = ExportImporter.withoutFilesReadByOthers(files)
+        return (kept, ExportImporter.activityNames(in: kept))
     }
 
     static func preview(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> [UInt8] {

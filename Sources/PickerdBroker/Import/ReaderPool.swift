@@ -128,6 +128,22 @@ final class ReaderPool: FileReading, Sendable {
         }
     }
 
+    func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String]) {
+        guard !files.isEmpty else { return ([], [:]) }
+        do throws(ProbeError) {
+            let replies = try ask(nil, granted: granted) { .planImport(ReaderPlanImport(files: files)) }
+            guard case .plan(let plan)? = replies.last else { return ([], [:]) }
+            // Only files pickerd found: a reader names no other.
+            let found = Set(files)
+            return (plan.files.filter { found.contains($0) },
+                    Dictionary(plan.activityNames.map { ($0.path, $0.name) }, uniquingKeysWith: { first, _ in first }))
+        } catch {
+            // No reader to look into them: each file is read on its own, as its own export.
+            logger.warning("the files of an import could not be looked into", metadata: ["why": "\(error.message)"])
+            return (files, [:])
+        }
+    }
+
     func export(path: String, name: String, names: [String: String], nowMs: Int64?, granted: (String) -> Bool,
                 progress: (Int) -> Void) -> [ExportRead] {
         let request = ReaderReadExport(path: path, name: name, nowMs: nowMs ?? 0,
@@ -163,14 +179,18 @@ final class ReaderPool: FileReading, Sendable {
     /// - Returns: the replies (progress left out; an export's parts, then the last).
     /// - Throws: `ProbeError` `.unreadable` when the file cannot be opened, or when its reader broke
     ///   down (the message is the ``ReaderBreakdown``'s words).
-    private func ask(_ path: String, granted: (String) -> Bool = { _ in false }, progress: (Int) -> Void = { _ in },
+    private func ask(_ path: String?, granted: (String) -> Bool = { _ in false }, progress: (Int) -> Void = { _ in },
                      _ kind: () -> ReaderRequest.Kind) throws(ProbeError) -> [ReaderReply.Kind] {
-        guard let fd = ReaderFiles.defaultOpen(path) else {
-            throw ProbeError(.unreadable, "cannot open it: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
+        var fd: Int32?
+        if let path {
+            guard let opened = ReaderFiles.defaultOpen(path) else {
+                throw ProbeError(.unreadable, "cannot open it: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
+            }
+            fd = opened
         }
-        defer { Glibc.close(fd) }
+        defer { if let fd { Glibc.close(fd) } }
         var info = stat()
-        let sizeMiB = fstat(fd, &info) == 0 ? Double(info.st_size) / 1_048_576 : 0
+        let sizeMiB = fd.map { fstat($0, &info) == 0 ? Double(info.st_size) / 1_048_576 : 0 } ?? 0
         slots.wait()
         defer { slots.signal() }
         let reader: Reader
@@ -185,7 +205,7 @@ final class ReaderPool: FileReading, Sendable {
             idle.withLock { $0.append(reader) }
             return replies
         case .failure(let breakdown):
-            logger.warning("a file's reader broke down", metadata: ["file": "\(path)", "why": "\(breakdown.description)"])
+            logger.warning("a file's reader broke down", metadata: ["file": "\(path ?? "(an import's files)")", "why": "\(breakdown.description)"])
             throw ProbeError(.unreadable, breakdown.description)
         }
     }
@@ -229,7 +249,7 @@ final class ReaderPool: FileReading, Sendable {
 
     /// Sends the request and reads replies until the last, answering the reader's requests for
     /// other files, and watching its time and memory.
-    private func converse(_ reader: Reader, _ request: ReaderRequest, fd: Int32, sizeMiB: Double, granted: (String) -> Bool,
+    private func converse(_ reader: Reader, _ request: ReaderRequest, fd: Int32?, sizeMiB: Double, granted: (String) -> Bool,
                           progress: (Int) -> Void) -> Result<[ReaderReply.Kind], ReaderBreakdown> {
         let cpuBudget = configuration.cpuSeconds + configuration.cpuSecondsPerMiB * sizeMiB
         let cpuAtStart = Self.cpuSeconds(reader.pid) ?? 0
@@ -240,7 +260,7 @@ final class ReaderPool: FileReading, Sendable {
             return .failure(breakdown)
         }
         do {
-            try reader.connection.sendMessage(request, descriptors: [FileDescriptor(rawValue: fd)])
+            try reader.connection.sendMessage(request, descriptors: fd.map { [FileDescriptor(rawValue: $0)] } ?? [])
         } catch {
             return broken(died(reader))
         }

@@ -56,8 +56,12 @@ public struct ExportImporter: Sendable {
     ///   - progress: told of each file (its path, files done, files in all, points read so far).
     /// - Returns: one result per file looked at.
     public func run(_ paths: [String], progress: (String, Int, Int, Int) -> Void) -> [FileResult] {
-        let files = Self.withoutFilesReadByOthers(paths.flatMap(Self.files(under:)))
-        let names = Self.activityNames(in: files)
+        // Which files are exports of their own is found by looking into them: a reader's work. It
+        // may read what the person named, nothing else.
+        let roots = paths.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        let (files, names) = reading.plan(files: paths.flatMap(Self.files(under:))) { path in
+            !path.split(separator: "/").contains("..") && roots.contains { path == $0 || path.hasPrefix($0 + "/") }
+        }
         var results: [FileResult] = []
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)

@@ -56,6 +56,8 @@ public struct ReaderRequest: Hashable, Sendable {
         case decodePreview(ReaderDecodePreview)
         /// an answer to the reader's ReaderReply.open
         case openReply(ReaderOpenReply)
+        /// no descriptor: the files are asked for (ReaderReply.open)
+        case planImport(ReaderPlanImport)
     }
     /// Which member of `kind` is set, or `nil` for none.
     public var kind: Kind?
@@ -88,6 +90,8 @@ extension ReaderRequest: CMessageConvertible {
             self.kind = .decodePreview(ReaderDecodePreview(c: c.decode_preview))
         case PICKERD__V1__READER_REQUEST__KIND_OPEN_REPLY:
             self.kind = .openReply(ReaderOpenReply(c: c.open_reply))
+        case PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT:
+            self.kind = .planImport(ReaderPlanImport(c: c.plan_import))
         default:
             self.kind = nil
         }
@@ -113,6 +117,9 @@ extension ReaderRequest: CMessageConvertible {
         case .openReply(let v)?:
             c.pointee.kind_case = PICKERD__V1__READER_REQUEST__KIND_OPEN_REPLY
             c.pointee.open_reply = v.toC(arena)
+        case .planImport(let v)?:
+            c.pointee.kind_case = PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT
+            c.pointee.plan_import = v.toC(arena)
         case nil:
             break
         }
@@ -130,6 +137,61 @@ extension ReaderRequest: CMessageConvertible {
 extension ReaderRequest: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReaderRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// Which of the files pickerctl import found are exports of their own, and what names Strava's
+/// activities.csv gives them: a file another export reads (Apple Health's routes, Gadgetbridge's
+/// tracks, which its database names) is left to that export. The reader looks into the files, so
+/// pickerd does not: it asks for each (ReaderReply.open) and pickerd grants those it found.
+public struct ReaderPlanImport: Hashable, Sendable {
+    /// `files` (field 1).
+    public var files: [String]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - files: the field's value.
+    public init(files: [String] = []) {
+        self.files = files
+    }
+}
+
+extension ReaderPlanImport: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ReaderPlanImport
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ReaderPlanImport>) {
+        let c = pointer.pointee
+        self.init()
+        self.files = cArray(c.files, c.n_files).map { swiftString($0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderPlanImport> {
+        let c = arena.allocate(Pickerd__V1__ReaderPlanImport.self)
+        pickerd__v1__reader_plan_import__init(c)
+        c.pointee.n_files = self.files.count
+        c.pointee.files = arena.array(self.files.map { Optional(arena.string($0)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ReaderPlanImport>) -> Int { pickerd__v1__reader_plan_import__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ReaderPlanImport>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__reader_plan_import__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ReaderPlanImport>? {
+        pickerd__v1__reader_plan_import__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ReaderPlanImport>) { pickerd__v1__reader_plan_import__free_unpacked(c, nil) }
+}
+
+extension ReaderPlanImport: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ReaderPlanImport" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.
@@ -541,6 +603,8 @@ public struct ReaderReply: Hashable, Sendable {
         case `open`(ReaderOpen)
         /// `progress` (field 8).
         case progress(ReaderProgress)
+        /// `plan` (field 9).
+        case plan(ReaderPlan)
     }
     /// Which member of `kind` is set, or `nil` for none.
     public var kind: Kind?
@@ -577,6 +641,8 @@ extension ReaderReply: CMessageConvertible {
             self.kind = .`open`(ReaderOpen(c: c.open))
         case PICKERD__V1__READER_REPLY__KIND_PROGRESS:
             self.kind = .progress(ReaderProgress(c: c.progress))
+        case PICKERD__V1__READER_REPLY__KIND_PLAN:
+            self.kind = .plan(ReaderPlan(c: c.plan))
         default:
             self.kind = nil
         }
@@ -608,6 +674,9 @@ extension ReaderReply: CMessageConvertible {
         case .progress(let v)?:
             c.pointee.kind_case = PICKERD__V1__READER_REPLY__KIND_PROGRESS
             c.pointee.progress = v.toC(arena)
+        case .plan(let v)?:
+            c.pointee.kind_case = PICKERD__V1__READER_REPLY__KIND_PLAN
+            c.pointee.plan = v.toC(arena)
         case nil:
             break
         }
@@ -625,6 +694,65 @@ extension ReaderReply: CMessageConvertible {
 extension ReaderReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReaderReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ReaderPlan` message.
+public struct ReaderPlan: Hashable, Sendable {
+    /// the files to import, in order
+    public var files: [String]
+    /// Strava's names, by file path
+    public var activityNames: [ReaderActivityName]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - files: the field's value.
+    ///   - activityNames: the field's value.
+    public init(files: [String] = [], activityNames: [ReaderActivityName] = []) {
+        self.files = files
+        self.activityNames = activityNames
+    }
+}
+
+extension ReaderPlan: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ReaderPlan
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ReaderPlan>) {
+        let c = pointer.pointee
+        self.init()
+        self.files = cArray(c.files, c.n_files).map { swiftString($0) }
+        self.activityNames = cArray(c.activity_names, c.n_activity_names).map { ReaderActivityName(c: $0!) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderPlan> {
+        let c = arena.allocate(Pickerd__V1__ReaderPlan.self)
+        pickerd__v1__reader_plan__init(c)
+        c.pointee.n_files = self.files.count
+        c.pointee.files = arena.array(self.files.map { Optional(arena.string($0)) })
+        c.pointee.n_activity_names = self.activityNames.count
+        c.pointee.activity_names = arena.array(self.activityNames.map { Optional($0.toC(arena)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ReaderPlan>) -> Int { pickerd__v1__reader_plan__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ReaderPlan>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__reader_plan__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ReaderPlan>? {
+        pickerd__v1__reader_plan__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ReaderPlan>) { pickerd__v1__reader_plan__free_unpacked(c, nil) }
+}
+
+extension ReaderPlan: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ReaderPlan" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

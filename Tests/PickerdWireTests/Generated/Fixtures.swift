@@ -1441,7 +1441,19 @@ extension ReaderRequest {
             m.kind = .openReply(ReaderOpenReply.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .planImport(ReaderPlanImport.fixtures[0])
+            all.append(m)
+        }
         return all
+    }
+}
+
+extension ReaderPlanImport {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPlanImport] {
+        [ReaderPlanImport(files: ["ReaderPlanImport.files #1 ✓ ünïcode", "ReaderPlanImport.files #2 ✓ ünïcode"])]
     }
 }
 
@@ -1526,7 +1538,19 @@ extension ReaderReply {
             m.kind = .progress(ReaderProgress.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .plan(ReaderPlan.fixtures[0])
+            all.append(m)
+        }
         return all
+    }
+}
+
+extension ReaderPlan {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPlan] {
+        [ReaderPlan(files: ["ReaderPlan.files #1 ✓ ünïcode", "ReaderPlan.files #2 ✓ ünïcode"], activityNames: [ReaderActivityName.fixtures[0], ReaderActivityName.fixtures[0]])]
     }
 }
 
@@ -1814,6 +1838,7 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "HelloReply": { try HelloReply.fixtures.allSatisfy { try HelloReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "Envelope": { try Envelope.fixtures.allSatisfy { try Envelope(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderRequest": { try ReaderRequest.fixtures.allSatisfy { try ReaderRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPlanImport": { try ReaderPlanImport.fixtures.allSatisfy { try ReaderPlanImport(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderProbeMedia": { try ReaderProbeMedia.fixtures.allSatisfy { try ReaderProbeMedia(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadWorkout": { try ReaderReadWorkout.fixtures.allSatisfy { try ReaderReadWorkout(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadExport": { try ReaderReadExport.fixtures.allSatisfy { try ReaderReadExport(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1821,6 +1846,7 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "ReaderDecodePreview": { try ReaderDecodePreview.fixtures.allSatisfy { try ReaderDecodePreview(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpenReply": { try ReaderOpenReply.fixtures.allSatisfy { try ReaderOpenReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReply": { try ReaderReply.fixtures.allSatisfy { try ReaderReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPlan": { try ReaderPlan.fixtures.allSatisfy { try ReaderPlan(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderFailure": { try ReaderFailure.fixtures.allSatisfy { try ReaderFailure(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpen": { try ReaderOpen.fixtures.allSatisfy { try ReaderOpen(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderProgress": { try ReaderProgress.fixtures.allSatisfy { try ReaderProgress(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1975,6 +2001,7 @@ let generatedFixtureCounts: [String: Int] = [
     "HelloReply": HelloReply.fixtures.count,
     "Envelope": Envelope.fixtures.count,
     "ReaderRequest": ReaderRequest.fixtures.count,
+    "ReaderPlanImport": ReaderPlanImport.fixtures.count,
     "ReaderProbeMedia": ReaderProbeMedia.fixtures.count,
     "ReaderReadWorkout": ReaderReadWorkout.fixtures.count,
     "ReaderReadExport": ReaderReadExport.fixtures.count,
@@ -1982,6 +2009,7 @@ let generatedFixtureCounts: [String: Int] = [
     "ReaderDecodePreview": ReaderDecodePreview.fixtures.count,
     "ReaderOpenReply": ReaderOpenReply.fixtures.count,
     "ReaderReply": ReaderReply.fixtures.count,
+    "ReaderPlan": ReaderPlan.fixtures.count,
     "ReaderFailure": ReaderFailure.fixtures.count,
     "ReaderOpen": ReaderOpen.fixtures.count,
     "ReaderProgress": ReaderProgress.fixtures.count,

@@ -52,6 +52,51 @@ void   pickerd__v1__reader_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__reader_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__reader_plan_import__init
+                     (Pickerd__V1__ReaderPlanImport         *message)
+{
+  static const Pickerd__V1__ReaderPlanImport init_value = PICKERD__V1__READER_PLAN_IMPORT__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__reader_plan_import__get_packed_size
+                     (const Pickerd__V1__ReaderPlanImport *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan_import__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__reader_plan_import__pack
+                     (const Pickerd__V1__ReaderPlanImport *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan_import__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__reader_plan_import__pack_to_buffer
+                     (const Pickerd__V1__ReaderPlanImport *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan_import__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ReaderPlanImport *
+       pickerd__v1__reader_plan_import__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ReaderPlanImport *)
+     protobuf_c_message_unpack (&pickerd__v1__reader_plan_import__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__reader_plan_import__free_unpacked
+                     (Pickerd__V1__ReaderPlanImport *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__reader_plan_import__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__reader_probe_media__init
                      (Pickerd__V1__ReaderProbeMedia         *message)
 {
@@ -365,6 +410,51 @@ void   pickerd__v1__reader_reply__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &pickerd__v1__reader_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__reader_plan__init
+                     (Pickerd__V1__ReaderPlan         *message)
+{
+  static const Pickerd__V1__ReaderPlan init_value = PICKERD__V1__READER_PLAN__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__reader_plan__get_packed_size
+                     (const Pickerd__V1__ReaderPlan *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__reader_plan__pack
+                     (const Pickerd__V1__ReaderPlan *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__reader_plan__pack_to_buffer
+                     (const Pickerd__V1__ReaderPlan *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_plan__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ReaderPlan *
+       pickerd__v1__reader_plan__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ReaderPlan *)
+     protobuf_c_message_unpack (&pickerd__v1__reader_plan__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__reader_plan__free_unpacked
+                     (Pickerd__V1__ReaderPlan *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__reader_plan__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   pickerd__v1__reader_failure__init
@@ -1357,7 +1447,7 @@ void   pickerd__v1__reader_preview__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__reader_preview__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descriptors[7] =
 {
   {
     "id",
@@ -1431,11 +1521,24 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descrip
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "plan_import",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ReaderRequest, kind_case),
+    offsetof(Pickerd__V1__ReaderRequest, plan_import),
+    &pickerd__v1__reader_plan_import__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_request__field_indices_by_name[] = {
   4,   /* field[4] = decode_preview */
   0,   /* field[0] = id */
   5,   /* field[5] = open_reply */
+  6,   /* field[6] = plan_import */
   1,   /* field[1] = probe_media */
   3,   /* field[3] = read_export */
   2,   /* field[2] = read_workout */
@@ -1443,7 +1546,7 @@ static const unsigned pickerd__v1__reader_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor =
 {
@@ -1453,11 +1556,49 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor =
   "Pickerd__V1__ReaderRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderRequest),
-  6,
+  7,
   pickerd__v1__reader_request__field_descriptors,
   pickerd__v1__reader_request__field_indices_by_name,
   1,  pickerd__v1__reader_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__reader_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__reader_plan_import__field_descriptors[1] =
+{
+  {
+    "files",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__ReaderPlanImport, n_files),
+    offsetof(Pickerd__V1__ReaderPlanImport, files),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__reader_plan_import__field_indices_by_name[] = {
+  0,   /* field[0] = files */
+};
+static const ProtobufCIntRange pickerd__v1__reader_plan_import__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__reader_plan_import__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ReaderPlanImport",
+  "ReaderPlanImport",
+  "Pickerd__V1__ReaderPlanImport",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ReaderPlanImport),
+  1,
+  pickerd__v1__reader_plan_import__field_descriptors,
+  pickerd__v1__reader_plan_import__field_indices_by_name,
+  1,  pickerd__v1__reader_plan_import__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__reader_plan_import__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__reader_probe_media__field_descriptors[3] =
@@ -1844,7 +1985,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_open_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_open_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descriptors[8] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descriptors[9] =
 {
   {
     "id",
@@ -1942,12 +2083,25 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "plan",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ReaderReply, kind_case),
+    offsetof(Pickerd__V1__ReaderReply, plan),
+    &pickerd__v1__reader_plan__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_reply__field_indices_by_name[] = {
   3,   /* field[3] = export */
   5,   /* field[5] = failure */
   0,   /* field[0] = id */
   6,   /* field[6] = open */
+  8,   /* field[8] = plan */
   4,   /* field[4] = preview */
   1,   /* field[1] = probed */
   7,   /* field[7] = progress */
@@ -1956,7 +2110,7 @@ static const unsigned pickerd__v1__reader_reply__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor =
 {
@@ -1966,11 +2120,62 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor =
   "Pickerd__V1__ReaderReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderReply),
-  8,
+  9,
   pickerd__v1__reader_reply__field_descriptors,
   pickerd__v1__reader_reply__field_indices_by_name,
   1,  pickerd__v1__reader_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__reader_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__reader_plan__field_descriptors[2] =
+{
+  {
+    "files",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__ReaderPlan, n_files),
+    offsetof(Pickerd__V1__ReaderPlan, files),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "activity_names",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ReaderPlan, n_activity_names),
+    offsetof(Pickerd__V1__ReaderPlan, activity_names),
+    &pickerd__v1__reader_activity_name__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__reader_plan__field_indices_by_name[] = {
+  1,   /* field[1] = activity_names */
+  0,   /* field[0] = files */
+};
+static const ProtobufCIntRange pickerd__v1__reader_plan__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__reader_plan__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ReaderPlan",
+  "ReaderPlan",
+  "Pickerd__V1__ReaderPlan",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ReaderPlan),
+  2,
+  pickerd__v1__reader_plan__field_descriptors,
+  pickerd__v1__reader_plan__field_indices_by_name,
+  1,  pickerd__v1__reader_plan__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__reader_plan__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__reader_failure__field_descriptors[3] =

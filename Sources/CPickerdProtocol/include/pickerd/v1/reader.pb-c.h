@@ -17,6 +17,7 @@ PROTOBUF_C__BEGIN_DECLS
 #include "pickerd/v1/common.pb-c.h"
 
 typedef struct Pickerd__V1__ReaderRequest Pickerd__V1__ReaderRequest;
+typedef struct Pickerd__V1__ReaderPlanImport Pickerd__V1__ReaderPlanImport;
 typedef struct Pickerd__V1__ReaderProbeMedia Pickerd__V1__ReaderProbeMedia;
 typedef struct Pickerd__V1__ReaderReadWorkout Pickerd__V1__ReaderReadWorkout;
 typedef struct Pickerd__V1__ReaderReadExport Pickerd__V1__ReaderReadExport;
@@ -24,6 +25,7 @@ typedef struct Pickerd__V1__ReaderActivityName Pickerd__V1__ReaderActivityName;
 typedef struct Pickerd__V1__ReaderDecodePreview Pickerd__V1__ReaderDecodePreview;
 typedef struct Pickerd__V1__ReaderOpenReply Pickerd__V1__ReaderOpenReply;
 typedef struct Pickerd__V1__ReaderReply Pickerd__V1__ReaderReply;
+typedef struct Pickerd__V1__ReaderPlan Pickerd__V1__ReaderPlan;
 typedef struct Pickerd__V1__ReaderFailure Pickerd__V1__ReaderFailure;
 typedef struct Pickerd__V1__ReaderOpen Pickerd__V1__ReaderOpen;
 typedef struct Pickerd__V1__ReaderProgress Pickerd__V1__ReaderProgress;
@@ -82,7 +84,8 @@ typedef enum {
   PICKERD__V1__READER_REQUEST__KIND_READ_WORKOUT = 3,
   PICKERD__V1__READER_REQUEST__KIND_READ_EXPORT = 4,
   PICKERD__V1__READER_REQUEST__KIND_DECODE_PREVIEW = 5,
-  PICKERD__V1__READER_REQUEST__KIND_OPEN_REPLY = 6
+  PICKERD__V1__READER_REQUEST__KIND_OPEN_REPLY = 6,
+  PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT = 7
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__READER_REQUEST__KIND__CASE)
 } Pickerd__V1__ReaderRequest__KindCase;
 
@@ -112,11 +115,32 @@ struct  Pickerd__V1__ReaderRequest
      * an answer to the reader's ReaderReply.open
      */
     Pickerd__V1__ReaderOpenReply *open_reply;
+    /*
+     * no descriptor: the files are asked for (ReaderReply.open)
+     */
+    Pickerd__V1__ReaderPlanImport *plan_import;
   };
 };
 #define PICKERD__V1__READER_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_request__descriptor) \
     , 0, PICKERD__V1__READER_REQUEST__KIND__NOT_SET, {0} }
+
+
+/*
+ * Which of the files pickerctl import found are exports of their own, and what names Strava's
+ * activities.csv gives them: a file another export reads (Apple Health's routes, Gadgetbridge's
+ * tracks, which its database names) is left to that export. The reader looks into the files, so
+ * pickerd does not: it asks for each (ReaderReply.open) and pickerd grants those it found.
+ */
+struct  Pickerd__V1__ReaderPlanImport
+{
+  ProtobufCMessage base;
+  size_t n_files;
+  char **files;
+};
+#define PICKERD__V1__READER_PLAN_IMPORT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_plan_import__descriptor) \
+    , 0,NULL }
 
 
 struct  Pickerd__V1__ReaderProbeMedia
@@ -227,7 +251,8 @@ typedef enum {
   PICKERD__V1__READER_REPLY__KIND_PREVIEW = 5,
   PICKERD__V1__READER_REPLY__KIND_FAILURE = 6,
   PICKERD__V1__READER_REPLY__KIND_OPEN = 7,
-  PICKERD__V1__READER_REPLY__KIND_PROGRESS = 8
+  PICKERD__V1__READER_REPLY__KIND_PROGRESS = 8,
+  PICKERD__V1__READER_REPLY__KIND_PLAN = 9
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__READER_REPLY__KIND__CASE)
 } Pickerd__V1__ReaderReply__KindCase;
 
@@ -244,11 +269,31 @@ struct  Pickerd__V1__ReaderReply
     Pickerd__V1__ReaderFailure *failure;
     Pickerd__V1__ReaderOpen *open;
     Pickerd__V1__ReaderProgress *progress;
+    Pickerd__V1__ReaderPlan *plan;
   };
 };
 #define PICKERD__V1__READER_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_reply__descriptor) \
     , 0, PICKERD__V1__READER_REPLY__KIND__NOT_SET, {0} }
+
+
+struct  Pickerd__V1__ReaderPlan
+{
+  ProtobufCMessage base;
+  /*
+   * the files to import, in order
+   */
+  size_t n_files;
+  char **files;
+  /*
+   * Strava's names, by file path
+   */
+  size_t n_activity_names;
+  Pickerd__V1__ReaderActivityName **activity_names;
+};
+#define PICKERD__V1__READER_PLAN__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_plan__descriptor) \
+    , 0,NULL, 0,NULL }
 
 
 struct  Pickerd__V1__ReaderFailure
@@ -655,6 +700,25 @@ Pickerd__V1__ReaderRequest *
 void   pickerd__v1__reader_request__free_unpacked
                      (Pickerd__V1__ReaderRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__ReaderPlanImport methods */
+void   pickerd__v1__reader_plan_import__init
+                     (Pickerd__V1__ReaderPlanImport         *message);
+size_t pickerd__v1__reader_plan_import__get_packed_size
+                     (const Pickerd__V1__ReaderPlanImport   *message);
+size_t pickerd__v1__reader_plan_import__pack
+                     (const Pickerd__V1__ReaderPlanImport   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__reader_plan_import__pack_to_buffer
+                     (const Pickerd__V1__ReaderPlanImport   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ReaderPlanImport *
+       pickerd__v1__reader_plan_import__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__reader_plan_import__free_unpacked
+                     (Pickerd__V1__ReaderPlanImport *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__ReaderProbeMedia methods */
 void   pickerd__v1__reader_probe_media__init
                      (Pickerd__V1__ReaderProbeMedia         *message);
@@ -787,6 +851,25 @@ Pickerd__V1__ReaderReply *
                       const uint8_t       *data);
 void   pickerd__v1__reader_reply__free_unpacked
                      (Pickerd__V1__ReaderReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ReaderPlan methods */
+void   pickerd__v1__reader_plan__init
+                     (Pickerd__V1__ReaderPlan         *message);
+size_t pickerd__v1__reader_plan__get_packed_size
+                     (const Pickerd__V1__ReaderPlan   *message);
+size_t pickerd__v1__reader_plan__pack
+                     (const Pickerd__V1__ReaderPlan   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__reader_plan__pack_to_buffer
+                     (const Pickerd__V1__ReaderPlan   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ReaderPlan *
+       pickerd__v1__reader_plan__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__reader_plan__free_unpacked
+                     (Pickerd__V1__ReaderPlan *message,
                       ProtobufCAllocator *allocator);
 /* Pickerd__V1__ReaderFailure methods */
 void   pickerd__v1__reader_failure__init
@@ -1211,6 +1294,9 @@ void   pickerd__v1__reader_preview__free_unpacked
 typedef void (*Pickerd__V1__ReaderRequest_Closure)
                  (const Pickerd__V1__ReaderRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__ReaderPlanImport_Closure)
+                 (const Pickerd__V1__ReaderPlanImport *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__ReaderProbeMedia_Closure)
                  (const Pickerd__V1__ReaderProbeMedia *message,
                   void *closure_data);
@@ -1231,6 +1317,9 @@ typedef void (*Pickerd__V1__ReaderOpenReply_Closure)
                   void *closure_data);
 typedef void (*Pickerd__V1__ReaderReply_Closure)
                  (const Pickerd__V1__ReaderReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ReaderPlan_Closure)
+                 (const Pickerd__V1__ReaderPlan *message,
                   void *closure_data);
 typedef void (*Pickerd__V1__ReaderFailure_Closure)
                  (const Pickerd__V1__ReaderFailure *message,
@@ -1306,6 +1395,7 @@ typedef void (*Pickerd__V1__ReaderPreview_Closure)
 
 extern const ProtobufCEnumDescriptor    pickerd__v1__reader_failure_kind__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__reader_plan_import__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_probe_media__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_read_workout__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_read_export__descriptor;
@@ -1313,6 +1403,7 @@ extern const ProtobufCMessageDescriptor pickerd__v1__reader_activity_name__descr
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_decode_preview__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_open_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__reader_plan__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_failure__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_open__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_progress__descriptor;
