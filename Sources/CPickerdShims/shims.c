@@ -90,16 +90,24 @@ const int pickerd_seal_grow = F_SEAL_GROW;
 const int pickerd_seal_shrink = F_SEAL_SHRINK;
 const int pickerd_seal_seal = F_SEAL_SEAL;
 
-int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid) {
-    posix_spawnattr_t attributes;
-    int error = posix_spawnattr_init(&attributes);
+/* Attributes for a child with every signal at its default action and none blocked, plus `flags`. */
+static int spawn_attributes(posix_spawnattr_t *attributes, short flags) {
+    int error = posix_spawnattr_init(attributes);
     if (error != 0) return error;
     sigset_t all, none;
     sigfillset(&all);
     sigemptyset(&none);
-    error = posix_spawnattr_setsigdefault(&attributes, &all);
-    if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
-    if (error == 0) error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID);
+    error = posix_spawnattr_setsigdefault(attributes, &all);
+    if (error == 0) error = posix_spawnattr_setsigmask(attributes, &none);
+    if (error == 0) error = posix_spawnattr_setflags(attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | flags);
+    if (error != 0) posix_spawnattr_destroy(attributes);
+    return error;
+}
+
+int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int *pid) {
+    posix_spawnattr_t attributes;
+    int error = spawn_attributes(&attributes, POSIX_SPAWN_SETSID);
+    if (error != 0) return error;
     pid_t child = 0;
     if (error == 0) error = posix_spawnp(&child, file, NULL, &attributes, argv, envp);
     posix_spawnattr_destroy(&attributes);
@@ -110,19 +118,13 @@ int pickerd_spawn(const char *file, char *const argv[], char *const envp[], int 
 int pickerd_spawn_with_channel(const char *path, char *const argv[], char *const envp[], int channel, int *pid) {
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_t actions;
-    int error = posix_spawnattr_init(&attributes);
+    int error = spawn_attributes(&attributes, 0);
     if (error != 0) return error;
     error = posix_spawn_file_actions_init(&actions);
     if (error != 0) {
         posix_spawnattr_destroy(&attributes);
         return error;
     }
-    sigset_t all, none;
-    sigfillset(&all);
-    sigemptyset(&none);
-    error = posix_spawnattr_setsigdefault(&attributes, &all);
-    if (error == 0) error = posix_spawnattr_setsigmask(&attributes, &none);
-    if (error == 0) error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
     // dup2 onto 3 clears close-on-exec on the copy, but dup2 of 3 onto itself would not: a channel
     // already at 3 is copied elsewhere first.
     int moved = -1;

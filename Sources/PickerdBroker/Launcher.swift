@@ -45,13 +45,18 @@ enum Launcher {
         let reaper = Thread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) == -1 && errno == EINTR {}
-            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Glibc's Swift import does not bring.
-            let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            let code = exitCode(status)
             if code != 0 { logger.notice("\(what) ended", metadata: ["pid": "\(child)", "status": "\(code)"]) }
             exited?(code)
         }
         reaper.name = "pickerd-reaper"
         reaper.start()
         return pid
+    }
+
+    /// A `waitpid` status as a shell says it: the exit status, or 128 + the signal that ended the
+    /// process (WIFEXITED / WEXITSTATUS / WTERMSIG, which Glibc's Swift import does not bring).
+    static func exitCode(_ status: Int32) -> Int32 {
+        status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }

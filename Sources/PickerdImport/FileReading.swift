@@ -155,7 +155,7 @@ public enum FileReaderService {
             }
             var replies: [ReaderExportFile] = []
             for file in files {
-                let parts = file.data?.parts(of: partSize) ?? [nil].compactMap { $0 }
+                let parts = file.data?.parts(of: partSize) ?? []
                 if parts.isEmpty {
                     replies.append(ReaderExportFile(file: file.file, kind: file.kind, error: file.error ?? "", points: UInt64(file.points)))
                 }

@@ -97,10 +97,17 @@ final class ProcessTable {
     /// - Parameter stat: the file's text.
     /// - Returns: `tty_nr`, or `nil` when the text is not a stat line.
     static func controllingTerminal(fromStat stat: String) -> UInt32? {
-        guard let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 4, let value = Int64(fields[4]) else { return nil }
+        guard let fields = fieldsAfterName(stat), fields.count > 4, let value = Int64(fields[4]) else { return nil }
         return UInt32(truncatingIfNeeded: value)
+    }
+
+    /// The fields of a `/proc/PID/stat` line after the command name (field 2, in parentheses, which
+    /// may itself hold spaces and parentheses): the first is field 3, the state.
+    /// - Parameter stat: the file's text.
+    /// - Returns: the fields, or `nil` when the text is not a stat line.
+    static func fieldsAfterName(_ stat: String) -> [Substring]? {
+        guard let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     private func status(of pid: Int32) -> Status? {

@@ -333,10 +333,10 @@ final class ReaderPool: FileReading, Sendable {
             while waitpid(reader.pid, &status, 0) == -1 && errno == EINTR {}
             return ReaderBreakdown(.crashed, "it stopped answering")
         }
-        let signal = status & 0x7F
-        if signal == SIGSYS { return ReaderBreakdown(.crashed, "its filter stopped a system call readers may not make") }
-        if signal != 0 { return ReaderBreakdown(.crashed, "signal \(signal), \(String(cString: strsignal(signal)))") }
-        return ReaderBreakdown(.crashed, "it exited with status \((status >> 8) & 0xFF)")
+        let code = Launcher.exitCode(status)
+        if code == 128 + SIGSYS { return ReaderBreakdown(.crashed, "its filter stopped a system call readers may not make") }
+        if code > 128 { return ReaderBreakdown(.crashed, "signal \(code - 128), \(String(cString: strsignal(code - 128)))") }
+        return ReaderBreakdown(.crashed, "it exited with status \(code)")
     }
 
     /// Closes a reader's socket and reaps it (it ends when its socket closes).
@@ -361,8 +361,7 @@ final class ReaderPool: FileReading, Sendable {
     /// User and system CPU seconds a process has used (/proc/PID/stat, fields 14 and 15).
     static func cpuSeconds(_ pid: Int32) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
+              let fields = ProcessTable.fieldsAfterName(text) else { return nil }
         // After the name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         return (user + system) / ticks
