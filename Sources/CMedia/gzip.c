@@ -78,3 +78,56 @@ pm_gunzip_status pm_inflate_raw(const uint8_t *src, size_t length, size_t max_ou
     // -15: raw deflate, no header or trailer (the zip entry's own header carries its CRC and sizes).
     return inflate_bounded(-15, src, length, max_output, out, out_length, failed_at);
 }
+
+// A raw deflate stream inflated a piece at a time (see media_gzip.h).
+struct pm_inflater {
+    z_stream stream;
+};
+
+pm_inflater *pm_inflater_new(void) {
+    pm_inflater *inflater = calloc(1, sizeof *inflater);
+    if (inflater == NULL) return NULL;
+    // -15: raw deflate, as a zip entry's data (method 8) is.
+    if (inflateInit2(&inflater->stream, -15) != Z_OK) {
+        free(inflater);
+        return NULL;
+    }
+    return inflater;
+}
+
+pm_inflate_step pm_inflater_run(pm_inflater *inflater, const uint8_t *src, size_t length, size_t *consumed,
+                                uint8_t *dst, size_t room, size_t *produced) {
+    z_stream *stream = &inflater->stream;
+    if (length > UINT_MAX) length = UINT_MAX;
+    if (room > UINT_MAX) room = UINT_MAX;
+    stream->next_in = (Bytef *)src;
+    stream->avail_in = (uInt)length;
+    stream->next_out = dst;
+    stream->avail_out = (uInt)room;
+    int rc = inflate(stream, Z_NO_FLUSH);
+    *consumed = length - stream->avail_in;
+    *produced = room - stream->avail_out;
+    switch (rc) {
+    case Z_STREAM_END: return PM_INFLATE_END;
+    case Z_OK: return PM_INFLATE_MORE;
+    case Z_BUF_ERROR: return PM_INFLATE_MORE;  // no progress possible with this input and room: the caller gives more
+    case Z_MEM_ERROR: return PM_INFLATE_NO_MEMORY;
+    default: return PM_INFLATE_CORRUPT;
+    }
+}
+
+void pm_inflater_free(pm_inflater *inflater) {
+    if (inflater == NULL) return;
+    inflateEnd(&inflater->stream);
+    free(inflater);
+}
+
+uint32_t pm_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+    while (length > 0) {
+        uInt piece = length > UINT_MAX ? UINT_MAX : (uInt)length;
+        crc = (uint32_t)crc32(crc, bytes, piece);
+        bytes += piece;
+        length -= piece;
+    }
+    return crc;
+}

@@ -148,9 +148,13 @@ public enum FileReaderService {
             send(.workout(ReaderWorkout(found: found != nil, workout: found?.message)))
         case .readExport(let m)?:
             let names = Dictionary(m.activityNames.map { ($0.path, $0.name) }, uniquingKeysWith: { a, _ in a })
+            // The bytes inflated from streamed zip entries go with each progress: pickerd gives the
+            // request time for them, which the archive's own size does not show.
+            let inflatedBefore = ZipArchive.streamedBytes.load(ordering: .relaxed)
             let files = over(m.path) {
                 Self.export(path: m.path, name: m.name, names: names, nowMs: m.nowMs == 0 ? nil : m.nowMs) { points in
-                    send(.progress(ReaderProgress(points: UInt64(points))))
+                    let inflated = ZipArchive.streamedBytes.load(ordering: .relaxed) - inflatedBefore
+                    send(.progress(ReaderProgress(points: UInt64(points), inflatedBytes: UInt64(max(inflated, 0)))))
                 }
             }
             var replies: [ReaderExportFile] = []

@@ -23,11 +23,26 @@ public enum ReaderFiles {
     /// newest last). Process-wide rather than task-local, so a reader that hops threads inside
     /// (GRDB runs its reads on its own queue) sees them too; the paths are an archive's path and a
     /// member's, which name no real file, so another import running at the same time is not misled.
-    private static let layers = Mutex<(next: Int, layers: [(id: Int, files: [String: Int32])])>((0, []))
+    private static let layers = Mutex<(next: Int, layers: [Layer])>((0, []))
+
+    /// One ``withOverlay(_:streams:_:)``'s files: unpacked ones, and an archive's entries left to be
+    /// streamed (``ZipArchive/StreamedMember``).
+    private struct Layer {
+        var id: Int
+        var files: [String: Int32]
+        var streams: [String: ZipArchive.StreamedMember]
+
+        func holds(_ path: String) -> Bool { files[path] != nil || streams[path] != nil }
+    }
 
     /// Whether the overlay holds `path`.
     private static func inOverlay(_ path: String) -> Bool {
-        layers.withLock { state in state.layers.contains { $0.files[path] != nil } }
+        layers.withLock { state in state.layers.contains { $0.holds(path) } }
+    }
+
+    /// The overlay's streamed entry at `path` (the newest layer's), when that layer has it as one.
+    private static func streamedInOverlay(_ path: String) -> ZipArchive.StreamedMember? {
+        layers.withLock { state in state.layers.last(where: { $0.holds(path) })?.streams[path] }
     }
 
     /// A descriptor of its own for the overlay's file at `path` (the newest layer's), rewound:
@@ -36,7 +51,7 @@ public enum ReaderFiles {
     /// its descriptors once its layer is gone never races a reader.
     private static func openInOverlay(_ path: String) -> Int32?? {
         layers.withLock { state -> Int32?? in
-            guard let member = state.layers.last(where: { $0.files[path] != nil })?.files[path] else { return nil }
+            guard let member = state.layers.last(where: { $0.holds(path) })?.files[path] else { return nil }
             // `F_DUPFD_CLOEXEC` shares the offset with the owner's descriptor, so it is rewound:
             // readers of a member read it one at a time, as they do any file.
             let fd = fcntl(member, F_DUPFD_CLOEXEC, 0)
@@ -66,6 +81,8 @@ public enum ReaderFiles {
     ///   (0 when it did not).
     public static func open(_ path: String) -> Int32? {
         if let member = openInOverlay(path) { return member }
+        // An archive's entry left to be streamed, wanted whole: unpacked now, bounded as any entry.
+        if let streamed = streamedInOverlay(path) { return ZipArchive.memoryFile(streamed) }
         let open = opener.withLock { $0 }
         errno = 0
         return open(path)
@@ -104,13 +121,74 @@ public enum ReaderFiles {
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws.
     public static func withOverlay<T>(_ files: [String: Int32], _ body: () throws -> T) rethrows -> T {
+        try withOverlay(files, streams: [:], body)
+    }
+
+    /// ``withOverlay(_:_:)`` with an archive's entries too large to unpack as well (`streams`, by
+    /// the paths they appear under): a streaming reader reads them inflated as it goes
+    /// (``openStream(_:)``); ``open(_:)`` unpacks one whole when asked, bounded as any entry. Their
+    /// archive's descriptor stays the caller's.
+    static func withOverlay<T>(_ files: [String: Int32], streams: [String: ZipArchive.StreamedMember],
+                               _ body: () throws -> T) rethrows -> T {
         let id = layers.withLock { state in
             state.next += 1
-            state.layers.append((state.next, files))
+            state.layers.append(Layer(id: state.next, files: files, streams: streams))
             return state.next
         }
         defer { layers.withLock { state in state.layers.removeAll { $0.id == id } } }
         return try body()
+    }
+
+    /// Why a ``Stream`` stopped: words a reader puts after the file's name and place.
+    struct StreamFailure: Error {
+        /// What went wrong.
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// A file read from its start to its end a piece at a time: a descriptor, or an archive's entry
+    /// inflated as it is read (so an Apple Health `export.xml` of several GB inside `export.zip` is
+    /// read in bounded memory, never unpacked whole).
+    final class Stream {
+        private let fd: Int32
+        private let member: ZipMemberStream?
+
+        fileprivate init(fd: Int32) {
+            self.fd = fd
+            member = nil
+        }
+
+        fileprivate init(member: ZipMemberStream) {
+            fd = -1
+            self.member = member
+        }
+
+        deinit { if fd >= 0 { Glibc.close(fd) } }
+
+        /// Reads up to `count` bytes into `buffer`; 0 at the end.
+        /// - Throws: why it cannot be read on.
+        func read(into buffer: UnsafeMutableRawPointer, count: Int) throws(StreamFailure) -> Int {
+            if let member { return try member.read(into: buffer, count: count) }
+            while true {
+                let n = Glibc.read(fd, buffer, count)
+                if n >= 0 { return n }
+                if errno != EINTR { throw StreamFailure("cannot be read: \(String(cString: strerror(errno)))") }
+            }
+        }
+    }
+
+    /// Opens `path` to be read from its start to its end: an archive's streamed entry is inflated as
+    /// it is read; anything else is ``open(_:)``'s descriptor.
+    /// - Returns: the stream, or `nil` with `errno` set as ``open(_:)`` sets it.
+    static func openStream(_ path: String) -> Stream? {
+        if let streamed = streamedInOverlay(path) {
+            guard let member = try? ZipMemberStream(streamed) else {
+                errno = ENOMEM
+                return nil
+            }
+            return Stream(member: member)
+        }
+        return open(path).map { Stream(fd: $0) }
     }
 
     /// The default opener (see ``install(opener:)``).

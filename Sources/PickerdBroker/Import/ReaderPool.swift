@@ -63,6 +63,14 @@ final class ReaderPool: FileReading, Sendable {
         var cpuSecondsPerMiB: Double = 1
         /// Wall-clock seconds a request may take whatever its CPU time (a reader stuck waiting).
         var wallSeconds: Double = 600
+        /// CPU and wall-clock seconds added per MiB a reader says it has inflated from an archive's
+        /// streamed entry (``ReaderProgress/inflatedBytes``): Apple Health's `export.xml` of several
+        /// GB inside an `export.zip` a tenth of its size, whose allowance the archive's size alone
+        /// would set. Its parse costs about 0.02 s per MiB in a release build: ten times that.
+        var secondsPerInflatedMiB: Double = 0.25
+        /// The most inflated bytes counted so (a reader's claim past it earns no more time), MiB:
+        /// ``ZipArchive``'s bound on a streamed entry.
+        var maxInflatedMiB: Double = 32 * 1024
 
         /// The program beside pickerd's own (a build's products, or /usr/bin), else the installed one.
         static func defaultExecutable() -> String {
@@ -251,7 +259,10 @@ final class ReaderPool: FileReading, Sendable {
     /// other files, and watching its time and memory.
     private func converse(_ reader: Reader, _ request: ReaderRequest, fd: Int32?, sizeMiB: Double, granted: (String) -> Bool,
                           progress: (Int) -> Void) -> Result<[ReaderReply.Kind], ReaderBreakdown> {
-        let cpuBudget = configuration.cpuSeconds + configuration.cpuSecondsPerMiB * sizeMiB
+        let cpuBase = configuration.cpuSeconds + configuration.cpuSecondsPerMiB * sizeMiB
+        // Streamed entries' inflated bytes, as the reader tells them: more time, within a cap.
+        var inflatedMiB = 0.0
+        var extra: Double { configuration.secondsPerInflatedMiB * min(inflatedMiB, configuration.maxInflatedMiB) }
         let cpuAtStart = Self.cpuSeconds(reader.pid) ?? 0
         let started = ContinuousClock.now
         func broken(_ breakdown: ReaderBreakdown) -> Result<[ReaderReply.Kind], ReaderBreakdown> {
@@ -272,12 +283,13 @@ final class ReaderPool: FileReading, Sendable {
                 let ready = poll(&entry, 1, 100)
                 if ready == 0 {
                     let cpu = (Self.cpuSeconds(reader.pid) ?? cpuAtStart) - cpuAtStart
+                    let cpuBudget = cpuBase + extra
                     if cpu > cpuBudget {
                         return broken(ReaderBreakdown(.time, String(format: "%.0f s of CPU, %.0f s allowed", cpu, cpuBudget)))
                     }
                     let wall = (ContinuousClock.now - started) / .seconds(1)
-                    if wall > configuration.wallSeconds {
-                        return broken(ReaderBreakdown(.time, String(format: "%.0f s, %.0f s allowed", wall, configuration.wallSeconds)))
+                    if wall > configuration.wallSeconds + extra {
+                        return broken(ReaderBreakdown(.time, String(format: "%.0f s, %.0f s allowed", wall, configuration.wallSeconds + extra)))
                     }
                     if let resident = Self.residentBytes(reader.pid), resident > configuration.maxResidentBytes {
                         return broken(ReaderBreakdown(.memory, "over the \(configuration.maxResidentBytes >> 20) MiB a reader may hold"))
@@ -309,6 +321,7 @@ final class ReaderPool: FileReading, Sendable {
                     return broken(died(reader))
                 }
             case .progress(let p):
+                inflatedMiB = max(inflatedMiB, Double(p.inflatedBytes) / 1_048_576)
                 progress(Int(clamping: p.points))
             case .export(let part) where part.more:
                 replies.append(kind)

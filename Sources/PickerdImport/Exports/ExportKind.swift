@@ -48,15 +48,18 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
     /// (through ``ReaderFiles``) or is not a regular file: a FIFO is opened without blocking and never read.
     static func prefix(ofFile path: String) -> [UInt8]? {
-        guard let fd = ReaderFiles.open(path) else { return nil }
-        defer { close(fd) }
-        guard ReaderFiles.size(of: fd) != nil else { return nil }
+        // A stream: a zip's entry too large to unpack (Apple Health's export.xml) is inflated only this far.
+        guard let stream = ReaderFiles.openStream(path) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 4_096)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + count, $0.count - count, off_t(count)) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return nil }
+            guard let n = try? bytes.withUnsafeMutableBytes({ (raw) throws(ReaderFiles.StreamFailure) -> Int in
+                try stream.read(into: raw.baseAddress! + count, count: raw.count - count)
+            }) else {
+                // Damaged further on: what came before still tells the kind, and its reader says what is wrong.
+                if count > 0 { break }
+                return nil
+            }
             if n == 0 { break }
             count += n
         }

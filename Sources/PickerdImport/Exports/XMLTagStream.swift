@@ -22,7 +22,7 @@ final class XMLTagStream {
     /// How much is read at a time.
     static let chunk = 1 << 20
 
-    private let fd: Int32
+    private let source: ReaderFiles.Stream
     private let file: String
     private var buffer: UnsafeMutableBufferPointer<UInt8>
     private var start = 0, end = 0
@@ -39,18 +39,18 @@ final class XMLTagStream {
     private var rootClosed = false
     private var sawRoot = false
 
-    /// Opens `path` for reading, through ``ReaderFiles``.
+    /// Opens `path` for reading, through ``ReaderFiles`` (a zip's entry too large to unpack, as
+    /// Apple Health's `export.xml` in `export.zip`, is inflated as it is read).
     /// - Throws: ``ImportError`` when it cannot be opened.
     init(path: String, file: String) throws(ImportError) {
-        guard let fd = ReaderFiles.open(path) else { throw ImportError(file: file, "cannot be read") }
-        self.fd = fd
+        guard let source = ReaderFiles.openStream(path) else { throw ImportError(file: file, "cannot be read") }
+        self.source = source
         self.file = file
         buffer = .allocate(capacity: Self.chunk + Self.maximumTag)
     }
 
     deinit {
         buffer.deallocate()
-        close(fd)
     }
 
     /// How deep the current tag is: 1 for the root.
@@ -177,10 +177,11 @@ final class XMLTagStream {
             }
             let room = buffer.count - end
             guard room > 0 else { throw error("a tag longer than \(Self.maximumTag >> 10) KiB") }
-            let n = read(fd, buffer.baseAddress! + end, min(room, Self.chunk))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw error("cannot be read: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try source.read(into: buffer.baseAddress! + end, count: min(room, Self.chunk))
+            } catch {
+                throw self.error(error.message)
             }
             if n == 0 { atEOF = true } else { end += n }
         }

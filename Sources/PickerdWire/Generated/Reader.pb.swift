@@ -882,12 +882,18 @@ extension ReaderOpen: ProtobufMessage {
 public struct ReaderProgress: Hashable, Sendable {
     /// `points` (field 1).
     public var points: UInt64
+    /// Bytes inflated so far from archive entries streamed rather than unpacked (Apple Health's
+    /// export.xml in export.zip): the work a file's size does not show. pickerd's time allowance for
+    /// the request grows with them, up to a cap.
+    public var inflatedBytes: UInt64
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - points: the field's value.
-    public init(points: UInt64 = 0) {
+    ///   - inflatedBytes: the field's value.
+    public init(points: UInt64 = 0, inflatedBytes: UInt64 = 0) {
         self.points = points
+        self.inflatedBytes = inflatedBytes
     }
 }
 
@@ -898,12 +904,14 @@ extension ReaderProgress: CMessageConvertible {
         let c = pointer.pointee
         self.init()
         self.points = c.points
+        self.inflatedBytes = c.inflated_bytes
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProgress> {
         let c = arena.allocate(Pickerd__V1__ReaderProgress.self)
         pickerd__v1__reader_progress__init(c)
         c.pointee.points = self.points
+        c.pointee.inflated_bytes = self.inflatedBytes
         return c
     }
 

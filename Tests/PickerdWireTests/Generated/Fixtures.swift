@@ -1571,7 +1571,7 @@ extension ReaderOpen {
 extension ReaderProgress {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProgress] {
-        [ReaderProgress(points: 100003)]
+        [ReaderProgress(points: 100003, inflatedBytes: 200003)]
     }
 }
 

@@ -2280,7 +2280,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_open__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_open__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_progress__field_descriptors[1] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_progress__field_descriptors[2] =
 {
   {
     "points",
@@ -2294,14 +2294,27 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_progress__field_descri
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "inflated_bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProgress, inflated_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_progress__field_indices_by_name[] = {
+  1,   /* field[1] = inflated_bytes */
   0,   /* field[0] = points */
 };
 static const ProtobufCIntRange pickerd__v1__reader_progress__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 1 }
+  { 0, 2 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_progress__descriptor =
 {
@@ -2311,7 +2324,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_progress__descriptor =
   "Pickerd__V1__ReaderProgress",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProgress),
-  1,
+  2,
   pickerd__v1__reader_progress__field_descriptors,
   pickerd__v1__reader_progress__field_indices_by_name,
   1,  pickerd__v1__reader_progress__number_ranges,

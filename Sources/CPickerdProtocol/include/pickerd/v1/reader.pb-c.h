@@ -325,10 +325,16 @@ struct  Pickerd__V1__ReaderProgress
 {
   ProtobufCMessage base;
   uint64_t points;
+  /*
+   * Bytes inflated so far from archive entries streamed rather than unpacked (Apple Health's
+   * export.xml in export.zip): the work a file's size does not show. pickerd's time allowance for
+   * the request grows with them, up to a cap.
+   */
+  uint64_t inflated_bytes;
 };
 #define PICKERD__V1__READER_PROGRESS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_progress__descriptor) \
-    , 0 }
+    , 0, 0 }
 
 
 struct  Pickerd__V1__ReaderCoordinate
