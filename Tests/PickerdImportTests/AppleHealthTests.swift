@@ -165,19 +165,116 @@ struct AppleHealthTests {
         #expect(run.workout.details?.distance?.value == 5120)
     }
 
-    @Test("an export.zip whose export.xml is larger than a zip entry may unpack to says to import the unzipped folder")
-    func tooLargeForZip() throws {
+    /// `apple_health_missing_route.zip`'s bytes with its one entry's sizes in the central directory
+    /// changed to `size`.
+    static func zipDeclaring(uncompressed size: UInt32) throws -> [UInt8] {
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple_health_missing_route.zip")))
-        // The central directory's uncompressed size of its one entry: 600 MiB.
         let central = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x01, 0x02]) })
-        let size = UInt32(600 << 20)
         for k in 0..<4 { bytes[central + 24 + k] = UInt8(truncatingIfNeeded: size >> (8 * UInt32(k))) }
+        return bytes
+    }
+
+    /// Imports `bytes` as `export.zip` into a new store: the results and the store's workouts.
+    static func importingZip(_ bytes: [UInt8]) throws -> (results: [ExportImporter.FileResult], workouts: Int) {
         let directory = try TemporaryDirectory(prefix: "pkd-health")
         try Data(bytes).write(to: URL(fileURLWithPath: directory.path + "/export.zip"))
         let temporary = try TemporaryStore()
         let results = ExportImporter(store: temporary.store).run([directory.path + "/export.zip"]) { _, _, _, _ in }
-        let error = try #require(results.first?.error)
-        #expect(error.contains("600 MiB") && error.contains("import its apple_health_export folder"), "\(error)")
+        return (results, try Self.workouts(temporary.store).count)
+    }
+
+    @Test("export.xml in export.zip is streamed, never unpacked: its bytes in reads of any size are the file's; asked for whole, it is unpacked then")
+    func streamedMember() throws {
+        let zip = Self.fixtures + "/apple_health_export.zip"
+        let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple_health_export/export.xml")))
+        let unpacked = try ZipArchive.unpack(path: zip, name: "export.zip")
+        defer { unpacked.close() }
+        #expect(unpacked.streamed.map(\.entry.name) == ["apple_health_export/export.xml"])
+        #expect(unpacked.members.map(\.entry).sorted() == ["apple_health_export/export_cda.xml", "apple_health_export/workout-routes/route_2024-05-04_7.05am.gpx"])
+        let member = zip + "/apple_health_export/export.xml"
+        let outcome: Result<[[UInt8]], ReaderFiles.StreamFailure> = try ExportImporter.withArchiveMembers(zip, name: "export.zip") { paths in
+            #expect(paths.contains(member) && paths.count == 3, "\(paths)")
+            #expect(ReaderFiles.exists(member))
+            var reads: [[UInt8]] = []
+            for size in [1, 7, 4_096, 1 << 20] {
+                guard let stream = ReaderFiles.openStream(member) else { return .success([]) }
+                var bytes: [UInt8] = []
+                let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+                defer { chunk.deallocate() }
+                while true {
+                    let n: Int
+                    do throws(ReaderFiles.StreamFailure) {
+                        n = try stream.read(into: chunk.baseAddress!, count: size)
+                    } catch { return .failure(error) }
+                    if n == 0 { break }
+                    bytes += chunk[0..<n]
+                }
+                reads.append(bytes)
+            }
+            // A reader that wants it whole gets it unpacked into memory.
+            guard let fd = ReaderFiles.open(member) else { return .success(reads) }
+            defer { close(fd) }
+            reads.append((try? ReaderFiles.read(fd, limit: 1 << 20)) ?? [])
+            return .success(reads)
+        }
+        let reads = try outcome.get()
+        #expect(reads.count == 5)
+        for read in reads { #expect(read == expected) }
+    }
+
+    @Test("a streamed export.xml whose data is not what its header says is refused at its end, and nothing of it is imported")
+    func streamedMismatch() throws {
+        // Its header says 600 MiB (once, more than a zip entry could unpack to: now it is streamed, and its end is short).
+        let long = try Self.importingZip(try Self.zipDeclaring(uncompressed: 600 << 20))
+        let error = try #require(long.results.first?.error)
+        #expect(error.contains("export.xml") && error.contains("does not match its checksum"), "\(error)")
+        #expect(long.workouts == 0)
+        // Its header says 1,000 bytes: the stream stops where it passes them.
+        let short = try Self.importingZip(try Self.zipDeclaring(uncompressed: 1_000))
+        let shortError = try #require(short.results.first?.error)
+        #expect(shortError.contains("expands past what its header says"), "\(shortError)")
+        #expect(short.workouts == 0)
+    }
+
+    @Test("a streamed export.xml whose deflated data is damaged is refused, and nothing of it is imported")
+    func streamedCorrupt() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple_health_missing_route.zip")))
+        // The one entry's data: after the 30-byte local header, its name and extra field.
+        let dataStart = 30 + Int(bytes[26]) + Int(bytes[27]) << 8 + Int(bytes[28]) + Int(bytes[29]) << 8
+        for k in 0..<64 { bytes[dataStart + 400 + k] ^= 0x5A }
+        let damaged = try Self.importingZip(bytes)
+        let error = try #require(damaged.results.first?.error)
+        #expect(error.contains("export.xml"), "\(error)")
+        #expect(damaged.workouts == 0)
+        // Cut inside the entry's data: the archive is no zip any more (its directory is gone), said so.
+        let cut = try Self.importingZip(Array(bytes.prefix(dataStart + 500)))
+        #expect(cut.results.first?.error?.contains("not a zip archive") == true, "\(cut.results)")
+    }
+
+    @Test("a ZIP64 export.zip (as one over 4 GB is written) is read: sizes and offsets from its ZIP64 fields")
+    func zip64() throws {
+        let temporary = try TemporaryStore()
+        let results = Self.importing(["apple_health_zip64.zip"], into: temporary)
+        #expect(results.map(\.kind) == ["apple-health"], "\(results)")
+        #expect(results.first?.error == nil)
+        #expect(results.first?.counts["moods"] == 3)
+    }
+
+    @Test("a reader tells pickerd how much it inflated from a streamed entry, with its progress")
+    func inflatedProgress() throws {
+        let zip = Self.fixtures + "/apple_health_export.zip"
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.fixtures + "/apple_health_export/export.xml")[.size] as? Int)
+        let fd = open(zip, O_RDONLY | O_CLOEXEC)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var inflated: [UInt64] = []
+        let request = ReaderRequest(id: 1, kind: .readExport(ReaderReadExport(path: zip, name: "export.zip", nowMs: 0, activityNames: [])))
+        FileReaderService.handle(request, descriptor: fd) { reply in
+            if case .progress(let p) = reply { inflated.append(p.inflatedBytes) }
+        }
+        // The reader tells its records at the end of export.xml: all of it was inflated by then (and
+        // its first bytes before, twice: to tell what the archive's files are, and what it is).
+        #expect(inflated.last.map { $0 >= UInt64(size) } == true, "\(inflated)")
     }
 
     @Test("a truncated export.xml is refused with its line, and nothing of it is imported")
@@ -288,5 +385,66 @@ struct AppleHealthTests {
         let bytes = Array("Ana&#8217;s &lt;Watch&gt; &amp; &quot;phone&quot; &#x41;&unknown;".utf8)
         let text = bytes.withUnsafeBufferPointer { XMLTagStream.decoded($0) }
         #expect(text == "Ana\u{2019}s <Watch> & \"phone\" A&unknown;")
+    }
+
+    // MARK: State of Mind
+
+    /// The moods `apple_health_state_of_mind.xml` holds, read.
+    static func stateOfMind() throws -> ImportedData {
+        try AppleHealthExport.read(path: Self.fixtures + "/apple_health_state_of_mind.xml", name: "export.xml")
+    }
+
+    @Test("State of Mind: a daily mood, a momentary emotion and HealthKit's raw numbers; unknown labels dropped")
+    func stateOfMindReader() throws {
+        let data = try Self.stateOfMind()
+        #expect(data.moods.count == 3)
+        guard data.moods.count == 3 else { return }
+        let (daily, moment, numbers) = (data.moods[0], data.moods[1], data.moods[2])
+        #expect(daily.startMs == HealthDates.parse("2024-10-02 21:10:00 -0400")!.ms)
+        #expect(daily.kind == .dailyMood && daily.valence == 0.62)
+        #expect(daily.labels == [.happy, .grateful])
+        #expect(daily.associations == [.family, .fitness])
+        #expect(daily.format == "apple-health")
+        #expect(moment.startMs == HealthDates.parse("2024-10-03 09:40:00 -0400")!.ms)
+        #expect(moment.kind == .momentaryEmotion && moment.valence == -0.4)
+        #expect(moment.labels == [.stressed, .worried])
+        #expect(moment.associations == [.work])
+        #expect(numbers.kind == .dailyMood && numbers.valence == -1)
+        #expect(numbers.labels == [.happy] && numbers.associations == [.selfCare])
+        // The step count beside them is read as ever.
+        #expect(data.read["health records"] == 10)
+    }
+
+    @Test("State of Mind samples without a date or a valence in range are left out and counted, never fatal")
+    func stateOfMindMalformed() throws {
+        let data = try Self.stateOfMind()
+        // Valence 1.7, none, "pleasant", no date.
+        #expect(data.leftOut[AppleHealthExport.stateOfMindLeftOut] == 4)
+        // Another in the first one's minute.
+        #expect(data.leftOut[AppleHealthExport.stateOfMindRepeated] == 1)
+        #expect(data.leftOut.count == 2, "\(data.leftOut)")
+    }
+
+    @Test("State of Mind samples become StateOfMind items, as Daylio's moods do; again, they are duplicates")
+    func stateOfMindImport() throws {
+        let temporary = try TemporaryStore()
+        let results = Self.importing(["apple_health_state_of_mind.xml"], into: temporary)
+        #expect(results.map(\.kind) == ["apple-health"])
+        let result = try #require(results.first)
+        #expect(result.error == nil)
+        #expect(result.counts["moods"] == 3)
+        #expect(result.added == 3)
+        let states = try temporary.store.items().compactMap { item -> (LibraryItem, StateOfMindSample)? in
+            if case .stateOfMind(let s) = item.asset, let state = s.state { return (item, state) }
+            return nil
+        }.sorted { $0.0.startMs < $1.0.startMs }
+        #expect(states.count == 3)
+        #expect(states.map(\.0.externalID) == ["apple-health", "apple-health", "apple-health"])
+        #expect(states.map(\.1.valenceClassification) == [.pleasant, .slightlyUnpleasant, .veryUnpleasant])
+        #expect(states.map(\.1.kind) == [.dailyMood, .momentaryEmotion, .dailyMood])
+        #expect(states.first?.1.labels == [.happy, .grateful])
+        let again = Self.importing(["apple_health_state_of_mind.xml"], into: temporary)
+        #expect(again.first?.added == 0)
+        #expect(again.first?.duplicates == 3)
     }
 }

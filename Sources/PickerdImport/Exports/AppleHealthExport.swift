@@ -1,10 +1,12 @@
 import Foundation
+import PickerdWire
 
 /// Apple Health's export (Health → profile → Export All Health Data): `export.zip`, holding
 /// `apple_health_export/export.xml` and `workout-routes/*.gpx`, or that folder unpacked.
 ///
 /// `export.xml` is read with ``XMLTagStream``, one tag at a time (real exports are hundreds of MB to
-/// several GB; memory stays at a chunk, the step samples kept for walks, and the workouts):
+/// several GB; memory stays at a chunk, the step samples kept for walks, and the workouts). Inside
+/// `export.zip` it is inflated as it is read, never unpacked whole (``ZipArchive/StreamedMember``):
 /// - `<Workout>`: `workoutActivityType` (`HKWorkoutActivityTypeRunning` → 37, see
 ///   ``activityType(_:)``), `startDate`/`endDate` (`2024-05-04 07:05:00 -0400`), `totalDistance`
 ///   with `totalDistanceUnit` (km, mi, m, yd, ft), `totalEnergyBurned` with its unit (kcal, Cal, kJ);
@@ -16,8 +18,8 @@ import Foundation
 ///   `<WorkoutEvent>`s (pauses, laps, segments) are read past.
 /// - `<Record type="HKQuantityTypeIdentifierStepCount">`: step samples, folded into each run, walk
 ///   and hike's steps and into walks and runs outside workouts (``StepSamples``).
-/// - State of Mind: the Health app's export does not document a form for it (iOS 18 writes none we
-///   know of); records whose type names `StateOfMind` are counted as left out, not guessed at.
+/// - State of Mind (iOS 18's `HKStateOfMind`, logged in the Health app or the Mindfulness app):
+///   see ``readStateOfMind(_:)`` for the form read, which Apple does not document for the export.
 /// - Everything else (heart rate, energy, sleep, `<ActivitySummary>`, `<Correlation>`, `<Me>`…) is
 ///   read past.
 ///
@@ -53,7 +55,7 @@ public enum AppleHealthExport {
         var count = 0
         var workout: Draft?
         var inRoute = false
-        var stateOfMind = 0
+        var moodMinutes = Set<Int64>()
 
         while let token = try stream.next() {
             let depth = stream.depth
@@ -70,8 +72,10 @@ public enum AppleHealthExport {
                         if stream.attribute("type", is: "HKQuantityTypeIdentifierStepCount") {
                             try readSteps(stream, into: &steps)
                         } else if let type = stream.rawAttribute("type"), contains(type, "StateOfMind") {
-                            stateOfMind += 1
+                            addStateOfMind(stream, into: &data, minutes: &moodMinutes)
                         }
+                    } else if stream.nameIs("StateOfMind") {
+                        addStateOfMind(stream, into: &data, minutes: &moodMinutes)
                     } else if stream.nameIs("Workout") {
                         guard data.workouts.count < maximumWorkouts else { throw stream.error("more than \(maximumWorkouts) workouts") }
                         workout = try Draft(stream)
@@ -108,10 +112,98 @@ public enum AppleHealthExport {
         }
         data.motion = steps.bouts(outside: data.workouts.map { $0.startMs...$0.endMs }, format: format)
         if steps.dropped > 0 { data.leftOut["step samples left out (malformed, or past \(StepSamples.maximumSamples))"] = steps.dropped }
-        if stateOfMind > 0 { data.leftOut["State of Mind records left out (their export form is not documented)"] = stateOfMind }
         data.read["health records"] = count
         return data
     }
+
+    /// Why a State of Mind sample was left out, as the import's summary says it.
+    static let stateOfMindLeftOut = "State of Mind samples left out (no date or valence pickerd reads)"
+    /// A State of Mind sample in a minute that already has one (a mood's id is its minute).
+    static let stateOfMindRepeated = "State of Mind samples left out (another in the same minute)"
+
+    /// Reads a State of Mind sample into `data.moods`, or counts it as left out: never fatal, as
+    /// its form is not documented (``readStateOfMind(_:)``).
+    private static func addStateOfMind(_ stream: XMLTagStream, into data: inout ImportedData, minutes: inout Set<Int64>) {
+        guard let mood = readStateOfMind(stream) else {
+            data.leftOut[stateOfMindLeftOut, default: 0] += 1
+            return
+        }
+        guard minutes.insert(mood.startMs / 60_000).inserted else {
+            data.leftOut[stateOfMindRepeated, default: 0] += 1
+            return
+        }
+        data.moods.append(mood)
+    }
+
+    /// A State of Mind sample (`HKStateOfMind`, iOS 18 and later) as a mood; `nil` when it has no
+    /// date or valence this reads.
+    ///
+    /// **What is known, and what is assumed.** Apple documents the sample (HealthKit's
+    /// `HKStateOfMind`: `kind` `.momentaryEmotion` or `.dailyMood`, `valence` from −1 to 1, its
+    /// `valenceClassification`, `labels` such as `.happy`, `associations` such as `.work`; its type's
+    /// identifier is `HKDataTypeStateOfMind`, `HKObjectType.stateOfMindType()`), but not how the Health
+    /// app's "Export All Health Data" writes it: `export.xml`'s DTD (HealthKit Export Version 14)
+    /// lists `Record`, `Correlation`, `Workout`, `ActivitySummary`, `ClinicalRecord`, `Audiogram` and
+    /// `VisionPrescription`, and no public export sample, Apple documentation or open-source reader
+    /// (searched November 2026) shows State of Mind in one; open-source readers ask for it or skip it
+    /// (the-momentum/open-wearables issue 1251, wkaisertexas/HealthLens issue 28). So this reads the
+    /// form the export gives every other sample, and names the rest after HealthKit's properties:
+    /// ```
+    /// <Record type="HKDataTypeStateOfMind" sourceName="Health" startDate="2024-10-02 21:10:00 +0100"
+    ///         endDate="2024-10-02 21:10:00 +0100" kind="HKStateOfMindKindDailyMood" valence="0.62"
+    ///         labels="HKStateOfMindLabelHappy,HKStateOfMindLabelGrateful" associations="HKStateOfMindAssociationFamily"/>
+    /// ```
+    /// - any element at the top level whose `type` contains `StateOfMind`, or a `<StateOfMind>` element
+    ///   (the element name an export of its own would most likely take);
+    /// - `startDate` (required), in the export's date form;
+    /// - `valence` (required; `value`, as every other record writes its number, when there is no
+    ///   `valence`): a number from −1 to 1;
+    /// - `kind`: `HKStateOfMindKindDailyMood`, `dailyMood` or `2` is a daily mood; anything else, or
+    ///   none, a momentary emotion (HealthKit's raw values: 1 momentary, 2 daily);
+    /// - `labels` and `associations`: names separated by commas, `|`, `;` or spaces, with or without
+    ///   HealthKit's `HKStateOfMindLabel`/`HKStateOfMindAssociation` prefix, in any case, or
+    ///   HealthKit's raw numbers; names not known are dropped.
+    ///
+    /// The valence classification is the one ``StateOfMindStyle/classification(valence:)`` gives, as
+    /// for Daylio's moods (HealthKit derives it from the valence the same way). A sample without a
+    /// date or a valence in range is left out and counted, never fatal: if Apple's form turns out to
+    /// differ, the import says how many samples it could not read instead of failing.
+    static func readStateOfMind(_ stream: XMLTagStream) -> ImportedMood? {
+        guard let start = stream.rawAttribute("startDate").flatMap(HealthDates.parse),
+              let text = stream.attribute("valence") ?? stream.attribute("value"),
+              let valence = Double(text.trimmingCharacters(in: .whitespaces)), valence.isFinite, (-1...1).contains(valence) else { return nil }
+        let kindText = (stream.attribute("kind") ?? "").lowercased()
+        let kind: StateOfMindKind = kindText.hasSuffix("dailymood") || kindText == "2" ? .dailyMood : .momentaryEmotion
+        let labels = names(stream.attribute("labels"), prefix: "hkstateofmindlabel").compactMap { name -> StateOfMindLabel? in
+            if let raw = Int32(name) { return StateOfMindLabel.allKnown.first { $0.rawValue == raw && $0 != .unspecified } }
+            return stateOfMindLabels[name]
+        }
+        let associations = names(stream.attribute("associations"), prefix: "hkstateofmindassociation").compactMap { name -> StateOfMindAssociation? in
+            if let raw = Int32(name) { return StateOfMindAssociation.allKnown.first { $0.rawValue == raw && $0 != .unspecified } }
+            return stateOfMindAssociations[name]
+        }
+        return ImportedMood(startMs: start.ms, kind: kind, valence: valence, labels: unique(labels), associations: unique(associations), format: format)
+    }
+
+    /// The names in a list (lowercased, HealthKit's prefix removed).
+    private static func names(_ text: String?, prefix: String) -> [String] {
+        guard let text else { return [] }
+        return text.lowercased().split(whereSeparator: { $0 == "," || $0 == "|" || $0 == ";" || $0 == " " }).map {
+            $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : String($0)
+        }
+    }
+
+    private static func unique<T: Hashable>(_ values: [T]) -> [T] {
+        var seen = Set<T>()
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// HealthKit's labels by their lowercased names (`happy`, `stressed`).
+    static let stateOfMindLabels: [String: StateOfMindLabel] = Dictionary(
+        uniqueKeysWithValues: StateOfMindLabel.allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
+    /// HealthKit's associations by their lowercased names (`work`, `selfcare`).
+    static let stateOfMindAssociations: [String: StateOfMindAssociation] = Dictionary(
+        uniqueKeysWithValues: StateOfMindAssociation.allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
 
     private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         needle.withUTF8Buffer { n in

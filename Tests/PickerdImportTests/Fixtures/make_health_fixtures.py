@@ -192,6 +192,83 @@ def apple_health():
     write("strava_same_run.gpx", route_gpx(strava, creator="StravaGPX", name="Riverside before breakfast", type_="9"))
 
 
+def state_of_mind_xml():
+    """An export.xml with State of Mind samples in the form AppleHealthExport.readStateOfMind reads.
+
+    Apple does not document how the Health app's export writes HKStateOfMind (iOS 18); this is the
+    form it gives every other sample (a <Record> named by its type's identifier, HKDataTypeStateOfMind,
+    dates in the export's form) with attributes named after HKStateOfMind's properties (kind, valence,
+    labels, associations), and a <StateOfMind> element with the same attributes. Then malformed ones."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', DOCTYPE.rstrip("\n"), '<HealthData locale="en_US">',
+           ' <ExportDate value="2024-10-10 20:00:00 -0400"/>']
+    def som(start, attrs, element="Record", children=()):
+        head = f' <{element}' + (' type="HKDataTypeStateOfMind"' if element == "Record" else "")
+        head += ' sourceName="Health" sourceVersion="18.0"'
+        if start is not None:
+            head += f' startDate="{health_date(start)}" endDate="{health_date(start)}"'
+        head += "".join(f' {k}="{v}"' for k, v in attrs)
+        if not children:
+            return [head + "/>"]
+        return [head + ">"] + [f"  {c}" for c in children] + [f" </{element}>"]
+    d1 = dt.datetime(2024, 10, 2, 21, 10, 0, tzinfo=EDT)
+    # A daily mood, HealthKit's names with their prefixes, metadata inside.
+    out += som(d1, [("kind", "HKStateOfMindKindDailyMood"), ("valence", "0.62"),
+                    ("labels", "HKStateOfMindLabelHappy,HKStateOfMindLabelGrateful,HKStateOfMindLabelSomethingNew"),
+                    ("associations", "HKStateOfMindAssociationFamily,HKStateOfMindAssociationFitness")],
+               children=['<MetadataEntry key="HKMetadataKeySyncVersion" value="1"/>'])
+    # A momentary emotion as a <StateOfMind> element, short names, | separated.
+    d2 = dt.datetime(2024, 10, 3, 9, 40, 0, tzinfo=EDT)
+    out += som(d2, [("kind", "momentaryEmotion"), ("valence", "-0.4"), ("labels", "stressed | Worried"), ("associations", "work")],
+               element="StateOfMind")
+    # HealthKit's raw numbers: daily mood (2), happy (17), self care (13); the valence in `value`.
+    d3 = dt.datetime(2024, 10, 4, 22, 0, 0, tzinfo=EDT)
+    out += som(d3, [("kind", "2"), ("value", "-1"), ("labels", "17"), ("associations", "13")])
+    # Malformed, each left out and counted: a valence out of range, none at all, not a number, no date.
+    out += som(d3 + dt.timedelta(hours=1), [("kind", "1"), ("valence", "1.7")])
+    out += som(d3 + dt.timedelta(hours=2), [("kind", "1")])
+    out += som(d3 + dt.timedelta(hours=3), [("valence", "pleasant")])
+    out += som(None, [("valence", "0.3")])
+    # Another in the same minute as the first: left out (a mood's id is its minute).
+    out += som(d1 + dt.timedelta(seconds=20), [("kind", "HKStateOfMindKindMomentaryEmotion"), ("valence", "0.1")])
+    # A step count beside them, read as ever.
+    out.append(step_record(PHONE, d2, d2 + dt.timedelta(minutes=3), 42))
+    out.append('</HealthData>')
+    out.append('')
+    return "\n".join(out)
+
+
+def zip64(name, entry, data):
+    """A ZIP64 archive written by hand (as an export.zip over 4 GB is): the entry deflated, its sizes and
+    offset 0xFFFFFFFF in the central directory with the real ones in its ZIP64 extra field, and the
+    ZIP64 end of central directory record and locator before the classic one (whose fields say 0xFFFF...)."""
+    import struct
+    import zlib
+    raw = data.encode("utf-8")
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    deflated = c.compress(raw) + c.flush()
+    crc = zlib.crc32(raw) & 0xFFFFFFFF
+    fname = entry.encode("utf-8")
+    local_extra = struct.pack("<HHQQ", 1, 16, len(raw), len(deflated))
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 8, 0, 0x21, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(fname), len(local_extra))
+    body = local + fname + local_extra + deflated
+    central_extra = struct.pack("<HHQQQ", 1, 24, len(raw), len(deflated), 0)
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 8, 0, 0x21, crc, 0xFFFFFFFF, 0xFFFFFFFF,
+                          len(fname), len(central_extra), 0, 0, 0, 0, 0xFFFFFFFF) + fname + central_extra
+    cd_offset = len(body)
+    eocd64_offset = cd_offset + len(central)
+    eocd64 = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, 1, 1, len(central), cd_offset)
+    locator = struct.pack("<IIQI", 0x07064B50, 0, eocd64_offset, 1)
+    eocd = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    with open(os.path.join(HERE, name), "wb") as f:
+        f.write(body + central + eocd64 + locator + eocd)
+
+
+def apple_health_state_of_mind():
+    xml = state_of_mind_xml()
+    write("apple_health_state_of_mind.xml", xml)
+    zip64("apple_health_zip64.zip", "apple_health_export/export.xml", xml)
+
+
 GB_DDL = [
     'CREATE TABLE "DEVICE" ("_id" INTEGER PRIMARY KEY AUTOINCREMENT ,"NAME" TEXT NOT NULL ,"MANUFACTURER" TEXT NOT NULL ,'
     '"IDENTIFIER" TEXT NOT NULL UNIQUE ,"TYPE" INTEGER NOT NULL ,"MODEL" TEXT,"ALIAS" TEXT)',
@@ -299,6 +376,7 @@ def gadgetbridge():
 
 if __name__ == "__main__":
     apple_health()
+    apple_health_state_of_mind()
     gadgetbridge()
     print("run: 2024-05-04 11:05:00Z-11:37:30Z, 5120 m, 312.5 kcal, HR 151.4, 66 route points, 5200 steps")
     print("walk on 2024-05-03 12:00Z-12:40Z: 4000 steps (watch)")
