@@ -10,8 +10,8 @@ import Synchronization
 /// (libheif, FFmpeg) descriptors or memory, never a path. So the readers can run in a process that
 /// may not open anything (`pickerd-reader`, whose seccomp filter kills it at any `open`/`openat`):
 /// it installs an opener that asks pickerd for each path, and pickerd decides which it grants.
-/// Nothing here writes a file: a zip's members are unpacked into `memfd_create` descriptors and
-/// seen through ``withOverlay(_:_:)``.
+/// Nothing here writes a file: a zip's members are seen through ``withOverlay(_:streams:_:)``,
+/// unpacked into a `memfd_create` descriptor when opened, or inflated as they are read.
 ///
 /// Directory walking (``FolderWalk``, the importer's list of files) is not reading a file's
 /// content and stays with the caller (pickerd).

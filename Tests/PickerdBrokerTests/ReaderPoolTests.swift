@@ -3,6 +3,7 @@ import Glibc
 import Logging
 @testable import PickerdBroker
 import PickerdImport
+import PickerdLibrary
 import PickerdTestKit
 import Synchronization
 import Testing
@@ -60,5 +61,49 @@ struct ReaderPoolTests {
         #expect(throws: ProbeError.self) { try pool.probe(path: folder + "/gone.jpg", timeZone: .current, readPeople: false) }
         _ = try pool.probe(path: folder + "/a.jpg", timeZone: .current, readPeople: false)
         #expect(pool.started.load(ordering: .relaxed) == 1)
+    }
+
+    /// A zip of stored entries (names and bytes), as `zip -0` writes one.
+    static func storedZip(_ entries: [(String, [UInt8])]) -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+        func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
+        var body: [UInt8] = [], central: [UInt8] = []
+        for (name, bytes) in entries {
+            let crc = Int(CRC32.checksum(bytes)), nameBytes = Array(name.utf8), offset = body.count
+            let common = le16(20) + le16(0) + le16(0) + le16(0) + le16(0x21) + le32(crc) + le32(bytes.count) + le32(bytes.count) + le16(nameBytes.count) + le16(0)
+            body += le32(0x0403_4B50) + common + nameBytes + bytes
+            central += le32(0x0201_4B50) + le16(20) + common + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset) + nameBytes
+        }
+        return body + central + le32(0x0605_4B50) + le16(0) + le16(0) + le16(entries.count) + le16(entries.count)
+            + le32(central.count) + le32(body.count) + le16(0)
+    }
+
+    @Test("an Apple Health export.zip with 300 route files is read by one confined reader (64 descriptors at most), export.xml streamed from the zip, as in process")
+    func healthExportZip() throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/PickerdImportTests/Fixtures"
+        let xml = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixtures + "/apple_health_export/export.xml")))
+        let route = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixtures + "/apple_health_export/workout-routes/route_2024-05-04_7.05am.gpx")))
+        // The run's route, and 299 routes of workouts the export does not list (more files than a reader may hold open).
+        var entries = [("apple_health_export/export.xml", xml), ("apple_health_export/workout-routes/route_2024-05-04_7.05am.gpx", route)]
+        for index in 0..<299 { entries.append(("apple_health_export/workout-routes/route_\(index).gpx", route)) }
+        let folder = NSTemporaryDirectory() + "pickerd-pool-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let zip = folder + "/export.zip"
+        try Data(Self.storedZip(entries)).write(to: URL(fileURLWithPath: zip))
+
+        let pool = Self.pool(memoryMiB: 256)
+        defer { pool.stop() }
+        let confined = pool.export(path: zip, name: "export.zip", names: [:], nowMs: nil, granted: { _ in false }) { _ in }
+        let unconfined = InProcessReading().export(path: zip, name: "export.zip", names: [:], nowMs: nil, granted: { _ in true }) { _ in }
+        let health = try #require(confined.first { $0.kind == "apple-health" }, "\(confined.map { "\($0.file) \($0.kind) \($0.error ?? "")" })")
+        #expect(health.error == nil)
+        #expect(health.data?.workouts.count == 4)
+        #expect(health.data?.workouts.first?.route.count == 66)
+        let same = try #require(unconfined.first { $0.kind == "apple-health" })
+        #expect(health.data?.workouts == same.data?.workouts)
+        #expect(health.data?.motion == same.data?.motion)
+        // The routes are the export's, not GPX files of their own: one file read.
+        #expect(confined.count == 1 && unconfined.count == 1, "\(confined.map(\.file))")
     }
 }

@@ -5,20 +5,25 @@ import PickerdMoments
 import PickerdLibrary
 import Synchronization
 
-/// Unpacks a zip archive (Strava's and Garmin's bulk exports, Takeout's downloads, Apple Health's
-/// `export.zip`) into memory (sealed memfds, seen through ``ReaderFiles/withOverlay(_:streams:_:)``),
-/// one entry at a time, so its files can be imported as a folder's without writing a file anywhere.
-/// Stored and deflated entries are read; everything is bounded: an entry may not inflate past
-/// ``maximumEntry``, the archive's unpacked entries past ``maximumTotal``, nor any entry past
-/// ``maximumRatio`` times its compressed size (a zip bomb stops at the first entry that tries).
-/// Names with `..` or an absolute path are refused. ZIP64 archives (over 4 GB, or an entry over
-/// 4 GB, as a large Apple Health export's `export.xml`) are read.
+/// Reads a zip archive (Strava's and Garmin's bulk exports, Takeout's downloads, Apple Health's
+/// `export.zip`) as a folder, without writing a file anywhere: its entries are seen through
+/// ``ReaderFiles/withOverlay(_:streams:_:)`` and read from the archive when a reader reads them,
+/// a stream inflated as it is read (``ReaderFiles/openStream(_:)``), or a file unpacked whole into
+/// a sealed memfd when a reader opens it (``ReaderFiles/open(_:)``), closed when it is done. So
+/// an archive of thousands of files (an Apple Health export's routes, a Strava export's
+/// activities) holds one descriptor, the archive's, and memory for one entry at a time.
 ///
-/// An entry larger than ``streamedEntry``, and any `export.xml` (Apple Health's, hundreds of MB to
-/// several GB, whose reader streams it whatever its size), is not unpacked: it is a ``StreamedMember``, which a streaming reader (``XMLTagStream``,
-/// through ``ReaderFiles/openStream(_:)``) inflates a piece at a time as it reads, in bounded
-/// memory, its checksum checked at its end; up to ``maximumStreamed``. A reader that wants such an
-/// entry whole gets it unpacked when it opens it, bounded as any entry (``maximumEntry``).
+/// Stored and deflated entries are read; everything is bounded. When the archive is opened, every
+/// entry up to ``streamedEntry`` is inflated and checked (size, checksum), then let go: an entry
+/// may not inflate past ``maximumEntry``, those entries together past ``maximumTotal``, nor any
+/// past ``maximumRatio`` times its compressed size (a zip bomb stops at the first entry that
+/// tries), and a damaged entry refuses the archive, as before anything of it is read. An entry
+/// larger than that, and any `export.xml` (Apple Health's, hundreds of MB to several GB, whose
+/// reader streams it whatever its size), is checked as it is streamed instead, up to
+/// ``maximumStreamed``, its size and checksum at its end; a reader that wants it whole gets it
+/// unpacked, bounded as any entry (``maximumEntry``). Names with `..` or an absolute path are
+/// refused. ZIP64 archives (over 4 GB, or an entry over 4 GB, as a large export's `export.xml`)
+/// are read.
 enum ZipArchive {
     /// The most one entry may inflate to when unpacked whole.
     static let maximumEntry = 512 << 20
@@ -34,14 +39,6 @@ enum ZipArchive {
     /// Bytes inflated from streamed entries in this process: what a reader tells pickerd as it goes
     /// (``FileReaderService``), whose time allowance for the file grows with them.
     static let streamedBytes = Atomic<Int64>(0)
-
-    /// A member unpacked into memory.
-    struct Member {
-        /// Its path in the archive.
-        var entry: String
-        /// A sealed `memfd_create` descriptor holding its bytes; the caller closes it.
-        var fd: Int32
-    }
 
     /// Where an entry's data is, as its central directory and local header say.
     struct Entry: Sendable {
@@ -68,33 +65,31 @@ enum ZipArchive {
         var archiveName: String
         /// The entry.
         var entry: Entry
+        /// Whether it was inflated and checked when the archive was opened (an entry up to
+        /// ``ZipArchive/streamedEntry``); otherwise it is checked as a stream reads it to its end.
+        var checked: Bool
     }
 
-    /// An archive's entries: those unpacked into memory, and those left to be streamed.
+    /// An archive opened to be read as a folder: its entries, and its descriptor they are read from.
     struct Unpacked {
-        /// Unpacked entries, in the archive's order.
-        var members: [Member]
-        /// Streamed entries, in the archive's order.
-        var streamed: [StreamedMember]
-        /// The archive's descriptor the streamed entries read (`-1` when there are none).
+        /// Its file entries, in the archive's order.
+        var members: [StreamedMember]
+        /// The archive's descriptor the entries are read from; ``close()`` closes it.
         var archive: Int32
 
-        /// Closes every descriptor.
-        func close() {
-            for member in members { Glibc.close(member.fd) }
-            if archive >= 0 { Glibc.close(archive) }
-        }
+        /// Closes the archive.
+        func close() { Glibc.close(archive) }
     }
 
-    /// Unpacks `path` (opened through ``ReaderFiles``): each member a sealed memfd, so nothing is
-    /// written to any file system, except those larger than ``streamedEntry``, left to be streamed.
-    /// The bounds are the same whether or not they are read: ``maximumEntry``, ``maximumTotal``,
+    /// Opens `path` (through ``ReaderFiles``) to be read as a folder: its entries listed, and those
+    /// up to ``streamedEntry`` inflated and checked, then let go (each is unpacked again, into a
+    /// sealed memfd, when a reader opens it). Bounds: ``maximumEntry``, ``maximumTotal``,
     /// ``maximumRatio``, ``maximumStreamed``.
-    /// - Returns: the members; the caller closes them (``Unpacked/close()``).
-    /// - Throws: ``ImportError`` naming the archive and the entry (every descriptor made is closed then).
+    /// - Returns: the entries; the caller closes the archive (``Unpacked/close()``) once done reading.
+    /// - Throws: ``ImportError`` naming the archive and the entry.
     static func unpack(path: String, name: String) throws(ImportError) -> Unpacked {
         guard let handle = ReaderFiles.open(path) else { throw ImportError(file: name, "cannot be read") }
-        var unpacked = Unpacked(members: [], streamed: [], archive: handle)
+        var unpacked = Unpacked(members: [], archive: handle)
         do throws(ImportError) {
             var total = 0
             for entry in try entries(handle, name: name) {
@@ -103,32 +98,24 @@ enum ZipArchive {
                         throw ImportError(file: name, location: entry.name,
                                           "an entry of \(entry.uncompressed >> 30) GiB is larger than pickerd reads (\(maximumStreamed >> 30) GiB)")
                     }
-                    unpacked.streamed.append(StreamedMember(archive: handle, archiveName: name, entry: entry))
+                    unpacked.members.append(StreamedMember(archive: handle, archiveName: name, entry: entry, checked: false))
                     continue
                 }
                 guard total + Int(entry.uncompressed) <= maximumTotal else {
                     throw ImportError(file: name, location: entry.name, "the archive would expand past \(maximumTotal >> 20) MiB (a zip bomb?)")
                 }
-                let bytes = try whole(entry, archive: handle, name: name)
-                total += bytes.count
-                guard let fd = ReaderFiles.memoryFile(entry.name, bytes) else {
-                    throw ImportError(file: name, location: entry.name, "cannot be unpacked: \(String(cString: strerror(errno)))")
-                }
-                unpacked.members.append(Member(entry: entry.name, fd: fd))
+                total += try whole(entry, archive: handle, name: name).count
+                unpacked.members.append(StreamedMember(archive: handle, archiveName: name, entry: entry, checked: true))
             }
         } catch {
             unpacked.close()
             throw error
         }
-        if unpacked.streamed.isEmpty {
-            Glibc.close(handle)
-            unpacked.archive = -1
-        }
         return unpacked
     }
 
-    /// A streamed member unpacked whole into a sealed memfd, for a reader that does not stream:
-    /// bounded as any entry unpacked up front (``maximumEntry``, ``maximumRatio``).
+    /// An entry unpacked whole into a sealed memfd, for a reader that opens it as a file: bounded as
+    /// any entry (``maximumEntry``, ``maximumRatio``).
     /// - Returns: the descriptor (the caller closes it), or `nil` with `errno` set (`EFBIG` when it
     ///   is too large, `EIO` when it is corrupt).
     static func memoryFile(_ member: StreamedMember) -> Int32? {
