@@ -295,10 +295,11 @@ let package = Package(
             dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
             path: "Tools/Benchmarks/RecordsBench"
         ),
-        // Tools/bench-health: a one-year Apple Health export (2M records) read and imported, records/s and peak RSS.
+        // Tools/bench-health: a one-year Apple Health export.zip (2M records) imported through a real pickerd and its
+        // confined reader, against the same in process: records/s and peak RSS.
         .executableTarget(
             name: "pickerd-bench-health",
-            dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
+            dependencies: ["BenchSupport", "PickerdImport", "PickerdMoments", "PickerdStore"],
             path: "Tools/Benchmarks/HealthBench"
         ),
         // Tools/bench-places: the gazetteer's index (build time, memory) and lookups against a linear scan.

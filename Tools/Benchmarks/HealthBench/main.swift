@@ -1,26 +1,33 @@
 // pickerd-bench-health: a one-year Apple Health export of a daily watch wearer (2 million records by
 // default, generated in the same run to the export's schema: step counts from a watch and a phone,
 // heart rate, active and basal energy, walking distance, a run every other day with its route file,
-// a walk on the others) read by AppleHealthExport (export.xml streamed a tag at a time, routes read),
-// then imported whole into a temporary store through ExportImporter: records/s, MB/s and peak RSS
-// (VmHWM, reset before each phase through /proc/self/clear_refs where the kernel allows it). The
-// baseline, measured in the same run on the same file, is reading its bytes in 1 MiB chunks and
-// looking at each (counting newlines), no parsing. The file is read from the page cache (it was
-// just written), so the figures are parsing, not disk. Tools/bench-health builds it and runs it.
+// a walk on the others), zipped as the Health app's export.zip, then imported as pickerd imports it:
+// `pickerctl import export.zip` into a real pickerd (release build), whose confined pickerd-reader
+// streams export.xml out of the zip (inflated as it is parsed), while pickerd writes the items and
+// builds the moments of the weeks they touch: records/s, and the peak RSS of pickerd and of the reader
+// (sampled every 50 ms, and their VmHWM at the end). Against it, in this process and the same run on
+// the same files: the same import unconfined (ExportImporter with InProcessReading, then the moments),
+// so the confined rate is a ratio of the unconfined one; the read alone (export.xml from its folder,
+// and from the zip); and a baseline, reading export.xml's bytes in 1 MiB chunks and looking at each
+// (counting newlines), no parsing. Peak RSS in this process is VmHWM, reset before each phase through
+// /proc/self/clear_refs where the kernel allows it. The files are read from the page cache (just
+// written), so the figures are parsing, not disk. Tools/bench-health builds it and runs it.
 //
-//   pickerd-bench-health WORK-DIR [RECORDS]
+//   pickerd-bench-health BIN-DIR WORK-DIR [RECORDS]
 import BenchSupport
 import Foundation
 import Glibc
 import PickerdImport
+import PickerdMoments
 import PickerdStore
+import Synchronization
 
 func fail(_ message: String) -> Never { benchFail("bench-health", message) }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: pickerd-bench-health WORK-DIR [RECORDS]") }
-let work = arguments[1]
-let target = arguments.count > 2 ? Int(arguments[2]) ?? 0 : 2_000_000
+guard arguments.count >= 3 else { fail("usage: pickerd-bench-health BIN-DIR WORK-DIR [RECORDS]") }
+let bin = arguments[1], work = arguments[2]
+let target = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 2_000_000
 guard target > 0 else { fail("RECORDS is a number of records") }
 let folder = work + "/apple_health_export"
 let path = folder + "/export.xml"
@@ -161,6 +168,52 @@ func generate() -> (bytes: Int, records: Int, workouts: Int, days: Int) {
     return (written, records, workouts, day)
 }
 
+// MARK: pickerd and its readers, from /proc
+
+/// pickerd's children running pickerd-reader (/proc/PID/stat: its name, and its parent).
+@Sendable func readers(of pickerd: Int32) -> [Int32] {
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+    return entries.compactMap { Int32($0) }.filter { pid in
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { return false }
+        let name = stat[stat.index(after: open)..<close]
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return name.hasPrefix("pickerd-reader") && fields.count > 1 && Int32(fields[1]) == pickerd
+    }
+}
+
+/// A process's user and system CPU seconds (/proc/PID/stat, fields 14 and 15).
+func cpuSeconds(_ pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// pickerd's and its readers' resident memory, sampled every 50 ms while an import runs: the peaks, MB.
+final class Sampler: Sendable {
+    private let peaks = Mutex<(pickerd: Double, reader: Double, readers: Int)>((0, 0, 0))
+    private let stopped = Atomic<Bool>(false)
+
+    init(_ pid: Int32) {
+        Thread.detachNewThread { [self] in
+            while !stopped.load(ordering: .acquiring) {
+                let own = processMemory("\(pid)").rss
+                let found = readers(of: pid)
+                let reader = found.map { processMemory("\($0)").rss }.max() ?? 0
+                peaks.withLock { $0 = (max($0.pickerd, own), max($0.reader, reader), max($0.readers, found.count)) }
+                usleep(50_000)
+            }
+        }
+    }
+
+    func stop() -> (pickerd: Double, reader: Double, readers: Int) {
+        stopped.store(true, ordering: .releasing)
+        usleep(120_000)
+        return peaks.withLock { $0 }
+    }
+}
+
 // MARK: the run
 
 FileHandle.standardError.write(Data("bench-health: writing \(target) records to \(path)…\n".utf8))
@@ -169,14 +222,22 @@ let made = generate()
 let generateSeconds = (now() - t0) / 1000
 let mb = Double(made.bytes) / 1_048_576
 let items = made.records + made.workouts
+// The Health app's export.zip: apple_health_export/ deflated (zip's default level).
+t0 = now()
+let zip = work + "/export.zip"
+let zipped = runProgram("/bin/sh", ["-c", "cd '\(work)' && zip -q -r export.zip apple_health_export"])
+guard zipped.status == 0 else { fail("zip: \(zipped.err)") }
+let zipSeconds = (now() - t0) / 1000
+let zipMB = Double((try? FileManager.default.attributesOfItem(atPath: zip)[.size] as? Int) ?? 0) / 1_048_576
 let peakResets = resetPeakMemory()
 
 struct Row {
     var name: String
     var seconds: Double
-    var peak: Double
+    var peak: String
 }
 var rows: [Row] = []
+@MainActor func row(_ name: String, _ seconds: Double, _ peak: Double) { rows.append(Row(name: name, seconds: seconds, peak: f(peak))) }
 
 // The baseline: 1 MiB chunked reads, every byte looked at, no parsing.
 _ = resetPeakMemory()
@@ -199,9 +260,9 @@ do {
     buffer.deallocate()
     close(fd)
 }
-rows.append(Row(name: "read 1 MiB chunks, find each line (baseline)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
+row("baseline: read export.xml in 1 MiB chunks, find each line", (now() - t0) / 1000, processMemory().peak)
 
-// The reader: export.xml streamed, routes read, steps folded.
+// The reader alone, in this process: export.xml from its folder (streamed from the file), routes read, steps folded.
 _ = resetPeakMemory()
 t0 = now()
 var samples: [(Int, Double)] = []
@@ -211,35 +272,69 @@ do {
         if n % 500_000 == 0 { samples.append((n, processMemory().rss)) }
     }
 } catch { fail("\(error)") }
-rows.append(Row(name: "read (AppleHealthExport.read)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
+row("in process: read export.xml (AppleHealthExport.read)", (now() - t0) / 1000, processMemory().peak)
 guard data.read["health records"] == items + 1 else { fail("read \(data.read["health records"] ?? 0) of \(items + 1) records") }
 
-// The whole import: reader, then items written to a store in one transaction.
+// The reader alone, in this process, as a reader process reads it: export.zip, export.xml inflated as it is parsed.
 _ = resetPeakMemory()
 t0 = now()
-let storeDirectory = work + "/store"
+let fromZip = InProcessReading().export(path: zip, name: "export.zip", names: [:], nowMs: nil, granted: { _ in true }) { _ in }
+row("in process: read export.zip (export.xml streamed from the zip)", (now() - t0) / 1000, processMemory().peak)
+guard let zipRead = fromZip.first(where: { $0.kind == "apple-health" }), zipRead.error == nil,
+      zipRead.data?.read["health records"] == items + 1 else { fail("reading the zip: \(fromZip.map { "\($0.file) \($0.kind) \($0.error ?? "")" })") }
+
+// The import unconfined: export.zip read in this process, items written to a store, the weeks' moments built.
+_ = resetPeakMemory()
+t0 = now()
 let results: [ExportImporter.FileResult]
 do {
-    let store = try Store(dataDirectory: storeDirectory)
-    results = ExportImporter(store: store).run([path]) { _, _, _, _ in }
+    let store = try Store(dataDirectory: work + "/store")
+    results = ExportImporter(store: store, reading: InProcessReading()).run([zip]) { _, _, _, _ in }
+    try MomentEngine(store: store).refresh(touching: results.flatMap(\.touched))
 } catch { fail("\(error)") }
-rows.append(Row(name: "import into a store (ExportImporter.run)", seconds: (now() - t0) / 1000, peak: processMemory().peak))
-guard let result = results.first, result.error == nil else { fail("import: \(results)") }
+let inProcessImport = (now() - t0) / 1000
+row("in process: import export.zip (read, write, moments)", inProcessImport, processMemory().peak)
+guard let result = results.first(where: { $0.kind == "apple-health" }), result.error == nil else { fail("import: \(results)") }
+
+// As pickerd does it: pickerctl import into a running pickerd; export.xml read by a confined pickerd-reader.
+let pickerd = BenchPickerd(root: work + "/pickerd", bin: bin)
+pickerd.start()
+let pid = pickerd.process!.processIdentifier
+let rssAtRest = pickerd.memory().rss
+let sampler = Sampler(pid)
+t0 = now()
+let imported = pickerd.ctl(["import", zip])
+let confinedImport = (now() - t0) / 1000
+let sampled = sampler.stop()
+guard imported.status == 0, imported.out.contains("health records") else { fail("pickerctl import: \(imported.out) \(imported.err)") }
+let readerPids = readers(of: pid)
+let readerPeak = readerPids.map { processMemory("\($0)").peak }.max() ?? 0
+let readerCPU = readerPids.map(cpuSeconds).max() ?? 0
+let pickerdPeak = pickerd.memory().peak
+pickerd.stop()
+rows.append(Row(name: "pickerd: pickerctl import export.zip (confined reader, write, moments)", seconds: confinedImport,
+                peak: "pickerd \(f(max(sampled.pickerd, 0))) (VmHWM \(f(pickerdPeak))); reader \(f(max(sampled.reader, readerPeak)))"))
 
 print("")
 print("export.xml: \(made.records) records and \(made.workouts) workouts over \(made.days) days, \(f(mb)) MB, "
-      + "written in \(f(generateSeconds)) s; \(newlines) lines; \(made.workouts / 2 + made.workouts % 2) route files")
+      + "written in \(f(generateSeconds)) s; \(newlines) lines; \(made.workouts / 2 + made.workouts % 2) route files; "
+      + "export.zip \(f(zipMB)) MB, zipped in \(f(zipSeconds)) s")
 print("")
-print("| phase | time (s) | records/s | MB/s | peak RSS (MB) |")
-print("|---|---:|---:|---:|---:|")
+print("| phase | time (s) | records/s | MB/s of export.xml | peak RSS (MB) |")
+print("|---|---:|---:|---:|---|")
 for r in rows {
-    print("| \(r.name) | \(f(r.seconds, 2)) | \(Int(Double(items) / r.seconds)) | \(f(mb / r.seconds)) | \(f(r.peak)) |")
+    print("| \(r.name) | \(f(r.seconds, 2)) | \(Int(Double(items) / r.seconds)) | \(f(mb / r.seconds)) | \(r.peak) |")
 }
 print("")
-print("reading costs \(f(rows[1].seconds / rows[0].seconds)) × the baseline; the import \(f(rows[2].seconds / rows[0].seconds)) ×")
-print("RSS while streaming (MB): " + samples.map { "\($0.0 / 1000)k: \(f($0.1))" }.joined(separator: ", "))
-print("peak RSS \(peakResets ? "per phase (VmHWM reset before each)" : "of the whole process (VmHWM could not be reset; includes generation)")")
+print("confined import rate ÷ unconfined import rate: \(f(inProcessImport / confinedImport, 2))× "
+      + "(pickerd \(f(confinedImport, 1)) s, in process \(f(inProcessImport, 1)) s)")
+print("the reader's CPU: \(f(readerCPU, 1)) s (the same read in process: \(f(rows[2].seconds, 1)) s); readers running: \(sampled.readers); "
+      + "pickerd at rest \(f(rssAtRest)) MB")
+print("reading costs \(f(rows[1].seconds / rows[0].seconds)) × the baseline from the folder, \(f(rows[2].seconds / rows[0].seconds)) × from the zip")
+print("RSS while streaming in process (MB): " + samples.map { "\($0.0 / 1000)k: \(f($0.1))" }.joined(separator: ", "))
+print("peak RSS in process \(peakResets ? "per phase (VmHWM reset before each)" : "of the whole process (VmHWM could not be reset; includes generation)"); "
+      + "pickerd's and the reader's sampled every 50 ms (the reader's also its VmHWM)")
 print("imported: \(result.workouts) workouts, \(result.counts["walks and runs"] ?? 0) walks and runs, \(result.added) items")
-let rate = Double(items) / rows[1].seconds
-if rate < 50_000 { print("below the target of 50,000 records/s") }
-if rows[1].peak > 200 || rows[2].peak > 200 { print("above the target of 200 MB peak RSS") }
+let confinedRate = Double(items) / confinedImport
+if confinedRate < 50_000 { print("below the target of 50,000 records/s through pickerd") }
+if max(sampled.pickerd, pickerdPeak) > 200 || max(sampled.reader, readerPeak) > 200 { print("above the target of 200 MB peak RSS") }
