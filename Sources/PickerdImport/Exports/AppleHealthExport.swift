@@ -23,7 +23,8 @@ import PickerdWire
 /// - Everything else (heart rate, energy, sleep, `<ActivitySummary>`, `<Correlation>`, `<Me>`…) is
 ///   read past.
 ///
-/// Bounds (the reader runs inside pickerd until the parsing helper exists): a tag of 1 MiB, 64 deep
+/// Bounds (the reader runs in pickerd-reader, whose time grows with the bytes it inflates from the
+/// zip, and whose memory pickerd watches): a tag of 1 MiB, 64 deep
 /// (``XMLTagStream``), ``maximumWorkouts`` workouts, ``StepSamples/maximumSamples`` step samples,
 /// ``maximumRouteFiles`` route files per workout of ``maximumRouteFile`` each, a route kept thinned
 /// to ``ExportItems/maximumRoutePoints``. A malformed or truncated `export.xml` is an
