@@ -224,10 +224,16 @@ struct AppleHealthTests {
         for read in reads { #expect(read == expected) }
     }
 
-    @Test("a streamed export.xml whose data is not what its header says is refused at its end, and nothing of it is imported")
+    @Test("a streamed export.xml whose header lies is refused: past its ratio before it expands, at its end when short, where it passes a smaller size")
     func streamedMismatch() throws {
-        // Its header says 600 MiB (once, more than a zip entry could unpack to: now it is streamed, and its end is short).
-        let long = try Self.importingZip(try Self.zipDeclaring(uncompressed: 600 << 20))
+        // Its header says 600 MiB from a few KB: refused as a bomb before anything is inflated.
+        let bomb = try Self.importingZip(try Self.zipDeclaring(uncompressed: 600 << 20))
+        let bombError = try #require(bomb.results.first?.error)
+        #expect(bombError.contains("an entry that would expand to 600 MiB was refused (a zip bomb?)"), "\(bombError)")
+        #expect(bomb.workouts == 0)
+        // Its header says 1,000 bytes more than it holds: its stream ends short, and its checksum is not its own.
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.fixtures + "/apple_health_export/export.xml")[.size] as? Int)
+        let long = try Self.importingZip(try Self.zipDeclaring(uncompressed: UInt32(size + 1_000)))
         let error = try #require(long.results.first?.error)
         #expect(error.contains("export.xml") && error.contains("does not match its checksum"), "\(error)")
         #expect(long.workouts == 0)

@@ -19,8 +19,9 @@ import Synchronization
 /// past ``maximumRatio`` times its compressed size (a zip bomb stops at the first entry that
 /// tries), and a damaged entry refuses the archive, as before anything of it is read. An entry
 /// larger than that, and any `export.xml` (Apple Health's, hundreds of MB to several GB, whose
-/// reader streams it whatever its size), is checked as it is streamed instead, up to
-/// ``maximumStreamed``, its size and checksum at its end; a reader that wants it whole gets it
+/// reader streams it whatever its size), is held to ``maximumRatio`` and ``maximumStreamed`` when
+/// the archive is opened and checked as it is streamed, never past its declared size, its size and
+/// checksum at its end; a reader that wants it whole gets it
 /// unpacked, bounded as any entry (``maximumEntry``). Names with `..` or an absolute path are
 /// refused. ZIP64 archives (over 4 GB, or an entry over 4 GB, as a large export's `export.xml`)
 /// are read.
@@ -97,6 +98,11 @@ enum ZipArchive {
                     guard entry.uncompressed <= maximumStreamed else {
                         throw ImportError(file: name, location: entry.name,
                                           "an entry of \(entry.uncompressed >> 30) GiB is larger than pickerd reads (\(maximumStreamed >> 30) GiB)")
+                    }
+                    // Its stream stops at its declared size: a bomb is refused by its ratio before it expands
+                    // (Apple Health's XML deflates 10 to 30 times).
+                    guard entry.uncompressed <= max(entry.compressed, 1) * Int64(maximumRatio) else {
+                        throw ImportError(file: name, location: entry.name, "an entry that would expand to \(entry.uncompressed >> 20) MiB was refused (a zip bomb?)")
                     }
                     unpacked.members.append(StreamedMember(archive: handle, archiveName: name, entry: entry, checked: false))
                     continue
