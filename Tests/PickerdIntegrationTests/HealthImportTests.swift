@@ -42,4 +42,22 @@ struct HealthImportTests {
         }
         pickerd.stop()
     }
+
+    @Test("State of Mind through pickerd: a ZIP64 export.zip's samples become StateOfMind items, those it cannot read counted")
+    func stateOfMind() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let imported = try pickerd.ctl(["import", Self.fixtures + "/apple_health_zip64.zip"])
+        #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
+        let line = imported.stdout.split(separator: "\n").first { $0.contains("apple_health_zip64.zip/apple_health_export/export.xml (apple-health)") } ?? ""
+        #expect(line.contains("3 moods"), "\(imported.stdout)")
+        #expect(line.contains("4 State of Mind samples left out (no date or valence pickerd reads)"), "\(imported.stdout)")
+        let store = try Store(dataDirectory: pickerd.data)
+        let states = try store.items().compactMap { item -> StateOfMindSample? in
+            if case .stateOfMind(let s) = item.asset { return s.state }
+            return nil
+        }
+        #expect(states.map(\.valence).sorted() == [-1, -0.4, 0.62])
+        #expect(states.contains { $0.kind == .dailyMood && $0.labels == [.happy, .grateful] && $0.associations == [.family, .fitness] })
+        pickerd.stop()
+    }
 }
