@@ -62,7 +62,8 @@ public struct ExportRead: Sendable {
 
 /// How pickerd has a person's file read: every decode of untrusted bytes goes through this. pickerd
 /// itself uses the confined readers (a pool of pickerd-reader processes); tests and benchmarks may
-/// read in the process (PickerdReaders' `InProcessReading`), which is the same code without the confinement.
+/// read in the process (PickerdReaders' `InProcessReading`), which is the same code without the
+/// confinement.
 public protocol FileReading: Sendable {
     /// A photo's or video's metadata (PickerdReaders' `MediaProbe`).
     func probe(path: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String])

@@ -93,9 +93,9 @@ public struct ScanReport: Sendable, Hashable {
 }
 
 /// Indexes a source's folders in place: finds new, changed, moved and vanished files by path, size,
-/// mtime, device and inode; reads only new and changed files (through ``FileReading``); pairs Live Photos;
-/// marks what is not a memory; writes a batch at a time, each in one transaction. The media stay
-/// where they are: an item's media row names the file.
+/// mtime, device and inode; has only new and changed files read (through ``FileReading``); pairs
+/// Live Photos; marks what is not a memory; writes a batch at a time, each in one transaction. The
+/// media stay where they are: an item's media row names the file.
 ///
 /// Not thread-safe by itself: pickerd runs one scan at a time on its import thread.
 public struct SourceIndexer: Sendable {
@@ -114,7 +114,8 @@ public struct SourceIndexer: Sendable {
     /// - Parameters:
     ///   - store: the store.
     ///   - timeZone: the person's time zone.
-    ///   - reading: how files are read: pickerd passes its confined readers; tests and tools may pass PickerdReaders' `InProcessReading`.
+    ///   - reading: how files are read: pickerd passes its confined readers; tests and tools may
+    ///     pass PickerdReaders' `InProcessReading`.
     public init(store: Store, timeZone: TimeZone = .current, reading: any FileReading) {
         self.store = store
         self.timeZone = timeZone

@@ -19,7 +19,8 @@ public struct ExportImporter: Sendable {
     /// Creates an importer.
     /// - Parameters:
     ///   - store: the store.
-    ///   - reading: how files are read: pickerd passes its confined readers; tests and tools may pass PickerdReaders' `InProcessReading`.
+    ///   - reading: how files are read: pickerd passes its confined readers; tests and tools may
+    ///     pass PickerdReaders' `InProcessReading`.
     public init(store: Store, reading: any FileReading) {
         self.store = store
         self.reading = reading

@@ -234,9 +234,9 @@ public struct ExportItems: Sendable {
     }
 
     /// A workout item's distance when it is the device's own: one stored from a TCX or FIT file or
-    /// Apple Health's export (`apple-health`)
-    /// (whose readers take the device's summary whenever the file has one; a GPX's is taken as
-    /// measured along its points, as almost every GPX's is).
+    /// Apple Health's export (format `apple-health`), whose readers take the device's summary
+    /// whenever the file has one; a GPX's is taken as measured along its points, as almost every
+    /// GPX's is.
     static func devicesDistance(_ item: LibraryItem) -> Double? {
         guard ["tcx", "fit", "apple-health"].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
         return w.details?.distance?.value
