@@ -3,6 +3,7 @@ import Glibc
 import Logging
 @testable import PickerdBroker
 import PickerdImport
+import PickerdReaders
 import PickerdTestKit
 import Synchronization
 import Testing
