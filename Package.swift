@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
         .library(name: "PickerdPlaces", targets: ["PickerdPlaces"]),
         .library(name: "PickerdImport", targets: ["PickerdImport"]),
+        .library(name: "PickerdReaders", targets: ["PickerdReaders"]),
         .library(name: "PickerdBroker", targets: ["PickerdBroker"]),
         .library(name: "PickerdTestKit", targets: ["PickerdTestKit"]),
         .executable(name: "pickerd", targets: ["pickerd"]),
@@ -87,7 +88,9 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
         ),
         // Small C wrappers over those libraries, where a loop over C structs reads better in C (a
-        // demux-decode-scale loop, libexif's entry walk). Each function says what it returns.
+        // demux-decode-scale loop, libexif's entry walk), and zlib's bounded inflate (.fit.gz, zip
+        // members; Debian: zlib1g-dev). Each function says what it returns. Only PickerdReaders and
+        // pickerd-reader use it: pickerd links none of these libraries.
         .target(
             name: "CMedia",
             dependencies: ["CExif", "CHeif", "CFFmpeg"],
@@ -95,6 +98,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("exif"), .linkedLibrary("heif"), .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil"),
+                .linkedLibrary("z"),
             ]
         ),
         // The desktop picker's window: a small C API over GTK 4 (widgets as opaque pointers, the
@@ -118,10 +122,6 @@ let package = Package(
             dependencies: ["CSystemd"],
             linkerSettings: [.linkedLibrary("systemd")]
         ),
-        // libical (Debian: libical-dev; its headers in /usr/include/libical, its library -lical): how
-        // `pickerctl import` reads calendar (.ics) files (VTIMEZONEs, TZIDs, recurrence rules). A small
-        // C API over it (`ci_` functions, opaque calendars, plain time structs), so PickerdImport
-        // never handles a libical type.
         // GeoNames' cities (Debian: libgeonames-dev, through pkg-config), copied out of GLib's
         // GVariants in C so no GLib type reaches Swift.
         .target(
@@ -135,6 +135,10 @@ let package = Package(
             name: "PickerdPlaces",
             dependencies: ["CGeonames"]
         ),
+        // libical (Debian: libical-dev; its headers in /usr/include/libical, its library -lical): how
+        // the readers (PickerdReaders, in pickerd-reader) read calendar (.ics) files (VTIMEZONEs,
+        // TZIDs, recurrence rules). A small C API over it (`ci_` functions, opaque calendars, plain
+        // time structs), so no Swift module handles a libical type.
         .target(
             name: "CICal",
             linkerSettings: [.linkedLibrary("ical")]
@@ -177,13 +181,24 @@ let package = Package(
             name: "PickerdLibrary",
             dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments"]
         ),
-        // A person's own files: sources (folders pickerd indexes in place), reading photos and videos
-        // (EXIF, HEIC, QuickTime/MP4), Live Photo pairing, what is not a memory, thumbnails.
+        // A person's own files, pickerd's half: sources (folders pickerd indexes in place) and their
+        // walk, what a reader found (ImportedData, ProbedMedia) and how it is written into the
+        // library, Live Photo pairing, what is not a memory, the thumbnail cache. Every file is read
+        // through `FileReading`: pickerd's confined readers. No parser and no C library here.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces", "CMedia", "CICal",
-                           .product(name: "GRDB", package: "GRDB.swift")],  // Gadgetbridge's database export, opened read-only
-            linkerSettings: [.linkedLibrary("z")]  // zlib, for CMedia's pm_gunzip (.fit.gz). Debian: zlib1g-dev.
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces"]
+        ),
+        // The readers, the other half (issue 28): everything that reads a person's file's bytes.
+        // Photos and videos (EXIF, HEIC, QuickTime/MP4: libexif, libheif, FFmpeg through CMedia),
+        // thumbnails, calendars (libical through CICal), and every export reader (XML, JSON, CSV,
+        // FIT, vCard, zip, Gadgetbridge's database). pickerd-reader runs them confined; tests and
+        // benchmarks may run them in their own process (`InProcessReading`). pickerd and the broker
+        // never depend on this target.
+        .target(
+            name: "PickerdReaders",
+            dependencies: ["PickerdImport", "PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "CMedia", "CICal",
+                           .product(name: "GRDB", package: "GRDB.swift")]  // Gadgetbridge's database export, opened read-only
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
@@ -213,7 +228,7 @@ let package = Package(
         // The confined process that reads and decodes the person's files for pickerd (issue 28).
         .executableTarget(
             name: "pickerd-reader",
-            dependencies: ["PickerdImport", "PickerdTransport", "PickerdWire", "CMedia", "CICal", "CReaderJail",
+            dependencies: ["PickerdReaders", "PickerdImport", "PickerdTransport", "PickerdWire", "CMedia", "CICal", "CReaderJail",
                            .product(name: "SystemPackage", package: "swift-system")]
         ),
         .executableTarget(
@@ -286,20 +301,20 @@ let package = Package(
         // Tools/bench-import: indexing a folder of real JPEGs, first scan and rescan, from outside pickerd.
         .executableTarget(
             name: "pickerd-bench-import",
-            dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire", "PickerdImport", "PickerdStore"],
+            dependencies: ["BenchSupport", "PickerdTransport", "PickerdWire", "PickerdImport", "PickerdReaders", "PickerdStore"],
             path: "Tools/Benchmarks/ImportBench"
         ),
         // Tools/bench-records: streaming a 1M-point Records.json through the reader and stay detection.
         .executableTarget(
             name: "pickerd-bench-records",
-            dependencies: ["BenchSupport", "PickerdImport", "PickerdStore"],
+            dependencies: ["BenchSupport", "PickerdImport", "PickerdReaders", "PickerdStore"],
             path: "Tools/Benchmarks/RecordsBench"
         ),
         // Tools/bench-health: a one-year Apple Health export.zip (2M records) imported through a real pickerd and its
         // confined reader, against the same in process: records/s and peak RSS.
         .executableTarget(
             name: "pickerd-bench-health",
-            dependencies: ["BenchSupport", "PickerdImport", "PickerdMoments", "PickerdStore"],
+            dependencies: ["BenchSupport", "PickerdImport", "PickerdMoments", "PickerdReaders", "PickerdStore"],
             path: "Tools/Benchmarks/HealthBench"
         ),
         // Tools/bench-places: the gazetteer's index (build time, memory) and lookups against a linear scan.
@@ -340,7 +355,7 @@ let package = Package(
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
-                                                       "PickerdImport", .product(name: "Logging", package: "swift-log")]),
+                                                       "PickerdImport", "PickerdReaders", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
@@ -349,7 +364,7 @@ let package = Package(
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
-        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdStore", "PickerdLibrary", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
+        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdReaders", "PickerdStore", "PickerdLibrary", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),

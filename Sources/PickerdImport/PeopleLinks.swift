@@ -9,7 +9,7 @@ import PickerdWire
 ///
 /// - An event's attendee who matches a contact gives a Contact item at the event's start (one per
 ///   contact per occurrence; an attendee who declined gives none).
-/// - A photo whose metadata names a contact (``XMPPeople``) gives a Contact item at the photo's
+/// - A photo whose metadata names a contact (PickerdReaders' `XMPPeople`) gives a Contact item at the photo's
 ///   time: one per contact per hour of photos, at the first of them (a party's fifty photos of
 ///   Maya are one Contact item, not fifty).
 ///
@@ -144,7 +144,7 @@ public struct PeopleLinks: Sendable {
                     let key = email.trimmingCharacters(in: .whitespaces).lowercased()
                     if !key.isEmpty, byEmail[key] == nil { byEmail[key] = contact }
                 }
-                for name in Set(([contact.name] + contact.otherNames).compactMap(VCardReader.normalized)) {
+                for name in Set(([contact.name] + contact.otherNames).compactMap(ImportedContact.normalized)) {
                     if let other = byName[name], other.key != contact.key { ambiguous.insert(name) } else { byName[name] = contact }
                 }
             }
@@ -160,7 +160,7 @@ public struct PeopleLinks: Sendable {
 
         /// The contact called exactly `name` (whitespace aside).
         func match(name: String) -> StoredContact? {
-            VCardReader.normalized(name).flatMap { byName[$0] }
+            ImportedContact.normalized(name).flatMap { byName[$0] }
         }
     }
 }

@@ -93,9 +93,9 @@ public struct ScanReport: Sendable, Hashable {
 }
 
 /// Indexes a source's folders in place: finds new, changed, moved and vanished files by path, size,
-/// mtime, device and inode; reads only new and changed files (``MediaProbe``); pairs Live Photos;
-/// marks what is not a memory; writes a batch at a time, each in one transaction. The media stay
-/// where they are: an item's media row names the file.
+/// mtime, device and inode; has only new and changed files read (through ``FileReading``); pairs
+/// Live Photos; marks what is not a memory; writes a batch at a time, each in one transaction. The
+/// media stay where they are: an item's media row names the file.
 ///
 /// Not thread-safe by itself: pickerd runs one scan at a time on its import thread.
 public struct SourceIndexer: Sendable {
@@ -114,8 +114,9 @@ public struct SourceIndexer: Sendable {
     /// - Parameters:
     ///   - store: the store.
     ///   - timeZone: the person's time zone.
-    ///   - reading: how files are read (pickerd passes its confined readers).
-    public init(store: Store, timeZone: TimeZone = .current, reading: any FileReading = InProcessReading()) {
+    ///   - reading: how files are read: pickerd passes its confined readers; tests and tools may
+    ///     pass PickerdReaders' `InProcessReading`.
+    public init(store: Store, timeZone: TimeZone = .current, reading: any FileReading) {
         self.store = store
         self.timeZone = timeZone
         self.reading = reading
@@ -409,21 +410,6 @@ public struct SourceIndexer: Sendable {
         guard file.size <= ExportImporter.maximumWholeFile else { return .success(nil) }
         return Result { () throws(ProbeError) in try reading.workout(path: file.path, size: Int(file.size)) }
             .map { $0.flatMap { ExportItems.items(for: $0).first } }
-    }
-
-    /// The workout a GPX, TCX or FIT file (or a gzip of one) holds: the first, when it holds several.
-    /// What a reader does with a file in a source that is no photo or video.
-    /// - Parameters:
-    ///   - path: the file (read through ``ReaderFiles``).
-    ///   - name: its name.
-    ///   - size: its size in bytes.
-    /// - Returns: the workout, or `nil` when the file is none of those or holds none.
-    public static func readWorkout(path: String, name: String, size: Int) -> ImportedWorkout? {
-        // Its first bytes say whether it is one; only then is it read whole (by the reader).
-        guard size <= ExportImporter.maximumWholeFile, let prefix = ExportKind.prefix(ofFile: path),
-              let kind = ExportKind.detect(prefix, name: name), [.gpx, .tcx, .fit, .gzip].contains(kind),
-              let read = try? ExportReaders.read(kind, path: path, name: name, points: { _ in }) else { return nil }
-        return read.data.workouts.first
     }
 
     /// When a file happened: its taking date, else its digitizing date, else its mtime.

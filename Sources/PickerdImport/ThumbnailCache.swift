@@ -27,7 +27,7 @@ public struct ThumbnailCache: Sendable {
     /// - Returns: the PNG's path and its bytes' count.
     /// - Throws: ``ProbeError`` when the file cannot be decoded or the preview cannot be written.
     public func preview(of media: StoredMedia, itemID: UUID, slot: Int,
-                        reading: any FileReading = InProcessReading()) throws(ProbeError) -> (path: String, byteCount: UInt64) {
+                        reading: any FileReading) throws(ProbeError) -> (path: String, byteCount: UInt64) {
         let path = "\(directory)/\(itemID.uuidString)-\(slot).png"
         let stamp = media.modifiedNs ?? 0
         var info = stat()

@@ -1,4 +1,5 @@
 import Foundation
+import PickerdPlaces
 public import PickerdStore
 public import PickerdWire
 
@@ -51,14 +52,14 @@ extension SuggestionBuilder {
 
     /// An event's summary as a moment's title: for an outing, with where it was when a kept place
     /// says so and the summary does not already ("Lena's birthday at Trattoria Lucca"). Where the
-    /// place has only the gazetteer's name (its city, "near …"), the event's own `LOCATION` names
+    /// place has only the gazetteer's name (its city or neighbourhood, "near …"), the event's own `LOCATION` names
     /// it: the first part of it, when that is a name and not a street address.
     func title(_ kind: SuggestionKind, _ items: [LibraryItem], event: EventSpan) -> String {
         guard kind == .outing, var place = items.lazy.compactMap({ item -> Location? in
             if case .location(let l) = item.asset, !l.place.isEmpty, l.place != Self.homePlaceName { return l }
             return nil
         }).first else { return event.title }
-        let onlyTheGazetteers = place.place == place.city || place.place.hasPrefix("near ")
+        let onlyTheGazetteers = place.place == place.city || place.place.hasPrefix("near ") || Gazetteer.isArea(place.place)
         if onlyTheGazetteers, let own = Self.placeName(inEventLocation: event.location) { place.place = own }
         func folded(_ text: String) -> String { text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         if folded(event.title).contains(folded(place.place)) { return event.title }

@@ -1,6 +1,7 @@
 public import Foundation
 public import PickerdStore
 public import PickerdWire
+import PickerdPlaces
 
 /// Groups library items into moments: a workout with its photos and music, an outing to a place,
 /// an evening at home, a run of photos, a trip away from home, a week's summary, and standalone
@@ -104,11 +105,13 @@ public struct SuggestionBuilder: Sendable {
                                 kinds: [.photo, .livePhoto, .video, .song, .podcast, .motionActivity, .stateOfMind])
                 .filter { !isDailyMood($0) && !used.contains($0.id) }
             // The place it was at: a visit holding most of it (a run that starts where the night's
-            // stay ends is not "at home"), else where it went, unless that is near home (a run from
-            // the door is "Morning run", not "in Berlin").
+            // stay ends is not "at home"), else where it went, unless that is near home and named
+            // only by its city (a run from the door is "Morning run", not "in Berlin"; but it may
+            // be "Morning run in Treptow", the neighbourhood it turned in).
             let visits = within(workout.startMs - 12 * 3_600_000, workout.endMs, kinds: [.location])
                 .filter { Self.overlap($0, workout) * 2 > max(1, workout.endMs - workout.startMs) }
-                .filter { $0.externalID != Self.workoutPlaceTag || Self.position($0).map { !places.isNearHome($0, at: workout.startMs) } ?? false }
+                .filter { $0.externalID != Self.workoutPlaceTag || Self.namesNeighbourhood($0)
+                    || Self.position($0).map { !places.isNearHome($0, at: workout.startMs) } ?? false }
                 .sorted { ($0.externalID == Self.workoutPlaceTag ? 1 : 0) < ($1.externalID == Self.workoutPlaceTag ? 1 : 0) }
             let at = visits.first.map(place) ?? ""
             moments.append(Moment(kind: .workout, anchor: workout.startMs, place: at, items: [workout] + visits.prefix(1) + window))
@@ -296,6 +299,13 @@ public struct SuggestionBuilder: Sendable {
 
     /// `externalID` of workouts the location history recorded (activity segments long enough).
     static let locationHistoryFormat = "takeout"
+    /// Whether a place item is named by a neighbourhood of a large city (the gazetteer's "Kreuzberg"
+    /// in Berlin), not by the city itself.
+    static func namesNeighbourhood(_ item: LibraryItem) -> Bool {
+        guard case .location(let l) = item.asset, !l.place.isEmpty, l.place != l.city else { return false }
+        return Gazetteer.isArea(l.place)
+    }
+
     /// `externalID` of the Location item an import adds for where a workout went (its route's
     /// midpoint, named by the gazetteer): it names a workout away from home, and is never a stay
     /// (no outing, no time at home, no known place).
@@ -673,15 +683,15 @@ public struct SuggestionBuilder: Sendable {
     static let homePlaceName = "Home"
 
     /// A place as a title says it: "at home", "in Riverside Park", "on Mount Beacon Trail", "on the
-    /// High Line", "at Via Carota", "in Porto" (a city), "near Buckow" (as the gazetteer names the
-    /// countryside).
+    /// High Line", "at Via Carota", "in Porto" (a city), "in Kreuzberg" (a neighbourhood), "near
+    /// Buckow" (as the gazetteer names the countryside).
     /// - Parameters:
     ///   - place: the place's name.
     ///   - city: its city, when known: a place that is its city is "in" it.
     static func located(_ place: String, city: String = "") -> String {
         if place == homePlaceName { return "at home" }
         if place.hasPrefix("near ") { return place }
-        if !city.isEmpty && place == city { return "in \(place)" }
+        if !city.isEmpty && place == city || Gazetteer.isArea(place) { return "in \(place)" }
         let name = place.hasPrefix("The ") ? "the " + place.dropFirst(4) : place
         let words = place.lowercased().split(whereSeparator: { $0 == " " || $0 == "," })
         let last = words.last.map(String.init) ?? "", first = words.first.map(String.init) ?? ""

@@ -41,7 +41,7 @@ public final class Gazetteer: Sendable {
     private let cells: [Int: [Int32]]
 
     /// Reads every city libgeonames holds into a one-degree grid.
-    public init() {
+    public convenience init() {
         var cities: [City] = []
         let count = Int(pickerd_city_count())
         cities.reserveCapacity(count)
@@ -54,6 +54,12 @@ public final class Gazetteer: Sendable {
                                countryCode: text(raw.country_code), timeZone: text(raw.time_zone),
                                latitude: raw.latitude, longitude: raw.longitude, population: Int(raw.population)))
         }
+        self.init(cities: cities)
+    }
+
+    /// A gazetteer of the given places, in a one-degree grid.
+    /// - Parameter cities: the places.
+    public init(cities: [City]) {
         var cells: [Int: [Int32]] = [:]
         for (index, city) in cities.enumerated() {
             cells[Self.cell(Self.row(city.latitude), Self.column(city.longitude)), default: []].append(Int32(index))

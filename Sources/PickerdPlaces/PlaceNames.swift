@@ -1,9 +1,11 @@
 public import Foundation
 
-/// What a place is called when the person's own data gives it no name: the city it lies in, or the
-/// town it is near ("Porto", "near Arcos de Valdevez").
+/// What a place is called when the person's own data gives it no name: the neighbourhood it lies in
+/// inside a large city ("Kreuzberg"), else the city it lies in, or the town it is near ("Porto",
+/// "near Arcos de Valdevez").
 public struct PlaceName: Sendable, Hashable {
-    /// The name a title uses: a city's name when the place lies within it, else "near <town>".
+    /// The name a title uses: a large city's neighbourhood, else a city's name when the place lies
+    /// within it, else "near <town>".
     public let place: String
     /// The nearest city (the one the place is in, or near).
     public let city: City
@@ -21,11 +23,15 @@ extension Gazetteer {
     /// - Parameters:
     ///   - latitude: degrees.
     ///   - longitude: degrees.
-    /// - Returns: "Porto" inside Porto, "near Buckow" in the countryside, "Brandenburg" (the
+    /// - Returns: "Kreuzberg" inside Berlin, "Porto" inside Porto, "near Buckow" in the countryside, "Brandenburg" (the
     ///   region) far from any town; `nil` without a gazetteer.
     public func name(latitude: Double, longitude: Double) -> PlaceName? {
         guard let (city, distance) = nearest(latitude: latitude, longitude: longitude) else { return nil }
-        if distance <= city.radiusM { return PlaceName(place: city.name, city: city, isInCity: true, distanceM: distance) }
+        if distance <= city.radiusM {
+            // Inside a large city, its neighbourhood: "Ueno", not "Tokyo".
+            let place = Self.neighbourhood(latitude: latitude, longitude: longitude) ?? city.name
+            return PlaceName(place: place, city: city, isInCity: true, distanceM: distance)
+        }
         let place = distance <= Self.nearDistance || city.region.isEmpty ? "near \(city.name)" : city.region
         return PlaceName(place: place, city: city, isInCity: false, distanceM: distance)
     }

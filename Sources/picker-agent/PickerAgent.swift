@@ -177,6 +177,8 @@ struct PickerAgent: ParsableCommand {
             }
             return []
         }
+        /// The decisions sent, by request id: a refused one is followed by a cancel.
+        var sentDecisions: [UInt64: String] = [:]
         func next() throws -> ReceivedFrame? {
             waiting.isEmpty ? try client.connection.receive() : waiting.removeFirst()
         }
@@ -223,6 +225,7 @@ struct PickerAgent: ParsableCommand {
                 }
                 let decision = try decide(review, rule) { list, offset in try page(review, list, from: offset) }
                 try client.connection.send(Envelope(requestId: id, body: .reviewDecision(decision)))
+                sentDecisions[id] = review.sessionHandle
                 reviews += 1
                 if count > 0 && reviews >= count {
                     // Wait for pickerd to acknowledge nothing more; the decision is sent.
@@ -233,6 +236,13 @@ struct PickerAgent: ParsableCommand {
                 say("dismissed \(dismiss.sessionHandle): \(dismiss.reason)")
             case .error(let error)?:
                 say("pickerd refused: \(error.message)")
+                // A decision pickerd refused leaves the app waiting: cancel, as a person would close the picker.
+                if let handle = sentDecisions.removeValue(forKey: id) {
+                    var cancel = ReviewDecision(sessionHandle: handle)
+                    cancel.decision = .cancel(Cancelled())
+                    say("review \(handle): cancelled after the refusal")
+                    try client.connection.send(Envelope(requestId: id, body: .reviewDecision(cancel)))
+                }
             default:
                 break
             }
@@ -291,6 +301,13 @@ struct PickerAgent: ParsableCommand {
             if let keepKinds, !keepKinds.contains(kind) { return false }
             return true
         }.map(\.element)
+        // A person cannot add a suggestion with every item left out (the pickers' Add is then off):
+        // a rule that leaves nothing cancels, so the app hears an outcome.
+        guard !kept.isEmpty else {
+            say("review for \(review.appDisplayName): \"\(suggestion.title)\" keeps none of its \(suggestion.items.count) items under the script's rule; cancel")
+            decision.decision = .cancel(Cancelled())
+            return decision
+        }
         var approval = Approval(suggestionId: suggestion.id, keptItemIds: kept.map(\.id))
         if let title = rule.newTitle {
             approval.titleEdited = true

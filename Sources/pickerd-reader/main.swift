@@ -12,6 +12,7 @@ import CReaderJail
 import Foundation
 import Glibc
 import PickerdImport
+import PickerdReaders
 import PickerdTransport
 import PickerdWire
 import SystemPackage

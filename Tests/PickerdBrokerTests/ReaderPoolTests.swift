@@ -4,6 +4,7 @@ import Logging
 @testable import PickerdBroker
 import PickerdImport
 import PickerdLibrary
+import PickerdReaders
 import PickerdTestKit
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import PickerdImport
+@testable import PickerdReaders
 import PickerdStore
 import PickerdTestKit
 import Testing

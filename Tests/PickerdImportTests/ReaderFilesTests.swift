@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import PickerdImport
+@testable import PickerdReaders
 import PickerdStore
 import PickerdTestKit
 import PickerdWire

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PickerdImport
+import PickerdReaders
 import PickerdLibrary
 import PickerdMoments
 import PickerdStore

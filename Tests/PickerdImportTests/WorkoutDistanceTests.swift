@@ -1,5 +1,6 @@
 import Foundation
 @testable import PickerdImport
+@testable import PickerdReaders
 import Testing
 
 /// Distances as fitness apps compute them: the jitter of a stop left out, a moving track's length

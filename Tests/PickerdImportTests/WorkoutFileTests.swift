@@ -1,5 +1,6 @@
 import Foundation
 @testable import PickerdImport
+@testable import PickerdReaders
 import Testing
 
 /// The workout file readers (GPX, TCX, FIT) on real-format files: GPX and TCX written here, FIT

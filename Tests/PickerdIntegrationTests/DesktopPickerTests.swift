@@ -17,17 +17,31 @@ final class XDisplay {
         let directory = try TemporaryDirectory.forThisRun(prefix: "pkd-x")
         self.directory = directory
         bus = try SessionBus(directory: directory)
-        // Xvfb chooses a free display and prints its number (-displayfd).
-        let (server, number) = try startDaemon("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-                                               printingTo: directory + "/display")
-        self.server = server
-        guard let display = Int(number) else {
-            kill(server.processIdentifier, SIGKILL)
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "Xvfb printed no display number"])
-        }
-        name = ":\(display)"
+        (server, name) = try Self.startServer(directory)
         // The accessibility registry runs before the picker starts, so the picker's window joins it.
         _ = try run("Tools/TestSupport/a11y-tree".absolutePath, [])
+    }
+
+    /// Starts Xvfb on a display it chooses itself (`-displayfd` prints the number once it listens)
+    /// and checks that a client can open the display, as the desktop picker will; a display that
+    /// does not answer is given up and another server started, three times at most. (A CI run once
+    /// had the picker find no display on a server that had printed its number.)
+    private static func startServer(_ directory: String) throws -> (Process, String) {
+        var complaint = ""
+        for attempt in 1...3 {
+            let (server, number) = try startDaemon("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                                                   printingTo: directory + "/display-\(attempt)")
+            if let display = Int(number) {
+                let answer = try runCommand(URL(fileURLWithPath: "/usr/bin/xdotool"), ["getdisplaygeometry"], environment: ["DISPLAY": ":\(display)"])
+                if answer.status == 0 { return (server, ":\(display)") }
+                complaint = "display :\(display) does not answer: \(answer.stderr)"
+            } else {
+                complaint = "Xvfb printed no display number"
+            }
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+        }
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: complaint])
     }
 
     /// What a program on this display needs: the display and the session bus. GTK paints with cairo:

@@ -148,6 +148,16 @@ struct SessionTests {
         pickerd.stop()
     }
 
+    @Test("a script that keeps none of a suggestion's items cancels: the app hears cancelled, never waits for ever")
+    func keepingNothingCancels() throws {
+        // The Morning run holds no reflection: the rule leaves nothing to add.
+        let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": ["reflection"]}]}"#)
+        let outcome = try #require(try testClient(pickerd, "present").last)
+        #expect(outcome["result"] as? String == "cancelled", "\(outcome)")
+        #expect(pickerd.logText.contains("keeps none of its"), "\(pickerd.logText)")
+        pickerd.stop()
+    }
+
     @Test("a sandboxed app (a Flatpak-like bwrap sandbox) that sees only the client socket presents and gets its items; the store is out of its view")
     func sandboxed() throws {
         let pickerd = try sessionPickerd(script: #"{"reviews": [{"title": "Morning run", "keep": ["photo", "workout"]}]}"#)

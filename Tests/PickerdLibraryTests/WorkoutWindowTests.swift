@@ -20,4 +20,35 @@ struct WorkoutWindowTests {
         #expect(Set(workout.itemIDs) == [hike.id, phone.id, photo.id])
         #expect(workout.startMs == start && workout.endMs == end + 4 * 60_000, "\(workout.startMs)–\(workout.endMs)")
     }
+
+    /// A run from home in Berlin (home: 52.4986° N, 13.4187° E, in Kreuzberg) whose route turned at
+    /// `turn`, with the place item an import adds for where it went, named as the gazetteer names it.
+    static func runFromHome(turn: Coordinate, place: String) -> [LibraryItem] {
+        let home = Coordinate(latitude: 52.4986, longitude: 13.4187)
+        let start: Int64 = 1_773_900_000_000, end = start + 45 * 60_000
+        let nights = (0..<7).map { day -> LibraryItem in
+            let evening = start - Int64(7 - day) * 86_400_000 + 10 * 3_600_000
+            return LibraryItem(id: UUID(), asset: .location(Location(place: "Home", city: "Berlin",
+                                                                     location: GeoLocation(latitude: home.latitude, longitude: home.longitude))),
+                               startMs: evening, endMs: evening + 14 * 3_600_000, coordinate: home)
+        }
+        let run = LibraryItem(id: UUID(), asset: .workout(Workout(details: WorkoutDetails(activityType: 37, localizedName: "Morning Run"))),
+                              startMs: start, endMs: end)
+        let went = LibraryItem(id: UUID(), asset: .location(Location(place: place, city: "Berlin",
+                                                                     location: GeoLocation(latitude: turn.latitude, longitude: turn.longitude))),
+                               startMs: start, endMs: end, externalID: SuggestionBuilder.workoutPlaceTag, coordinate: turn)
+        return nights + [run, went]
+    }
+
+    @Test("a run from home is titled by the neighbourhood it turned in (the gazetteer's), never by the home city alone")
+    func runNearHomeNamedByNeighbourhood() throws {
+        let builder = SuggestionBuilder(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+        // 1.2 km from home, in Treptow: named by the neighbourhood.
+        let treptow = builder.build(from: Self.runFromHome(turn: Coordinate(latitude: 52.4935, longitude: 13.4360), place: "Treptow"))
+        #expect(treptow.first { $0.kind == .workout }?.title.hasSuffix("run in Treptow") == true, "\(treptow.map(\.title))")
+        // The same turn named only by the city (a gazetteer without neighbourhoods there): no place.
+        let city = builder.build(from: Self.runFromHome(turn: Coordinate(latitude: 52.4935, longitude: 13.4360), place: "Berlin"))
+        let title = try #require(city.first { $0.kind == .workout }?.title)
+        #expect(!title.contains("Berlin") && title.hasSuffix("run"), "\(title)")
+    }
 }

@@ -37,6 +37,24 @@ struct GazetteerTests {
         #expect(gazetteer.timeZone(latitude: 35.0, longitude: 135.77)?.identifier == "Asia/Tokyo")
     }
 
+    @Test("inside a large city a place is named by its neighbourhood (GeoNames' cities500), not the city; elsewhere by the city",
+          arguments: [(52.4986, 13.4187, "Kreuzberg", "Berlin"), (35.7056, 139.7731, "Ueno", "Tokyo"), (-37.7982, 144.9784, "Fitzroy", "Melbourne"),
+                      (51.5436, -0.0908, "Canonbury", "")])
+    func neighbourhoods(latitude: Double, longitude: Double, neighbourhood: String, city: String) throws {
+        let named = try #require(gazetteer.name(latitude: latitude, longitude: longitude))
+        #expect(named.place == neighbourhood && (city.isEmpty || named.city.name == city) && named.isInCity, "\(named.place), \(named.city.name)")
+        #expect(Gazetteer.isArea(neighbourhood) && Gazetteer.isArea(neighbourhood.uppercased()))
+        #expect(!Gazetteer.isArea("Trattoria Lucca"))
+    }
+
+    @Test("a neighbourhood names only what lies within its reach, and only inside a large city")
+    func neighbourhoodReach() {
+        // Arcos de Valdevez is a small town: no neighbourhoods; the sea off Lisbon is nobody's.
+        #expect(Gazetteer.neighbourhood(latitude: 41.8466, longitude: -8.4194) == nil)
+        #expect(Gazetteer.neighbourhood(latitude: 38.5, longitude: -9.6) == nil)
+        #expect(Gazetteer.neighbourhoods.cities.count > 20_000, "the compiled list reads whole: \(Gazetteer.neighbourhoods.cities.count)")
+    }
+
     @Test("an address's city, as people's exports write addresses: with or without a country, postcode first or last, any language")
     func addresses() {
         let berlin = (52.4986, 13.4187), lisbon = (38.6979, -9.1950), newYork = (40.7794, -73.9632), porto = (41.1496, -8.6109)

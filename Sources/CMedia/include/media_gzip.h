@@ -1,5 +1,5 @@
 // CMedia: zlib's inflate for gzip-compressed exports (Strava's activities/*.fit.gz, *.gpx.gz),
-// with the output bounded so a gzip bomb cannot eat memory. PickerdImport links zlib (`-lz`).
+// with the output bounded so a gzip bomb cannot eat memory. CMedia links zlib (`-lz`).
 #ifndef PICKERD_CMEDIA_GZIP_H
 #define PICKERD_CMEDIA_GZIP_H
 

@@ -193,7 +193,7 @@ final class ReaderPool: FileReading, Sendable {
                      _ kind: () -> ReaderRequest.Kind) throws(ProbeError) -> [ReaderReply.Kind] {
         var fd: Int32?
         if let path {
-            guard let opened = ReaderFiles.defaultOpen(path) else {
+            guard let opened = RegularFile.open(path) else {
                 throw ProbeError(.unreadable, "cannot open it: \(String(cString: strerror(errno == 0 ? EACCES : errno)))")
             }
             fd = opened
@@ -314,7 +314,7 @@ final class ReaderPool: FileReading, Sendable {
             case .open(let asked):
                 // Another file of the same export: only beneath the folder the person named, opened
                 // the same way (no links followed, regular files only).
-                let opened = granted(asked.path) ? ReaderFiles.defaultOpen(asked.path) : nil
+                let opened = granted(asked.path) ? RegularFile.open(asked.path) : nil
                 defer { if let opened { Glibc.close(opened) } }
                 do {
                     try reader.connection.sendMessage(ReaderRequest(id: request.id, kind: .openReply(ReaderOpenReply(path: asked.path, granted: opened != nil))),

@@ -19,7 +19,7 @@ public struct ExportItems: Sendable {
     /// The store.
     public let store: Store
     /// The most route points kept per workout (evenly thinned beyond): enough for a sketch.
-    static let maximumRoutePoints = 1_000
+    package static let maximumRoutePoints = 1_000
 
     /// How a contact's photo is read back (pickerd's confined readers).
     public let reading: any FileReading
@@ -28,7 +28,7 @@ public struct ExportItems: Sendable {
     /// - Parameters:
     ///   - store: the store.
     ///   - reading: how a contact's photo is read back to check it (pickerd passes its confined readers).
-    public init(store: Store, reading: any FileReading = InProcessReading()) {
+    public init(store: Store, reading: any FileReading) {
         self.store = store
         self.reading = reading
     }
@@ -234,11 +234,11 @@ public struct ExportItems: Sendable {
     }
 
     /// A workout item's distance when it is the device's own: one stored from a TCX or FIT file or
-    /// Apple Health's export
-    /// (whose readers take the device's summary whenever the file has one; a GPX's is taken as
-    /// measured along its points, as almost every GPX's is).
+    /// Apple Health's export (format `apple-health`), whose readers take the device's summary
+    /// whenever the file has one; a GPX's is taken as measured along its points, as almost every
+    /// GPX's is.
     static func devicesDistance(_ item: LibraryItem) -> Double? {
-        guard ["tcx", "fit", AppleHealthExport.format].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
+        guard ["tcx", "fit", "apple-health"].contains(item.externalID), case .workout(let w) = item.asset else { return nil }
         return w.details?.distance?.value
     }
 

@@ -19,6 +19,7 @@ import Foundation
 import Glibc
 import PickerdImport
 import PickerdMoments
+import PickerdReaders
 import PickerdStore
 import Synchronization
 

@@ -13,6 +13,7 @@ import BenchSupport
 import Foundation
 import Glibc
 import PickerdImport
+import PickerdReaders
 import PickerdStore
 import PickerdTransport
 import PickerdWire
