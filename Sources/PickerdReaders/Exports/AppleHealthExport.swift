@@ -107,13 +107,7 @@ public enum AppleHealthExport {
             }
         }
         records(count)
-        steps.finish()
-        for index in data.workouts.indices where [HealthKitActivity.running, HealthKitActivity.walking, HealthKitActivity.hiking]
-            .contains(data.workouts[index].activityType) && data.workouts[index].steps == nil {
-            data.workouts[index].steps = steps.steps(from: data.workouts[index].startMs, to: data.workouts[index].endMs)
-        }
-        data.motion = steps.bouts(outside: data.workouts.map { $0.startMs...$0.endMs }, format: format)
-        if steps.dropped > 0 { data.leftOut["step samples left out (malformed, or past \(StepSamples.maximumSamples))"] = steps.dropped }
+        steps.fold(into: &data, format: format)
         data.read["health records"] = count
         return data
     }

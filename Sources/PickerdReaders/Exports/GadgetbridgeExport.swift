@@ -81,13 +81,7 @@ public enum GadgetbridgeExport {
                 if let summary { try readSummaries(db, columns: summary, folder: folder, into: &data) }
                 var steps = StepSamples()
                 for table in covered { try readSamples(db, table: table, into: &steps) }
-                steps.finish()
-                for index in data.workouts.indices where [HealthKitActivity.running, HealthKitActivity.walking, HealthKitActivity.hiking]
-                    .contains(data.workouts[index].activityType) && data.workouts[index].steps == nil {
-                    data.workouts[index].steps = steps.steps(from: data.workouts[index].startMs, to: data.workouts[index].endMs)
-                }
-                data.motion = steps.bouts(outside: data.workouts.map { $0.startMs...$0.endMs }, format: format)
-                if steps.dropped > 0 { data.leftOut["step samples left out (malformed, or past \(StepSamples.maximumSamples))"] = steps.dropped }
+                steps.fold(into: &data, format: format)
                 for table in others {
                     let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \"\(table)\" WHERE STEPS > 0") ?? 0
                     if count > 0 { data.leftOut["step samples left out (\(table): a device family not read yet)"] = count }

@@ -56,6 +56,22 @@ struct StepSamples {
         sorted = true
     }
 
+    /// What a watch's export does with its step samples once they are all in: the steps of each
+    /// run, walk or hike that has none of its own, the walks outside workouts as motion, and the
+    /// samples left out counted (Apple Health's export and Gadgetbridge's database alike).
+    /// - Parameters:
+    ///   - data: the export's data so far, its workouts read.
+    ///   - format: the export's format, for the motion items.
+    mutating func fold(into data: inout ImportedData, format: String) {
+        finish()
+        for index in data.workouts.indices where [HealthKitActivity.running, HealthKitActivity.walking, HealthKitActivity.hiking]
+            .contains(data.workouts[index].activityType) && data.workouts[index].steps == nil {
+            data.workouts[index].steps = steps(from: data.workouts[index].startMs, to: data.workouts[index].endMs)
+        }
+        data.motion = bouts(outside: data.workouts.map { $0.startMs...$0.endMs }, format: format)
+        if dropped > 0 { data.leftOut["step samples left out (malformed, or past \(Self.maximumSamples))"] = dropped }
+    }
+
     /// The steps inside `start...end` (ms), by the source that counted most; `nil` when none did.
     func steps(from start: Int64, to end: Int64) -> Int? {
         let s = Double(start) / 1000, e = Double(end) / 1000
