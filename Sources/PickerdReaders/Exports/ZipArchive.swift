@@ -254,17 +254,27 @@ enum ZipArchive {
         }
     }
 
-    fileprivate static func read(_ handle: Int32, at offset: Int64, count: Int, name: String) throws(ImportError) -> [UInt8] {
+    private static func read(_ handle: Int32, at offset: Int64, count: Int, name: String) throws(ImportError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(handle, $0.baseAddress! + done, count - done, off_t(offset + Int64(done))) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw ImportError(file: name, location: "byte \(offset)", "cannot be read: \(String(cString: strerror(errno)))") }
-            guard n > 0 else { throw ImportError(file: name, location: "byte \(offset)", "the archive ends early") }
-            done += n
+        if let failure = bytes.withUnsafeMutableBytes({ read(handle, into: $0.baseAddress!, count: count, at: offset) }) {
+            throw ImportError(file: name, location: "byte \(offset)", failure)
         }
         return bytes
+    }
+
+    /// Reads exactly `count` bytes of the archive at `offset` into `buffer` (`pread`, again after
+    /// EINTR): the central directory's, a header's, an entry's data whole or streamed.
+    /// - Returns: `nil`, or why it could not (an error, or the archive ending first).
+    fileprivate static func read(_ handle: Int32, into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> String? {
+        var done = 0
+        while done < count {
+            let n = pread(handle, buffer + done, count - done, off_t(offset + Int64(done)))
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else { return "cannot be read: \(String(cString: strerror(errno)))" }
+            guard n > 0 else { return "the archive ends early" }
+            done += n
+        }
+        return nil
     }
 
     private static func le16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
@@ -397,15 +407,10 @@ final class ZipMemberStream {
     }
 
     private func pread(into buffer: UnsafeMutableRawPointer, count: Int) throws(ReaderFiles.StreamFailure) -> Int {
-        var done = 0
-        while done < count {
-            let n = Glibc.pread(member.archive, buffer + done, count - done, off_t(entry.dataStart + taken + Int64(done)))
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw ReaderFiles.StreamFailure("cannot be read: \(String(cString: strerror(errno)))") }
-            guard n > 0 else { throw ReaderFiles.StreamFailure("the archive ends early") }
-            done += n
+        if let failure = ZipArchive.read(member.archive, into: buffer, count: count, at: entry.dataStart + taken) {
+            throw ReaderFiles.StreamFailure(failure)
         }
-        taken += Int64(done)
-        return done
+        taken += Int64(count)
+        return count
     }
 }
