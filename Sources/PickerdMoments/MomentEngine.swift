@@ -1,3 +1,4 @@
+import Foundation
 public import PickerdStore
 
 /// The moments engine: keeps the store's suggestions in step with its library, a window of days
@@ -103,7 +104,12 @@ public struct MomentEngine: Sendable {
     static let fullRebuildWeeks = 52
 
     private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
-        let items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
+        var items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
+        // The window's stays from photos, derived again from its photos as they are now (``PhotoStays``).
+        let stays = PhotoStays.derive(from: items, owning: window)
+        try store.replaceDerivedItems(source: PhotoStays.source, startingIn: window, with: stays)
+        items.removeAll { $0.source == PhotoStays.source && window.contains($0.startMs) }
+        items = (items + stays).sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
         // The calendar's events of the same span (summaries and times only), through their start index.
         let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
         return builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())

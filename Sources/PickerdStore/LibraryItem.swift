@@ -60,6 +60,10 @@ public struct StoredMedia: Sendable, Hashable {
 /// `fdIndex` equal to the file's index in ``media``; pickerd rewrites both when it attaches files to
 /// a frame.
 public struct LibraryItem: Sendable, Hashable, Identifiable {
+    /// The `source` of the stays the moments engine derives from photos where no location source
+    /// says where the person was (PickerdMoments' `PhotoStays`).
+    public static let photoStaySource = "photos"
+
     /// The item's stable identifier (Apple's `ItemContent.id`).
     public var id: UUID
     /// The asset and all its fields.
@@ -239,6 +243,10 @@ public struct HomeBase: Sendable, Hashable {
         self.coordinate = coordinate
     }
 
+    /// On how many distinct days a square kilometre must hold photos to be taken for home in a library
+    /// without visits: one morning's photos somewhere say nothing of where the person lives.
+    public static let photoDays = 3
+
     /// How far from home's centre a visit is still home, in metres.
     public static let homeRadius = 150.0
 
@@ -258,26 +266,28 @@ public struct HomeBase: Sendable, Hashable {
 
     /// Home found in a library held in memory: the place with the longest visits, work aside (a
     /// place being where its visits are, to about 300 m: ``placeCell(_:)``); without visits, the
-    /// square kilometre with the most photos.
+    /// square kilometre with the most photos among those with photos on ``photoDays`` days or more.
+    /// Stays derived from photos count as neither.
     /// - Parameter items: the library.
     /// - Returns: the home base.
     public static func find(in items: [LibraryItem]) -> HomeBase {
         var dwell: [String: (Int64, Location)] = [:]
-        var cells: [String: (Int, Coordinate)] = [:]
-        for item in items {
+        var cells: [String: (Int, Coordinate, Set<Int64>)] = [:]
+        for item in items where item.source != LibraryItem.photoStaySource {
             if case .location(let l) = item.asset, l.isWorkLocation != true {
                 dwell[l.location.map { placeCell(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) } ?? l.place, default: (0, l)].0
                     += item.endMs - item.startMs
             } else if let c = item.coordinate {
                 let key = "\((c.latitude * 100).rounded()),\((c.longitude * 100).rounded())"
-                cells[key, default: (0, c)].0 += 1
+                cells[key, default: (0, c, [])].0 += 1
+                cells[key]!.2.insert(item.startMs / 86_400_000)
             }
         }
         if let best = dwell.max(by: { ($0.value.0, $1.key) < ($1.value.0, $0.key) })?.value.1 {
             return HomeBase(place: best.place, city: best.city,
                             coordinate: best.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
         }
-        return HomeBase(coordinate: cells.max { ($0.value.0, $1.key) < ($1.value.0, $0.key) }?.value.1)
+        return HomeBase(coordinate: cells.filter { $0.value.2.count >= photoDays }.max { ($0.value.0, $1.key) < ($1.value.0, $0.key) }?.value.1)
     }
 
     /// A place's cell for telling places apart by where they are: about 370 m of latitude

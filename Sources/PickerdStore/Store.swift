@@ -582,6 +582,33 @@ public final class Store: Sendable {
         }
     }
 
+    /// Replaces the items of one derived `source` that start in `range` (what the engine works out
+    /// from other items, such as stays from photos) with `items`, in one transaction. An item that
+    /// stays as it was is not written again, so the suggestions holding it keep it.
+    /// - Parameters:
+    ///   - source: the derived items' `source`; only items of it are removed.
+    ///   - range: start times, ms since 1970.
+    ///   - items: the new items of that source starting in `range`.
+    /// - Returns: whether anything changed.
+    /// - Throws: ``StoreError`` `.writeFailed`; then nothing changed.
+    @discardableResult
+    public func replaceDerivedItems(source: String, startingIn range: Range<Int64>, with items: [LibraryItem]) throws(StoreError) -> Bool {
+        let stored = try read("read derived items") { db -> [LibraryItem] in
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM item WHERE source = ? AND start_ms >= ? AND start_ms < ?",
+                                          arguments: [source, range.lowerBound, range.upperBound])
+            return try ItemCodec.load(db, ids: ids.compactMap(UUID.init(uuidString:)))
+        }
+        let old = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let changed = items.filter { old[$0.id] != $0 }
+        let gone = Set(old.keys).subtracting(items.map(\.id))
+        guard !changed.isEmpty || !gone.isEmpty else { return false }
+        try write("replace \(items.count) items derived from \(source)") { db in
+            for id in gone { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString]) }
+            for item in changed { try ItemCodec.insert(item, db) }
+        }
+        return true
+    }
+
     /// Every item in the library, oldest first. Reads the whole library: for tools and tests, never
     /// on pickerd's presentation path (which reads by id and by time range).
     /// - Returns: the items.
@@ -638,7 +665,9 @@ public final class Store: Sendable {
     }
 
     /// Where the person lives, as ``HomeBase/find(in:)`` says, computed by SQLite: the place with
-    /// the longest visits (work aside), else the square kilometre with the most located items.
+    /// the longest visits (work aside), else the square kilometre with the most located items among
+    /// those with items on ``HomeBase/photoDays`` days or more; stays the engine derived from photos
+    /// count as neither (the photos themselves count).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func homeBase() throws(StoreError) -> HomeBase {
         try read("find home") { db in
@@ -647,17 +676,18 @@ public final class Store: Sendable {
                        CASE WHEN l.latitude IS NULL THEN l.place
                             ELSE CAST(ROUND(l.latitude * 300) AS INTEGER) || ',' || CAST(ROUND(l.longitude * 300) AS INTEGER) END AS cell
                 FROM location l JOIN item i ON i.id = l.item_id
-                WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0
+                WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0 AND i.source != ?
                 GROUP BY cell ORDER BY dwell DESC, cell ASC LIMIT 1
-                """) {
+                """, arguments: [LibraryItem.photoStaySource]) {
                 let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
                 return HomeBase(place: row["place"], city: row["city"],
                                 coordinate: latitude.flatMap { la in longitude.map { Coordinate(latitude: la, longitude: $0) } })
             }
             if let row = try Row.fetchOne(db, sql: """
-                SELECT latitude, longitude, COUNT(*) AS n FROM item WHERE latitude IS NOT NULL
-                GROUP BY ROUND(latitude * 100), ROUND(longitude * 100) ORDER BY n DESC LIMIT 1
-                """) {
+                SELECT latitude, longitude, COUNT(*) AS n, COUNT(DISTINCT start_ms / 86400000) AS days FROM item
+                WHERE latitude IS NOT NULL AND source != ?
+                GROUP BY ROUND(latitude * 100), ROUND(longitude * 100) HAVING days >= \(HomeBase.photoDays) ORDER BY n DESC LIMIT 1
+                """, arguments: [LibraryItem.photoStaySource]) {
                 return HomeBase(coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]))
             }
             return HomeBase()
@@ -673,7 +703,8 @@ public final class Store: Sendable {
         }
     }
 
-    /// How many items of each kind the library holds (kept by triggers: a few rows are read).
+    /// How many items of each kind the library holds (kept by triggers: a few rows are read), the
+    /// stays the engine derived from photos left out.
     /// - Returns: counts by kind (kinds with none are absent).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func itemCounts() throws(StoreError) -> [AssetKind: Int] {
@@ -681,6 +712,12 @@ public final class Store: Sendable {
             var counts: [AssetKind: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT kind, n FROM item_count WHERE n > 0") {
                 if let kind = AssetKind(rawValue: row["kind"]) { counts[kind] = row["n"] }
+            }
+            // The stays the engine derived from photos are not the person's items (item_by_source).
+            let derived = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM item WHERE source = ?"),
+                                           arguments: [LibraryItem.photoStaySource]) ?? 0
+            if derived > 0, let locations = counts[.location] {
+                counts[.location] = locations - derived > 0 ? locations - derived : nil
             }
             return counts
         }

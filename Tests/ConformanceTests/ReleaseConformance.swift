@@ -7,7 +7,7 @@ extension ConformanceTests {
     @Test("18. a release is of the file indexed: a photo swapped for a link to another file, given its size and mtime, is not released",
           arguments: Caller.allCases)
     func swappedFile(caller: Caller) throws {
-        let world = try World(script: #"{"reviews": [{"title": "Saturday morning in pictures", "keep": ["photo"]}]}"#)
+        let world = try World(script: #"{"reviews": [{"title": "Morning in Intendente", "keep": ["photo"]}]}"#)
         check(18, caller) {
             if caller == .otherUID { return try refusedOtherUID(world) }
             let pictures = world.pickerd.root + "/Pictures"
@@ -47,7 +47,7 @@ extension ConformanceTests {
     @Test("17. without a kept place no type leaves with a location: TIFF, DNG, a multi-picture JPEG, a motion photo with an MP4 trailer",
           arguments: Caller.allCases)
     func everyTypeRedacted(caller: Caller) throws {
-        let world = try World(script: #"{"reviews": [{"title": "Saturday morning in pictures", "keep": ["photo"]}]}"#)
+        let world = try World(script: #"{"reviews": [{"title": "Morning in Intendente", "keep": ["photo"]}]}"#)
         check(17, caller) {
             if caller == .otherUID { return try refusedOtherUID(world) }
             let pictures = world.pickerd.root + "/Pictures", work = world.pickerd.root + "/make"

@@ -95,7 +95,7 @@ struct SourcesTests {
 
     @Test("a released JPEG, HEIC and MOV of the person's carry no location when the place was not kept, and are the person's bytes otherwise")
     func releaseAudit() throws {
-        let script = #"{"reviews": [{"title": "Saturday morning in pictures", "keep": ["photo", "livePhoto"]}]}"#
+        let script = #"{"reviews": [{"title": "Morning in Intendente", "keep": ["photo", "livePhoto"]}]}"#
         let pickerd = try sessionPickerd(script: script)
         let pictures = pickerd.root + "/Pictures"
         try Self.makeMorning(pictures)

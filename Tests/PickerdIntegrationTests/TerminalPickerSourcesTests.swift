@@ -7,7 +7,7 @@ import Testing
 /// their files, and an item whose file went since it was indexed, shown left out and never released.
 @Suite("The terminal picker on a person's own photos", .serialized)
 struct TerminalPickerSourcesTests {
-    static let title = "Saturday morning in pictures"
+    static let title = "Morning in Intendente"
 
     /// pickerd without the demo library, journal-demo registered, and the Lisbon morning of
     /// `SourcesTests` added as sources: the three JPEGs in `Pictures`, and the Live Photo (HEIC and
@@ -15,7 +15,7 @@ struct TerminalPickerSourcesTests {
     /// presentations without a terminal.
     func world(split: Bool) throws -> (pickerd: RunningPickerd, pictures: String, phone: String) {
         let root = try TemporaryDirectory.forThisRun(prefix: "pkd-tps")
-        try #"{"reviews": [{"title": "Saturday morning in pictures"}]}"#.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
+        try #"{"reviews": [{"title": "Morning in Intendente"}]}"#.write(toFile: root + "/script.json", atomically: true, encoding: .utf8)
         let pickerd = try RunningPickerd(seed: false, root: root,
                                          extra: ["--agent-command", "\(BuiltProducts.url("picker-agent").path) --script \(root)/script.json"])
         try registerJournalDemo(pickerd)
@@ -41,14 +41,14 @@ struct TerminalPickerSourcesTests {
     }
 
     /// `journal-demo new-entry` in a tmux window, through consent to the review of the morning.
-    func reviewMorning(_ pickerd: RunningPickerd) throws -> TmuxWindow {
+    func reviewMorning(_ pickerd: RunningPickerd, title: String = Self.title) throws -> TmuxWindow {
         let command = "\(BuiltProducts.url("journal-demo").path) new-entry --output \(pickerd.root)/journal --runtime-dir \(pickerd.runtime);"
             + " echo EXIT=$?; sleep 600"
         let window = try TmuxWindow(command)
         #expect(window.waitFor("[ Turn On ]"), "\(window.screen)\n\(pickerd.logText)")
         try window.keys("t")
         #expect(window.waitFor("Recommended ("), "\(window.screen)")
-        func selected() -> Bool { window.screen.split(separator: "\n").contains { $0.hasPrefix(" › ") && $0.contains(Self.title) } }
+        func selected() -> Bool { window.screen.split(separator: "\n").contains { $0.hasPrefix(" › ") && $0.contains(title) } }
         for _ in 0..<10 where !selected() {
             let before = window.screen
             try window.keys("Down")
@@ -76,11 +76,14 @@ struct TerminalPickerSourcesTests {
     func previews() throws {
         let (pickerd, _, _) = try world(split: false)
         let window = try reviewMorning(pickerd)
-        #expect(eventually { items(window.screen).count == 4 }, "\(window.screen)")
-        #expect(window.waitFor("1 of 4  ▣ Photo"), "\(window.screen)")
+        // The morning's place first (a stay from its photos: no location history says where it was).
+        #expect(eventually { items(window.screen).count == 5 }, "\(window.screen)")
+        #expect(window.waitFor("1 of 5  ◉ Place") && items(window.screen).first?.line == "Intendente, Lisbon", "\(window.screen)")
+        try window.keys("Right")
+        #expect(window.waitFor("2 of 5  ▣ Photo"), "\(window.screen)")
         #expect(picture(window), "a preview of IMG_0001.JPG: \(window.screen)\n\(pickerd.logText.suffix(2000))")
         try window.keys("End")
-        #expect(window.waitFor("4 of 4  ◎ Live Photo"), "\(window.screen)")
+        #expect(window.waitFor("5 of 5  ◎ Live Photo"), "\(window.screen)")
         #expect(picture(window), "a preview of IMG_0004.HEIC: \(window.screen)")
         #expect(items(window.screen).allSatisfy(\.kept) && !window.screen.contains("left out"), "\(window.screen)")
         try window.keys("Escape")
@@ -96,28 +99,29 @@ struct TerminalPickerSourcesTests {
         // Every item's media are fetched ahead, so the line says it before the person gets there.
         #expect(window.waitFor("left out: IMG_0004.HEIC is no longer there"), "\(window.screen)\n\(pickerd.logText.suffix(2000))")
         let shown = items(window.screen)
-        #expect(shown.map(\.kept) == [true, true, true, false], "\(window.screen)")
+        #expect(shown.map(\.kept) == [true, true, true, true, false], "\(window.screen)")
         #expect(shown.last?.line.contains("Live Photo IMG_0004.HEIC") == true)
-        #expect(window.screen.contains("keeping 3 of 4   1 cannot be added"), "\(window.screen)")
-        #expect(picture(window), "the JPEG on screen is previewed: \(window.screen)")
+        #expect(window.screen.contains("keeping 4 of 5   1 cannot be added"), "\(window.screen)")
+        try window.keys("Right")
+        #expect(window.waitFor("2 of 5  ▣ Photo") && picture(window), "the JPEG on screen is previewed: \(window.screen)")
 
         try window.keys("End")
-        #expect(window.waitFor("4 of 4  ◎ Live Photo"), "\(window.screen)")
+        #expect(window.waitFor("5 of 5  ◎ Live Photo"), "\(window.screen)")
         #expect(window.waitFor("unavailable") && window.screen.contains("✗ left out: IMG_0004.HEIC is no longer there, so it"), "\(window.screen)")
         try window.keys("Space")
         #expect(window.waitFor("Cannot be added: IMG_0004.HEIC is no longer there"), "\(window.screen)")
-        #expect(items(window.screen).map(\.kept) == [true, true, true, false], "still left out: \(window.screen)")
+        #expect(items(window.screen).map(\.kept) == [true, true, true, true, false], "still left out: \(window.screen)")
 
         try window.keys("Enter")
         #expect(window.waitFor("EXIT=0"), "\(window.screen)\n\(pickerd.logText.suffix(2000))")
         let history = try pickerd.ctl(["history"]).stdout
-        #expect(history.contains("3 items"), "\(history)")
+        #expect(history.contains("4 items") && history.contains("location: Intendente, Lisbon"), "the place and the JPEGs: \(history)")
         #expect(["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.JPG"].allSatisfy { history.contains("photo \($0)") }, "\(history)")
         #expect(!history.contains("IMG_0004"), "\(history)")
         let journal = pickerd.root + "/journal"
         let files = try FileManager.default.contentsOfDirectory(atPath: journal)
         let entry = try String(contentsOfFile: journal + "/" + #require(files.first { $0.hasSuffix(".md") }), encoding: .utf8)
-        #expect(entry.components(separatedBy: "\n## ").count - 1 == 3, "one section per JPEG: \(entry)")
+        #expect(entry.components(separatedBy: "\n## ").count - 1 == 4, "one section per JPEG and one for the place: \(entry)")
         #expect(!entry.contains("IMG_0004"), "\(entry)")
         pickerd.stop()
     }
@@ -125,8 +129,13 @@ struct TerminalPickerSourcesTests {
     @Test("the whole folder gone: every item left out, Add says nothing can be added, Esc cancels; a release of only such items fails clearly")
     func everythingGone() throws {
         let (pickerd, pictures, _) = try world(split: false)
+        // Places off: the morning's place (a stay from its photos) is pickerd's to keep, not a file
+        // that can go, so with it on there is always something to add.
+        #expect(try pickerd.ctl(["settings", "set", "significant-locations", "off"]).status == 0)
+        let title = "Saturday morning"
+        try #"{"reviews": [{"title": "Saturday morning"}]}"#.write(toFile: pickerd.root + "/script.json", atomically: true, encoding: .utf8)
         try unplug(pictures, pickerd)
-        let window = try reviewMorning(pickerd)
+        let window = try reviewMorning(pickerd, title: title)
         #expect(eventually { items(window.screen).map(\.kept) == [false, false, false, false] }, "\(window.screen)\n\(pickerd.logText.suffix(2000))")
         #expect(window.screen.contains("left out: IMG_0001.JPG is no longer there"), "\(window.screen)")
         #expect(window.screen.contains("keeping 0 of 4   4 cannot be added"), "\(window.screen)")
