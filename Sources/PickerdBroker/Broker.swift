@@ -155,12 +155,16 @@ public final class Broker: Sendable {
         // The whole-file check runs once serving has begun (see run()): a large store starts at once.
         store = try Store(dataDirectory: configuration.paths.dataDirectory, integrityCheck: .inBackground)
         registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
-        // A store from before the moments engine (or one another tool filled) gets its moments now.
-        if try !store.suggestionsBuilt(), try store.libraryRange() != nil {
+        // A store from before the moments engine (or one another tool filled) gets its moments now,
+        // and one an older engine built gets them again (the same library gives other moments now),
+        // before anyone is served, so no one sees the old ones or waits on a half-built list.
+        let builtBy = try store.suggestionsEngineVersion()
+        if builtBy != MomentEngine.version, try store.libraryRange() != nil {
             let started = Date()
             let count = try MomentEngine(store: store, builder: builder).rebuildAll()
-            logger.info("built the library's moments", metadata: ["suggestions": "\(count)",
-                                                                   "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+            logger.info(builtBy == nil ? "built the library's moments" : "built the library's moments again: the engine changed",
+                        metadata: ["suggestions": "\(count)", "engine": "\(builtBy.map(String.init) ?? "none") → \(MomentEngine.version)",
+                                   "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
         }
         var listeners: [(UnixListener, Role)] = []
         var served: [ServedSocket] = []

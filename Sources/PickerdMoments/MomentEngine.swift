@@ -11,6 +11,12 @@ public struct MomentEngine: Sendable {
     /// The builder that makes moments from a window of items.
     public let builder: SuggestionBuilder
 
+    /// The version of what the engine makes of a library: raised whenever the same library would
+    /// give other moments (new kinds, titles, windows, sources), so that pickerd builds a store's
+    /// moments again when it starts with a newer engine than the one that built them. 1: until
+    /// versions were recorded; 2: neighbourhood names, stays from photos (issue 31).
+    public static let version = 2
+
     /// How far before and after a window the engine reads, so a trip or a run of photos that
     /// crosses its edge is seen whole (and left to the window where it begins).
     static let marginMs: Int64 = 21 * 86_400_000
@@ -33,7 +39,7 @@ public struct MomentEngine: Sendable {
     @discardableResult
     public func rebuildAll() throws(StoreError) -> Int {
         guard let range = try store.libraryRange() else {
-            try store.replaceSuggestions([])
+            try store.replaceSuggestions([], engineVersion: Self.version)
             return 0
         }
         let home = try store.homeBase()
@@ -44,7 +50,7 @@ public struct MomentEngine: Sendable {
             all += try build(start..<end, home: home)
             start = end
         }
-        try store.replaceSuggestions(all)
+        try store.replaceSuggestions(all, engineVersion: Self.version)
         return all.count
     }
 
@@ -57,7 +63,7 @@ public struct MomentEngine: Sendable {
     public func refresh(touching range: ClosedRange<Int64>) throws(StoreError) -> Int {
         let window = builder.week(of: range.lowerBound).start..<builder.week(of: range.upperBound).end
         let built = try build(window, home: try store.homeBase())
-        try store.replaceSuggestions(startingIn: window, with: built)
+        try store.replaceSuggestions(startingIn: window, with: built, engineVersion: Self.version)
         return built.count
     }
 
@@ -88,14 +94,14 @@ public struct MomentEngine: Sendable {
         for week in weeks.sorted() {
             if let start = runStart, week > runEnd {
                 let built = try build(start..<runEnd, home: home)
-                try store.replaceSuggestions(startingIn: start..<runEnd, with: built)
+                try store.replaceSuggestions(startingIn: start..<runEnd, with: built, engineVersion: Self.version)
                 runStart = nil
             }
             if runStart == nil { runStart = week }
             runEnd = builder.week(of: week).end
         }
         if let start = runStart {
-            try store.replaceSuggestions(startingIn: start..<runEnd, with: try build(start..<runEnd, home: home))
+            try store.replaceSuggestions(startingIn: start..<runEnd, with: try build(start..<runEnd, home: home), engineVersion: Self.version)
         }
         return weeks.count
     }

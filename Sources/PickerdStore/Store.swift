@@ -772,10 +772,13 @@ public final class Store: Sendable {
 
     /// Replaces every stored suggestion with `suggestions`, in one transaction (what was shown and
     /// released of a suggestion whose id stays is kept).
-    /// - Parameter suggestions: the new suggestions (each at most 13 items).
     /// - Throws: ``StoreError`` `.invalid` for a suggestion over 13 items, `.writeFailed`.
-    public func replaceSuggestions(_ suggestions: [StoredSuggestion]) throws(StoreError) {
-        try replaceSuggestions(startingIn: Int64.min..<Int64.max, with: suggestions)
+    /// - Parameters:
+    ///   - suggestions: the new suggestions (each at most 13 items).
+    ///   - engineVersion: the version of the engine that built all of them, recorded for
+    ///     ``suggestionsEngineVersion()``; `nil` (a tool's own suggestions) keeps the version recorded.
+    public func replaceSuggestions(_ suggestions: [StoredSuggestion], engineVersion: Int? = nil) throws(StoreError) {
+        try replaceSuggestions(startingIn: Int64.min..<Int64.max, with: suggestions, engineVersion: engineVersion, all: true)
     }
 
     /// Replaces the suggestions anchored in `range` with `suggestions` (the moments the engine
@@ -784,9 +787,16 @@ public final class Store: Sendable {
     /// - Parameters:
     ///   - range: start times, ms since 1970, whose suggestions are replaced.
     ///   - suggestions: the new suggestions (each at most 13 items).
+    ///   - engineVersion: the version of the engine that built them: recorded only when no version
+    ///     is yet (some weeks built again say nothing of the others).
     /// - Throws: ``StoreError`` `.invalid` for a suggestion over 13 items, `.writeFailed`; then
     ///   nothing changed.
-    public func replaceSuggestions(startingIn range: Range<Int64>, with suggestions: [StoredSuggestion]) throws(StoreError) {
+    public func replaceSuggestions(startingIn range: Range<Int64>, with suggestions: [StoredSuggestion], engineVersion: Int? = nil) throws(StoreError) {
+        try replaceSuggestions(startingIn: range, with: suggestions, engineVersion: engineVersion, all: false)
+    }
+
+    private func replaceSuggestions(startingIn range: Range<Int64>, with suggestions: [StoredSuggestion], engineVersion: Int?,
+                                    all: Bool) throws(StoreError) {
         if let big = suggestions.first(where: { $0.itemIDs.count > 13 }) {
             throw StoreError(.invalid, "suggestion \"\(big.title)\" has \(big.itemIDs.count) items; the limit is 13")
         }
@@ -829,14 +839,18 @@ public final class Store: Sendable {
                     WHERE id = ?
                     """).execute(arguments: [id])
             }
-            try db.execute(sql: "INSERT OR REPLACE INTO engine_state (id, built) VALUES (1, 1)")
+            // `built` is the version of the engine that built every suggestion (1: before versions).
+            let replace = all && engineVersion != nil ? "REPLACE" : "IGNORE"
+            try db.execute(sql: "INSERT OR \(replace) INTO engine_state (id, built) VALUES (1, ?)", arguments: [engineVersion ?? 1])
         }
     }
 
-    /// Whether the moments engine has built this store's suggestions (a store from before it has not).
+    /// The version of the moments engine that built this store's suggestions, or `nil` when none
+    /// has (a store from before the engine, or one another tool filled). Stores from before
+    /// versions were recorded say 1.
     /// - Throws: ``StoreError`` `.unreadable`.
-    public func suggestionsBuilt() throws(StoreError) -> Bool {
-        try read("read the engine's state") { db in try Int.fetchOne(db, sql: "SELECT built FROM engine_state WHERE id = 1") == 1 }
+    public func suggestionsEngineVersion() throws(StoreError) -> Int? {
+        try read("read the engine's state") { db in try Int.fetchOne(db, sql: "SELECT built FROM engine_state WHERE id = 1") }
     }
 
     /// Every stored suggestion, in no particular order. Reads the whole table: for tools and tests,
