@@ -29,6 +29,15 @@ int pw_init(pw_event_handler event_handler) {
     // How the desktop and screen readers name this program (GTK 4 takes no argv to read it from).
     g_set_prgname("picker-gtk");
     g_set_application_name("Journaling Suggestions");
+    // Painted with cairo unless the person asks for another renderer. The window lives for one
+    // presentation and shows still pages: GL's start (the driver loaded, shaders compiled, in every
+    // new picker) costs more than it ever saves, and without a GPU it is llvmpipe, the CPU emulating
+    // one (on Xvfb the first screen took 260 ms with GL, 174 with cairo). pickerd's systemd unit sets
+    // cairo too: there MemoryDenyWriteExecute leaves Mesa no way to compile shaders.
+    if (!g_getenv("GSK_RENDERER")) g_setenv("GSK_RENDERER", "cairo", TRUE);
+    // With cairo, GL is not needed at all, but GTK 4.8 still loads it when it opens an X11 display
+    // (to choose a visual GL could draw on): 50 of the 60 ms gtk_init took. "gl-disable" skips that.
+    if (g_str_equal(g_getenv("GSK_RENDERER"), "cairo") && !g_getenv("GDK_DEBUG")) g_setenv("GDK_DEBUG", "gl-disable", TRUE);
     if (!gtk_init_check()) return -1;
     loop = g_main_loop_new(NULL, FALSE);
     return 0;
