@@ -487,6 +487,10 @@ static void on_visible_child(GObject *stack, GParamSpec *spec, gpointer data) {
 pw_widget *pw_stack(int32_t id) {
     GtkWidget *stack = gtk_stack_new();
     gtk_widget_set_vexpand(stack, TRUE);
+    // Sized by the page shown alone: a homogeneous stack measures every page, and a page of rows
+    // not shown would cost the text of all its rows laid out before the first frame.
+    gtk_stack_set_hhomogeneous(GTK_STACK(stack), FALSE);
+    gtk_stack_set_vhomogeneous(GTK_STACK(stack), FALSE);
     g_signal_connect(stack, "notify::visible-child", G_CALLBACK(on_visible_child), GINT_TO_POINTER(id));
     return P(stack);
 }
