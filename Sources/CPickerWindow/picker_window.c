@@ -29,6 +29,15 @@ int pw_init(pw_event_handler event_handler) {
     // How the desktop and screen readers name this program (GTK 4 takes no argv to read it from).
     g_set_prgname("picker-gtk");
     g_set_application_name("Journaling Suggestions");
+    // Painted with cairo unless the person asks for another renderer. The window lives for one
+    // presentation and shows still pages: GL's start (the driver loaded, shaders compiled, in every
+    // new picker) costs more than it ever saves, and without a GPU it is llvmpipe, the CPU emulating
+    // one (on Xvfb the first screen took 260 ms with GL, 174 with cairo). pickerd's systemd unit sets
+    // cairo too: there MemoryDenyWriteExecute leaves Mesa no way to compile shaders.
+    if (!g_getenv("GSK_RENDERER")) g_setenv("GSK_RENDERER", "cairo", TRUE);
+    // With cairo, GL is not needed at all, but GTK 4.8 still loads it when it opens an X11 display
+    // (to choose a visual GL could draw on): 50 of the 60 ms gtk_init took. "gl-disable" skips that.
+    if (g_str_equal(g_getenv("GSK_RENDERER"), "cairo") && !g_getenv("GDK_DEBUG")) g_setenv("GDK_DEBUG", "gl-disable", TRUE);
     if (!gtk_init_check()) return -1;
     loop = g_main_loop_new(NULL, FALSE);
     return 0;
@@ -315,6 +324,11 @@ pw_widget *pw_label(const char *text, int style, int centered) {
     GtkWidget *label = gtk_label_new(text);
     gtk_label_set_wrap(GTK_LABEL(label), TRUE);
     gtk_label_set_wrap_mode(GTK_LABEL(label), PANGO_WRAP_WORD_CHAR);
+    // At least 20 characters wide. Without it GTK finds a wrapping label's minimum width by laying
+    // its text out at width 0, a line per character, each line shaped on its own: measured alone,
+    // 25 ms for 800 characters against 0.7 ms at 20 characters' width. That was most of every
+    // screen's layout (HarfBuzz alone about half the picker's CPU in a step).
+    gtk_label_set_width_chars(GTK_LABEL(label), 20);
     gtk_label_set_xalign(GTK_LABEL(label), centered ? 0.5f : 0.0f);
     if (centered) gtk_label_set_justify(GTK_LABEL(label), GTK_JUSTIFY_CENTER);
     static const char *classes[] = {NULL, "pw-title", "pw-heading", "pw-dim", "pw-small", "pw-error"};
@@ -478,6 +492,10 @@ static void on_visible_child(GObject *stack, GParamSpec *spec, gpointer data) {
 pw_widget *pw_stack(int32_t id) {
     GtkWidget *stack = gtk_stack_new();
     gtk_widget_set_vexpand(stack, TRUE);
+    // Sized by the page shown alone: a homogeneous stack measures every page, and a page of rows
+    // not shown would cost the text of all its rows laid out before the first frame.
+    gtk_stack_set_hhomogeneous(GTK_STACK(stack), FALSE);
+    gtk_stack_set_vhomogeneous(GTK_STACK(stack), FALSE);
     g_signal_connect(stack, "notify::visible-child", G_CALLBACK(on_visible_child), GINT_TO_POINTER(id));
     return P(stack);
 }

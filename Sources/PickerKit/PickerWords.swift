@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 public import PickerdWire
 public import SystemPackage
@@ -134,11 +135,24 @@ public enum PickerWords {
         guard let timestamp, timestamp.unixMs != 0 else { return "" }
         let when = Date(unixMs: timestamp.unixMs)
         guard let zone = elsewhere(utcOffsetSeconds, at: when) else { return dayFormat.string(from: when) }
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = dayFormat.dateFormat
-        f.timeZone = zone
-        return f.string(from: when)
+        return dayFormat(in: zone).string(from: when)
+    }
+
+    /// `dayFormat` in other zones, made once per zone: a DateFormatter is slow to make (ICU compiles
+    /// its pattern), and a list of suggestions from abroad made two for each row (at 100k, about half
+    /// of the 13 ms the desktop picker took to build the lists).
+    private static let zonedDayFormats = Mutex<[Int: DateFormatter]>([:])
+
+    private static func dayFormat(in zone: TimeZone) -> DateFormatter {
+        zonedDayFormats.withLock { formats in
+            if let made = formats[zone.secondsFromGMT()] { return made }
+            let f = DateFormatter()
+            f.locale = Locale(identifier: "en_US_POSIX")
+            f.dateFormat = dayFormat.dateFormat
+            f.timeZone = zone
+            formats[zone.secondsFromGMT()] = f
+            return f
+        }
     }
 
     /// A date interval, with the day said once when it starts and ends on the same day; in the

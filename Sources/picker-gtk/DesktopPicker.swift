@@ -628,8 +628,14 @@ final class DesktopPicker {
         let title = label(suggestion.title, 2)
         pw_label_single_line(title)
         pw_append(text, title)
-        pw_append(text, label(PickerWords.range(of: suggestion), 3))
-        pw_append(text, label(PickerWords.contents(suggestion.items), 4))
+        // One line each, as the title: a wrapping label is laid out again for every width GTK
+        // tries while it sizes the list, its text shaped each time.
+        let range = label(PickerWords.range(of: suggestion), 3)
+        pw_label_single_line(range)
+        pw_append(text, range)
+        let contents = label(PickerWords.contents(suggestion.items), 4)
+        pw_label_single_line(contents)
+        pw_append(text, contents)
         pw_append(row, text)
         pw_list_append(list, row, "\(suggestion.title), \(PickerWords.range(of: suggestion)), \(PickerWords.contents(suggestion.items))")
     }

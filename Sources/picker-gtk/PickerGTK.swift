@@ -34,16 +34,21 @@ struct PickerGTK: ParsableCommand {
     var runtimeDir: String?
 
     func run() throws {
+        // The start's phases, for Tools/bench-picker: main reached, the display open, registered.
+        let trace = PickerTrace(picker: "picker-gtk")
+        trace.note("started")
         // The display first: a picker that cannot show itself must not take a presentation.
         guard pw_init(DesktopPicker.event) == 0 else {
             FileHandle.standardError.write(Data("picker-gtk: cannot open a display (neither $WAYLAND_DISPLAY nor $DISPLAY names one that answers)\n".utf8))
             throw ExitCode(4)
         }
+        trace.note("display")
         let client: ProtocolClient
         do {
             let paths = try PickerdPaths.resolve(runtimeDirectory: runtimeDir ?? ProcessInfo.processInfo.environment["PICKERD_RUNTIME_DIR"])
             client = try ProtocolClient(path: paths.agentSocket, role: .agent, software: "picker-gtk")
             _ = try client.request(.agentRegister(AgentRegister(name: "desktop", capabilities: [.desktop])))
+            trace.note("registered")
         } catch let error as ProtocolClient.RemoteError {
             FileHandle.standardError.write(Data("picker-gtk: \(error.message)\n".utf8))
             throw ExitCode(3)
