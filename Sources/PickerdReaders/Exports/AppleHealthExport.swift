@@ -172,11 +172,11 @@ public enum AppleHealthExport {
         let kind: StateOfMindKind = kindText.hasSuffix("dailymood") || kindText == "2" ? .dailyMood : .momentaryEmotion
         let labels = names(stream.attribute("labels"), prefix: "hkstateofmindlabel").compactMap { name -> StateOfMindLabel? in
             if let raw = Int32(name) { return StateOfMindLabel.allKnown.first { $0.rawValue == raw && $0 != .unspecified } }
-            return stateOfMindLabels[name]
+            return StateOfMindLabel.byName[name]
         }
         let associations = names(stream.attribute("associations"), prefix: "hkstateofmindassociation").compactMap { name -> StateOfMindAssociation? in
             if let raw = Int32(name) { return StateOfMindAssociation.allKnown.first { $0.rawValue == raw && $0 != .unspecified } }
-            return stateOfMindAssociations[name]
+            return StateOfMindAssociation.byName[name]
         }
         return ImportedMood(startMs: start.ms, kind: kind, valence: valence, labels: unique(labels), associations: unique(associations), format: format)
     }
@@ -194,12 +194,6 @@ public enum AppleHealthExport {
         return values.filter { seen.insert($0).inserted }
     }
 
-    /// HealthKit's labels by their lowercased names (`happy`, `stressed`).
-    static let stateOfMindLabels: [String: StateOfMindLabel] = Dictionary(
-        uniqueKeysWithValues: StateOfMindLabel.allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
-    /// HealthKit's associations by their lowercased names (`work`, `selfcare`).
-    static let stateOfMindAssociations: [String: StateOfMindAssociation] = Dictionary(
-        uniqueKeysWithValues: StateOfMindAssociation.allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
 
     private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
         needle.withUTF8Buffer { n in
@@ -378,4 +372,17 @@ public enum AppleHealthExport {
         "FitnessGaming": 76, "CardioDance": 77, "SocialDance": 78, "Pickleball": 79, "Cooldown": 80,
         "SwimBikeRun": 82, "Transition": 83, "UnderwaterDiving": 84, "Other": 3000,
     ]
+}
+
+extension StateOfMindLabel {
+    /// HealthKit's labels by their lowercased names (`happy`, `stressed`): what Daylio's activities
+    /// and Apple Health's State of Mind samples are matched against.
+    static let byName: [String: StateOfMindLabel] = Dictionary(
+        uniqueKeysWithValues: allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
+}
+
+extension StateOfMindAssociation {
+    /// HealthKit's associations by their lowercased names (`work`, `selfcare`).
+    static let byName: [String: StateOfMindAssociation] = Dictionary(
+        uniqueKeysWithValues: allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
 }

@@ -80,10 +80,6 @@ public enum DaylioExport {
         return table
     }()
 
-    /// HealthKit's labels by their names (`happy`, `stressed`, …).
-    static let labels: [String: StateOfMindLabel] = Dictionary(
-        uniqueKeysWithValues: StateOfMindLabel.allKnown.filter { $0 != .unspecified }.map { ($0.description.lowercased(), $0) })
-
     /// The columns a Daylio export must have.
     static let required = ["full_date", "time", "mood"]
     /// The columns of Daylio's older layout (`year,date,weekday,time,mood,activities,note`): the
@@ -147,7 +143,7 @@ public enum DaylioExport {
             var labels: [StateOfMindLabel] = [], associations: [StateOfMindAssociation] = []
             for activity in field("activities").split(separator: "|").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
                 if let association = Self.associations[activity], !associations.contains(association) { associations.append(association) }
-                if let label = Self.labels[activity], !labels.contains(label) { labels.append(label) }
+                if let label = StateOfMindLabel.byName[activity], !labels.contains(label) { labels.append(label) }
             }
             data.moods.append(ImportedMood(startMs: Int64((when.timeIntervalSince1970 * 1000).rounded()), kind: .dailyMood, valence: valence,
                                            labels: labels, associations: associations, format: "daylio"))
