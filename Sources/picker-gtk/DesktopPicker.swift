@@ -625,19 +625,16 @@ final class DesktopPicker {
         let text = pw_box(1, 2)!
         pw_align(text, 0, 3)
         pw_expand(text, 1, 0)
-        let title = label(suggestion.title, 2)
-        pw_label_single_line(title)
-        pw_append(text, title)
-        // One line each, as the title: a wrapping label is laid out again for every width GTK
-        // tries while it sizes the list, its text shaped each time.
-        let range = label(PickerWords.range(of: suggestion), 3)
-        pw_label_single_line(range)
-        pw_append(text, range)
-        let contents = label(PickerWords.contents(suggestion.items), 4)
-        pw_label_single_line(contents)
-        pw_append(text, contents)
+        let range = PickerWords.range(of: suggestion), contents = PickerWords.contents(suggestion.items)
+        // The title, its dates and its contents, one line each: a wrapping label is laid out again
+        // for every width GTK tries while it sizes the list, its text shaped each time.
+        for (line, style) in [(suggestion.title, Int32(2)), (range, 3), (contents, 4)] {
+            let widget = label(line, style)
+            pw_label_single_line(widget)
+            pw_append(text, widget)
+        }
         pw_append(row, text)
-        pw_list_append(list, row, "\(suggestion.title), \(PickerWords.range(of: suggestion)), \(PickerWords.contents(suggestion.items))")
+        pw_list_append(list, row, "\(suggestion.title), \(range), \(contents)")
     }
 
     /// How many rows a list is built with: about a screenful. The rest are added after the screen is
