@@ -359,6 +359,8 @@ let package = Package(
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        // The moments engine's tests: its stages, titles, weeks, Recommended, on made-up items and on the demo library.
+        .testTarget(name: "PickerdMomentsTests", dependencies: ["PickerdMoments", "PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),

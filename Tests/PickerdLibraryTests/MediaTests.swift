@@ -7,7 +7,13 @@ import Testing
 
 @Suite("The demo library's media are real files")
 struct MediaTests {
-    var store: Store { Seeded.shared.store }
+    /// The demo library seeded once into a temporary store, for every test of this suite.
+    static let seeded: TemporaryStore = {
+        let temporary = try! TemporaryStore()
+        try! DemoLibrary.seed(into: temporary.store)
+        return temporary
+    }()
+    var store: Store { Self.seeded.store }
 
     func files(_ contentType: String) throws -> [(StoredMedia, [UInt8])] {
         var seen = Set<String>()

@@ -3,7 +3,7 @@ import PickerdLibrary
 import PickerdStore
 import PickerdTestKit
 
-/// One shared seeded store for the read-only library tests (seeding takes a moment).
+/// One shared store seeded with the demo library, for the read-only engine tests (seeding takes a moment).
 enum Seeded {
     static let shared: TemporaryStore = {
         let temporary = try! TemporaryStore()
