@@ -196,7 +196,7 @@ public struct KnownPlaces: Sendable, Hashable {
         visits.sort { ($0.startMs, $0.endMs, $0.coordinate.latitude, $0.coordinate.longitude) < ($1.startMs, $1.endMs, $1.coordinate.latitude, $1.coordinate.longitude) }
 
         let clusters = cluster(visits)
-        let clock = LocalClock(timeZone: timeZone)
+        let clock = LocalTime(timeZone: timeZone)
         // The person's word: the places they declared, and the visits' places within reach of them.
         let homeWords = corrections.filter { $0.role == .home }
         let workWords = corrections.filter { $0.role == .work }
@@ -218,10 +218,10 @@ public struct KnownPlaces: Sendable, Hashable {
         for (c, cluster) in clusters.enumerated() {
             for v in cluster.members {
                 let visit = visits[v]
-                let first = clock.day(visit.startMs, visit.offset), last = clock.day(max(visit.startMs, visit.endMs - 1), visit.offset)
+                let first = clock.day(visit.startMs, offset: visit.offset), last = clock.day(max(visit.startMs, visit.endMs - 1), offset: visit.offset)
                 for day in first...min(last, first + 3_660) {
                     days[c].insert(day)
-                    let window = (clock.ms(day: day, hour: 1, visit.offset), clock.ms(day: day, hour: 5, visit.offset))
+                    let window = (clock.ms(day: day, hour: 1, offset: visit.offset), clock.ms(day: day, hour: 5, offset: visit.offset))
                     let night = overlap(visit, window.0, window.1)
                     if night > 0, !labelledWork.contains(c) {
                         // The night of Sunday to Monday is Sunday's: it is keyed by the evening's day.
@@ -231,7 +231,7 @@ public struct KnownPlaces: Sendable, Hashable {
                         }
                     }
                     if Self.isWeekday(day) {
-                        let work = overlap(visit, clock.ms(day: day, hour: 9, visit.offset), clock.ms(day: day, hour: 17, visit.offset))
+                        let work = overlap(visit, clock.ms(day: day, hour: 9, offset: visit.offset), clock.ms(day: day, hour: 17, offset: visit.offset))
                         if work > 0 { workCover[c][day, default: 0] += work }
                     }
                 }
@@ -270,8 +270,8 @@ public struct KnownPlaces: Sendable, Hashable {
             let arrival = index == 0 ? nil : nights.first.flatMap { nightVisit[$0]?[c] }.map { visits[$0] }
             let leaving = index == periods.count - 1 ? nil : nights.last.flatMap { nightVisit[$0]?[c] }.map { visits[$0] }
             let from = arrival?.startMs, until = leaving?.endMs
-            let lowDay = arrival.map { clock.day($0.startMs, $0.offset) } ?? Int.min
-            let highDay = leaving.map { clock.day(max($0.startMs, $0.endMs - 1), $0.offset) } ?? Int.max
+            let lowDay = arrival.map { clock.day($0.startMs, offset: $0.offset) } ?? Int.min
+            let highDay = leaving.map { clock.day(max($0.startMs, $0.endMs - 1), offset: $0.offset) } ?? Int.max
             homeClusters.append(c)
             places.append(place(.home, clusters[c], visits, days: days[c].filter { $0 >= lowDay && $0 <= highDay }.count,
                                 from: from, until: until, gazetteer: gazetteer))
@@ -329,7 +329,7 @@ public struct KnownPlaces: Sendable, Hashable {
         let namedHome = homeWords.isEmpty ? labelledHome : []
 
         // Work: weekday daytime, or what the data calls work; what the person says, when they did.
-        let workDays = clusters.indices.map { c in workCover[c].values.filter { Double($0) >= Self.workDayHours * 3_600_000 }.count }
+        let workDays = clusters.indices.map { c in workCover[c].values.filter { Double($0) >= Self.workDayHours * Double(LocalTime.hourMs) }.count }
         var works = Set<Int>()
         if workWords.isEmpty {
             let candidates = clusters.indices.filter { !homes.contains($0) && !namedHome.contains($0) && workDays[$0] >= Self.minimumWorkDays }
@@ -502,29 +502,6 @@ public struct KnownPlaces: Sendable, Hashable {
             city = city ?? named.city.name
         }
         return Place(role: role, name: name ?? "", city: city ?? "", coordinate: centre, from: from, until: until, days: days)
-    }
-
-    // MARK: Local time
-
-    /// Local days and hours, as day numbers since 1970-01-01 (no Calendar: it is slow for many
-    /// visits): in a visit's own offset from UTC when the data gives one (a trip abroad is lived in
-    /// local time), else in the time zone.
-    struct LocalClock {
-        let timeZone: TimeZone
-
-        /// The local day (days since 1970-01-01) an instant falls on.
-        func day(_ ms: Int64, _ offset: Int32? = nil) -> Int {
-            let seconds = ms / 1000 + Int64(offset ?? Int32(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(ms) / 1000))))
-            return Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        }
-
-        /// The instant of `hour`:00 local time on a day.
-        func ms(day: Int, hour: Int, _ offset: Int32? = nil) -> Int64 {
-            let local = Int64(day) * 86_400 + Int64(hour) * 3_600
-            if let offset { return (local - Int64(offset)) * 1000 }
-            let guess = local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local))))
-            return (local - Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(guess))))) * 1000
-        }
     }
 
     static func overlap(_ visit: Visit, _ from: Int64, _ to: Int64) -> Int64 {

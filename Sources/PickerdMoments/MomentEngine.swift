@@ -19,7 +19,7 @@ public struct MomentEngine: Sendable {
 
     /// How far before and after a window the engine reads, so a trip or a run of photos that
     /// crosses its edge is seen whole (and left to the window where it begins).
-    static let marginMs: Int64 = 21 * 86_400_000
+    static let marginMs = Duration.days(21).ms
     /// How many weeks a full rebuild builds at once.
     static let rebuildWeeks = 8
 
@@ -46,7 +46,7 @@ public struct MomentEngine: Sendable {
         var all: [StoredSuggestion] = []
         var start = builder.week(of: range.lowerBound).start
         while start <= range.upperBound {
-            let end = builder.week(of: start + Int64(Self.rebuildWeeks * 7) * 86_400_000 + 43_200_000).start
+            let end = builder.week(of: start + Duration.days(Self.rebuildWeeks * 7).ms + Duration.hours(12).ms).start
             all += try build(start..<end, home: home)
             start = end
         }
@@ -81,7 +81,7 @@ public struct MomentEngine: Sendable {
             let last = builder.week(of: range.upperBound).start
             while start <= last && weeks.count <= Self.fullRebuildWeeks {
                 weeks.insert(start)
-                start = builder.week(of: start + 8 * 86_400_000).start
+                start = builder.week(of: start + Duration.days(8).ms).start
             }
         }
         if weeks.count > Self.fullRebuildWeeks {
@@ -139,11 +139,11 @@ public struct MomentEngine: Sendable {
         guard let range = try store.libraryRange(), !fromDays.isEmpty else { return 0 }
         let days = fromDays.compactMap { $0 }
         guard days.count == fromDays.count, let first = days.min() else {
-            let weeks = Int((range.upperBound - range.lowerBound) / (7 * 86_400_000)) + 1
+            let weeks = Int((range.upperBound - range.lowerBound) / Duration.days(7).ms) + 1
             try rebuildAll()
             return weeks
         }
-        let from = max(range.lowerBound, KnownPlaces.LocalClock(timeZone: builder.timeZone).ms(day: first - 7, hour: 0))
+        let from = max(range.lowerBound, builder.time.ms(day: first - 7, hour: 0))
         guard from <= range.upperBound else { return 0 }
         return try refresh(touching: [from...range.upperBound])
     }

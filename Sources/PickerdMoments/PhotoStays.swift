@@ -29,11 +29,11 @@ public enum PhotoStays {
     /// The `source` of a stay from photos.
     public static let source = LibraryItem.photoStaySource
     /// How near a location item's start or end must be for a photo to be covered, in ms.
-    public static let coverage: Int64 = 3 * 3_600_000
+    public static let coverage = Duration.hours(3).ms
     /// How far from a stay's centre a photo is still in it, in metres.
     public static let radius = 250.0
     /// The longest pause between two photos of one stay, in ms.
-    public static let gap: Int64 = 2 * 3_600_000
+    public static let gap = Duration.hours(2).ms
     /// The fewest photos a stay holds.
     public static let minimumPhotos = 3
 

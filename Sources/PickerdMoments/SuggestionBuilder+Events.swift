@@ -100,7 +100,7 @@ extension SuggestionBuilder {
 
 extension EventSpan {
     /// A timed event of a day or less: it joins and titles moments.
-    var joinsMoments: Bool { !allDay && endMs - startMs <= 86_400_000 }
+    var joinsMoments: Bool { !allDay && endMs - startMs <= LocalTime.dayMs }
     /// An all-day or longer event of two days or more (a clock change aside): it may title a trip.
-    var titlesTrips: Bool { (allDay || endMs - startMs > 86_400_000) && endMs - startMs >= 2 * 86_400_000 - 3_600_000 }
+    var titlesTrips: Bool { (allDay || endMs - startMs > LocalTime.dayMs) && endMs - startMs >= Duration.days(2).ms - Duration.hour.ms }
 }

@@ -81,7 +81,7 @@ extension SuggestionBuilder {
         if hidden.isEmpty { return false }
         if hidden.isHiddenPerson(item) { return true }
         if !hidden.days.isEmpty {
-            let first = dayIndex(item.startMs, item), last = dayIndex(item.endMs, item)
+            let first = time.day(item.startMs, offset: item.utcOffsetSeconds), last = time.day(item.endMs, offset: item.utcOffsetSeconds)
             if hidden.days.contains(where: { $0.overlaps(first...max(first, last)) }) { return true }
         }
         if !hidden.places.isEmpty {
@@ -101,9 +101,9 @@ extension SuggestionBuilder {
     /// offset, else the person's zone): what "Show fewer like this" hides as its days.
     /// - Parameter listed: the suggestion as shown.
     public func days(of listed: ListedSuggestion) -> ClosedRange<Int> {
-        let days = listed.items.flatMap { [dayIndex($0.startMs, $0), dayIndex($0.endMs, $0)] }
+        let days = listed.items.flatMap { [time.day($0.startMs, offset: $0.utcOffsetSeconds), time.day($0.endMs, offset: $0.utcOffsetSeconds)] }
         guard let first = days.min(), let last = days.max() else {
-            let day = dayIndex(listed.suggestion.startMs)
+            let day = time.day(listed.suggestion.startMs)
             return day...day
         }
         return first...last

@@ -11,8 +11,9 @@ extension SuggestionBuilder {
     /// places are clusters of visits by distance, so the bar round the corner is not home and the
     /// café visited every morning is routine however its fixes scatter.
     struct Whereabouts {
-        /// How far from a known place's centre a visit is still there, in metres.
-        static let radius = 150.0
+        /// How far from a known place's centre a visit is still there, in metres
+        /// (``MomentTuning/knownPlaceRadius``).
+        let radius: Double
 
         /// The homes, in time order, with when each was home.
         let homes: [KnownPlaces.Place]
@@ -21,7 +22,9 @@ extension SuggestionBuilder {
         /// The store's home, for a window without nights to tell one.
         let fallback: HomeBase
 
-        init(_ items: [LibraryItem], home: HomeBase, timeZone: TimeZone, corrections: [KnownPlaces.Correction] = []) {
+        init(_ items: [LibraryItem], home: HomeBase, timeZone: TimeZone, corrections: [KnownPlaces.Correction] = [],
+             radius: Double = MomentTuning.standard.knownPlaceRadius) {
+            self.radius = radius
             let known = KnownPlaces.find(in: items, timeZone: timeZone, corrections: corrections)
             var homes = known.places.filter { $0.role == .home }
             // A new home is home from the first visit there after the last night at the old one
@@ -30,7 +33,7 @@ extension SuggestionBuilder {
             for index in homes.indices.dropFirst() where !homes[index].isPersonsWord {
                 guard let until = homes[index - 1].until else { continue }
                 let first = items.lazy.filter { $0.kind == .location && $0.startMs >= until }
-                    .filter { visit in SuggestionBuilder.position(visit).map { $0.distance(to: homes[index].coordinate) <= Self.radius } ?? false }
+                    .filter { visit in SuggestionBuilder.position(visit).map { $0.distance(to: homes[index].coordinate) <= radius } ?? false }
                     .map(\.startMs).min()
                 if let first, first < (homes[index].from ?? .max) { homes[index].from = first }
             }
@@ -54,7 +57,7 @@ extension SuggestionBuilder {
         func isHome(_ visit: LibraryItem) -> Bool {
             guard case .location(let l) = visit.asset else { return false }
             guard let there = SuggestionBuilder.position(visit) else { return fallback.isHome(l) }
-            if let home = home(at: visit.startMs), home.distance(to: there) <= Self.radius { return true }
+            if let home = home(at: visit.startMs), home.distance(to: there) <= radius { return true }
             return fallback.isHome(l) && homes.isEmpty
         }
 
@@ -63,7 +66,7 @@ extension SuggestionBuilder {
         func isRoutine(_ visit: LibraryItem) -> Bool {
             if case .location(let l) = visit.asset, l.isWorkLocation == true { return true }
             guard let there = SuggestionBuilder.position(visit) else { return false }
-            return routine.contains { $0.coordinate.distance(to: there) <= Self.radius }
+            return routine.contains { $0.coordinate.distance(to: there) <= radius }
         }
 
         /// Whether a visit is at home or a routine place.

@@ -1,0 +1,75 @@
+import Foundation
+import PickerdStore
+import PickerdWire
+
+extension SuggestionBuilder {
+    /// The most suggestions Recommended holds (``MomentTuning/recommendedLimit``).
+    public static let recommendedLimit = MomentTuning.standard.recommendedLimit
+    /// The most suggestions of one kind Recommended holds (``MomentTuning/recommendedPerKind``).
+    public static let recommendedPerKind = MomentTuning.standard.recommendedPerKind
+
+    /// How meaningful a moment is, before recency (the lists add that against the library's
+    /// newest moment) and rotation (the store lowers what was shown and released): its kind's score
+    /// (``MomentTuning/kindScores``) and what each kind of item in it adds (``MomentTuning/varietyPerKind``).
+    /// - Parameters:
+    ///   - kind: the kind of moment.
+    ///   - items: its chosen items.
+    ///   - pool: how many items it could have held (a run of photos scores more the longer it is).
+    func score(_ kind: SuggestionKind, _ items: [LibraryItem], pool: Int) -> Double {
+        let scores = tuning.kindScores
+        let base: Double = switch kind {
+        case .trip: scores.trip
+        case .weeklySummary: scores.weeklySummary
+        case .outing: items.contains { $0.kind == .contact } ? scores.outingWithSomeone : scores.outing
+        case .workout: items.contains(where: \.isPhotoOrVideo) ? scores.workoutWithPhotos : scores.workout
+        case .photos: scores.photos + min(scores.photosForMore, log10(Double(pool)) / 2)
+        case .timeAtHome: scores.timeAtHome
+        case .reflection: scores.reflection
+        case .contact: scores.contact
+        case .media: scores.media
+        case .stateOfMind: scores.stateOfMind
+        default: scores.other
+        }
+        let variety = Double(Set(items.map(\.kind)).count) * tuning.varietyPerKind
+        return base + variety
+    }
+
+    /// Recommended, chosen from `candidates`: the best score first, where recency adds up to
+    /// ``MomentTuning/recencyWeight`` (halving in about five days before the library's newest moment)
+    /// and a kind among the last ``MomentTuning/repeatWindow`` picks costs ``MomentTuning/repeatPenalty``
+    /// each, so kinds mix; a title already chosen is passed over; at most
+    /// ``recommendedPerKind`` of a kind and ``recommendedLimit`` in all. Ties go to the smaller id.
+    /// One candidate per kind per pick.
+    /// - Parameters:
+    ///   - candidates: suggestions (their rank already lowered by rotation).
+    ///   - newest: the library's newest moment's end, ms since 1970.
+    ///   - bonus: extra score for some (an "on this day" moment), by id.
+    func recommended(_ candidates: [StoredSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [StoredSuggestion] {
+        typealias Entry = (suggestion: StoredSuggestion, score: Double, id: OrderKey)
+        var queues: [SuggestionKind: ArraySlice<Entry>] = [:]
+        for (kind, members) in Dictionary(grouping: candidates, by: \.kind) {
+            queues[kind] = members.map { s -> Entry in
+                let age = Double(max(0, newest - s.endMs)) / Double(LocalTime.dayMs)
+                return (s, s.rank + tuning.recencyWeight * exp(-age / tuning.recencyDays) + (bonus[s.id] ?? 0), Self.orderKey(s.id))
+            }.sorted { ($0.score, $1.id) > ($1.score, $0.id) }[...]
+        }
+        var chosen: [StoredSuggestion] = []
+        var titles = Set<String>()
+        while chosen.count < tuning.recommendedLimit {
+            let recentKinds = chosen.suffix(tuning.repeatWindow).map(\.kind)
+            var best: (kind: SuggestionKind, score: Double, id: OrderKey)?
+            for (kind, queue) in queues {
+                guard let head = queue.first else { continue }
+                let score = head.score - tuning.repeatPenalty * Double(recentKinds.filter { $0 == kind }.count)
+                if let current = best, (score, current.id) <= (current.score, head.id) { continue }
+                best = (kind, score, head.id)
+            }
+            guard let kind = best?.kind else { break }
+            let next = queues[kind]!.removeFirst().suggestion
+            if titles.insert(next.title.lowercased()).inserted { chosen.append(next) }
+            // A kind has its say a few times, then leaves room for the others.
+            if chosen.count(where: { $0.kind == kind }) >= tuning.recommendedPerKind { queues[kind] = nil }
+        }
+        return chosen
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import PickerdStore
+import PickerdWire
+
+/// The pipeline's first stage: a window's items as one timeline, in time order (ties by id), without
+/// what is no moment's (items the person excluded from suggestions, and what is not a memory:
+/// screenshots, scans, a burst's extra frames), and found by time in a binary search.
+struct Timeline {
+    /// The items, in time order.
+    let items: [LibraryItem]
+    /// Their starts, for the search.
+    private let starts: [Int64]
+
+    /// The timeline of a window's items, any order.
+    init(_ library: [LibraryItem]) {
+        items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
+            .sorted { ($0.startMs, SuggestionBuilder.orderKey($0.id)) < ($1.startMs, SuggestionBuilder.orderKey($1.id)) }
+        starts = items.map(\.startMs)
+    }
+
+    /// Items of `kinds` starting in [start, end], in time order.
+    func within(_ start: Int64, _ end: Int64, kinds: Set<AssetKind>) -> [LibraryItem] {
+        var low = 0, high = starts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if starts[mid] < start { low = mid + 1 } else { high = mid }
+        }
+        var found: [LibraryItem] = []
+        while low < items.count, starts[low] <= end {
+            if kinds.contains(items[low].kind) { found.append(items[low]) }
+            low += 1
+        }
+        return found
+    }
+}

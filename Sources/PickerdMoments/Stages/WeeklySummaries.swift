@@ -1,0 +1,48 @@
+import Foundation
+import PickerdStore
+import PickerdWire
+
+/// Weekly summaries, from whatever the week holds: its workouts (or a workout group an app gave),
+/// its days out, its movement, a few photos, its moods and what it sounded like. A week with only
+/// one kind of thing is not summed up (``MomentTuning/weekMinimumKinds``). A summary takes no item:
+/// it shows what the week's moments hold.
+struct WeeklySummaries: MomentStage {
+    func run(_ input: StageInput, claims: inout Claims, found: inout [Moment]) {
+        let items = input.timeline.items, time = input.time, tuning = input.tuning
+        var summarized = Set<Int64>()
+        for group in items where group.kind == .workoutGroup {
+            let (start, end, _) = time.week(of: group.endMs, offset: group.utcOffsetSeconds)
+            summarized.insert(start)
+            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: [group] + contents(start, end, input)))
+        }
+        for start in Set(items.map { time.week(of: $0.startMs, offset: $0.utcOffsetSeconds).start }).sorted() where !summarized.contains(start) {
+            let contents = contents(start, start + Duration.days(7).ms, input)
+            let kinds = Set(contents.map { $0.isPhotoOrVideo ? .photo : $0.kind })
+            guard kinds.count >= tuning.weekMinimumKinds,
+                  contents.contains(where: { $0.kind == .workout }) || contents.count >= tuning.weekMinimumItems else { continue }
+            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: contents))
+        }
+    }
+
+    /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
+    /// a few photos spread over it, its first moods and the artist or show played most, once.
+    func contents(_ start: Int64, _ end: Int64, _ input: StageInput) -> [LibraryItem] {
+        let tuning = input.tuning
+        let workouts = input.within(start, end - 1, kinds: [.workout])
+        let places = input.within(start, end - 1, kinds: [.locationGroup])
+        let motion = input.within(start, end - 1, kinds: [.motionActivity]).sorted { $0.steps > $1.steps }.prefix(tuning.weekMotion)
+        let photos = input.within(start, end - 1, kinds: [.photo, .livePhoto, .video])
+        let spread = photos.count <= tuning.weekPhotos ? photos : (0..<tuning.weekPhotos).map { photos[$0 * photos.count / tuning.weekPhotos] }
+        let moods = input.within(start, end - 1, kinds: [.stateOfMind]).prefix(tuning.weekMoods)
+        var plays: [String: [LibraryItem]] = [:]
+        for item in input.within(start, end - 1, kinds: [.song, .podcast]) {
+            switch item.asset {
+            case .song(let song): plays["song|\(song.artist)", default: []].append(item)
+            case .podcast(let podcast): plays["podcast|\(podcast.show)", default: []].append(item)
+            default: break
+            }
+        }
+        let listening = plays.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.value.first
+        return workouts + places + Array(motion) + spread + Array(moods) + (listening.map { [$0] } ?? [])
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+public import PickerdStore
+public import PickerdWire
+import PickerdPlaces
+
+extension SuggestionBuilder {
+    ///
+    /// The title says nothing the items do not: places, cities, "home" and being away come only from
+    /// `items`' own Location and LocationGroup items, people only from its Contact items. The kind
+    /// of moment chooses the wording, never the facts: a trip whose places were all left out is
+    /// titled by its days ("Friday to Sunday"), not "3 days away".
+    /// - Parameters:
+    ///   - kind: the kind of moment.
+    ///   - items: what the person will see of it, or what they kept of it: only items of categories
+    ///     their settings allow (``lists(suggestions:items:enabled:)`` and a release filter them first).
+    /// - Returns: a short title, such as "Morning run in Riverside Park".
+    public func title(_ kind: SuggestionKind, _ items: [LibraryItem]) -> String {
+        guard var first = items.first else { return "" }
+        // The part of the day is the moment's own: the workout's start, not the night's stay it
+        // began from; the photos at home, not the stay's start.
+        switch kind {
+        case .workout: first = items.first { $0.kind == .workout } ?? first
+        case .timeAtHome: first = items.first { HomeMoments.content.contains($0.kind) } ?? first
+        default: break
+        }
+        let part = time.partOfDay(first)
+        let located = items.lazy.compactMap { item -> Location? in
+            if case .location(let l) = item.asset, !l.place.isEmpty { return l }
+            return nil
+        }.first
+        let place = located.map { Self.located($0.place, city: $0.city) }
+        let people = items.compactMap { item -> String? in
+            if case .contact(let c) = item.asset { return c.name.split(separator: " ").first.map(String.init) }
+            return nil
+        }
+        let weekday = time.weekdayName(first)
+        switch kind {
+        case .workout:
+            // A workout the person named ("Tempelhofer Feld intervals") is called what they called it.
+            if let own = items.lazy.compactMap({ item -> String? in
+                if case .workout(let w) = item.asset, let name = w.details?.localizedName, Self.isOwnName(name) { return name }
+                return nil
+            }).first { return own }
+            let noun = items.lazy.compactMap { item -> String? in
+                if case .workout(let w) = item.asset { return Self.activityNoun(w.details) }
+                return nil
+            }.first
+            let activity = noun.map { "\(part) \($0)" } ?? "\(part) activity"
+            return place.map { "\(activity) \($0)" } ?? activity
+        case .outing:
+            let with = people.isEmpty ? "" : " with " + people.prefix(2).joined(separator: " and ")
+            if let place { return "\(part)\(with) \(place)" }
+            // Without the place, "out" would say what only the place said.
+            return people.isEmpty ? "\(weekday) \(part.lowercased())" : "\(part)\(with)"
+        case .timeAtHome:
+            return place != nil ? "\(weekday) \(part.lowercased()) at home" : "A quiet \(weekday) \(part.lowercased())"
+        case .trip:
+            let cities = items.flatMap { item -> [String] in
+                switch item.asset {
+                case .location(let l): [l.city]
+                case .locationGroup(let g): g.locations.map(\.city)
+                default: []
+                }
+            }.filter { !$0.isEmpty }
+            let days = Set(items.map { time.day(of: $0) }).count
+            // The city most of its places are in (the first of equals): where the trip went.
+            let counts = Dictionary(cities.map { ($0, 1) }, uniquingKeysWith: +)
+            if let city = cities.first(where: { counts[$0] == counts.values.max() }) { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
+            // No place kept: being away is what the places said, so the title is just the days.
+            return span(items)
+        case .weeklySummary:
+            let last = items.max { $0.endMs < $1.endMs }!
+            return "Your week from \(time.dayAndMonth(week(of: last.endMs, last).monday))"
+        case .reflection:
+            if case .reflection(let r) = first.asset { return r.prompt }
+            return "A moment to reflect"
+        case .stateOfMind:
+            if case .stateOfMind(let s) = first.asset, let state = s.state {
+                if state.kind == .dailyMood { return "How \(weekday) felt" }
+                return state.labels.first.map { "Feeling \($0.description)" } ?? "A moment's feeling"
+            }
+            return "How you felt"
+        case .contact:
+            return people.first.map { "Catching up with \($0)" } ?? "Someone you know"
+        case .motion:
+            if case .motionActivity(let m) = first.asset {
+                let noun = m.movementType == .running ? "run" : m.movementType == .runningWalking ? "walk and run" : "walk"
+                return "\(part) \(noun): \(m.steps.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))) steps"
+            }
+            return "\(part) on the move"
+        case .media:
+            switch first.asset {
+            case .podcast(let p): return "Listening to \(p.show)"
+            case .song(let s): return "Music by \(s.artist)"
+            case .genericMedia(let g): return "Reading \(g.album)"
+            default: return "Listening"
+            }
+        case .photos:
+            return "\(weekday) \(part.lowercased()) in pictures"
+        default:
+            return "A moment"
+        }
+    }
+
+    /// The days `items` span, named without saying where: "Saturday afternoon", "Friday to Sunday",
+    /// "13 November to 2 December".
+    private func span(_ items: [LibraryItem]) -> String {
+        let first = items.min { $0.startMs < $1.startMs }!, last = items.max { $0.startMs < $1.startMs }!
+        switch time.day(of: last) - time.day(of: first) {
+        case 0: return "\(time.weekdayName(first)) \(time.partOfDay(first).lowercased())"
+        case 1..<7: return "\(time.weekdayName(first)) to \(time.weekdayName(last))"
+        default: return "\(time.dayAndMonth(time.day(of: first))) to \(time.dayAndMonth(time.day(of: last)))"
+        }
+    }
+
+    /// Whether a workout's name is one the person gave it, not what an app calls every workout
+    /// ("Morning Run", "Lunch Ride", "Outdoor Run", "Running", "Afternoon Walk").
+    static func isOwnName(_ name: String) -> Bool {
+        let words = name.lowercased().split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return false }
+        let generic: Set = ["morning", "afternoon", "evening", "night", "lunch", "outdoor", "indoor", "run", "running", "ride", "cycling",
+                            "walk", "walking", "hike", "hiking", "swim", "swimming", "workout", "activity", "yoga", "treadmill", "easy", "long"]
+        return !words.allSatisfy { generic.contains($0) }
+    }
+
+    static func activityNoun(_ details: WorkoutDetails?) -> String? {
+        guard let details else { return nil }
+        return switch details.activityType {
+        case 37: "run"
+        case 52: "walk"
+        case 24: "hike"
+        case 57: "yoga"
+        case 13: "ride"
+        case 46: "swim"
+        default: details.localizedName.isEmpty ? nil : details.localizedName.lowercased()
+        }
+    }
+
+    /// What the person calls the place they live (the demo's, and any library's "Home").
+    static let homePlaceName = "Home"
+
+    /// A place as a title says it: "at home", "in Riverside Park", "on Mount Beacon Trail", "on the
+    /// High Line", "at Via Carota", "in Porto" (a city), "in Kreuzberg" (a neighbourhood), "near
+    /// Buckow" (as the gazetteer names the countryside).
+    /// - Parameters:
+    ///   - place: the place's name.
+    ///   - city: its city, when known: a place that is its city is "in" it.
+    static func located(_ place: String, city: String = "") -> String {
+        if place == homePlaceName { return "at home" }
+        if place.hasPrefix("near ") { return place }
+        if !city.isEmpty && place == city || Gazetteer.isArea(place) { return "in \(place)" }
+        let name = place.hasPrefix("The ") ? "the " + place.dropFirst(4) : place
+        let words = place.lowercased().split(whereSeparator: { $0 == " " || $0 == "," })
+        let last = words.last.map(String.init) ?? "", first = words.first.map(String.init) ?? ""
+        let along: Set = ["trail", "path", "line", "street", "avenue", "boulevard", "promenade", "boardwalk", "loop", "ridge", "road", "way"]
+        let inside: Set = ["park", "garden", "gardens", "woods", "forest", "village", "quarter", "square", "hills", "valley", "district", "ramble"]
+        if along.contains(last) || first == "mount" || first == "mt" { return "on \(name)" }
+        if inside.contains(last) { return "in \(name)" }
+        return "at \(name)"
+    }
+
+    // MARK: Time, as the person lived it
+
+    /// The offset from UTC of `item`'s local time, in ms: its own when the data gives one (a
+}
