@@ -64,8 +64,7 @@ extension SuggestionBuilder {
             }.filter { !$0.isEmpty }
             let days = Set(items.map { time.day(of: $0) }).count
             // The city most of its places are in (the first of equals): where the trip went.
-            let counts = Dictionary(cities.map { ($0, 1) }, uniquingKeysWith: +)
-            if let city = cities.first(where: { counts[$0] == counts.values.max() }) { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
+            if let city = Self.mostCommonCity(cities) { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
             // No place kept: being away is what the places said, so the title is just the days.
             return span(items)
         case .weeklySummary:
@@ -111,6 +110,15 @@ extension SuggestionBuilder {
         case 1..<7: return "\(time.weekdayName(first)) to \(time.weekdayName(last))"
         default: return "\(time.dayAndMonth(time.day(of: first))) to \(time.dayAndMonth(time.day(of: last)))"
         }
+    }
+
+    /// Where a trip went: the city most of its places are in, the first of equals (the one reached
+    /// first). The trip's id and its title both say it this way: the id from every place away, the
+    /// title from the places the person kept.
+    static func mostCommonCity(_ cities: [String]) -> String? {
+        let counts = Dictionary(cities.map { ($0, 1) }, uniquingKeysWith: +)
+        guard let most = counts.values.max() else { return nil }
+        return cities.first { counts[$0] == most }
     }
 
     /// Whether a workout's name is one the person gave it, not what an app calls every workout
