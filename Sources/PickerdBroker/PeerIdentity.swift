@@ -11,7 +11,7 @@ import SystemPackage
 /// app id. The pidfd is checked to still name a live process after each is read, so a pid reused by
 /// another program in between is caught.
 ///
-/// What it is trusted for (README, "Apps: who may present the picker"):
+/// What it is trusted for (Documentation/security.md, "Peer credentials, pidfds and the executable"):
 /// - A caller in pickerd's own mount namespace (a host process) is known by its executable file.
 /// - A caller in another mount namespace (any sandbox) gets no identity from its executable: a
 ///   sandbox can show any file at any path and run it. Only a Flatpak's app id, from the

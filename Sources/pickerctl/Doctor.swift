@@ -91,7 +91,7 @@ struct Doctor: ParsableCommand {
                      ("see why", "systemctl --user status pickerd; journalctl --user -u pickerd"),
                      ("by hand", "pickerd" + (connection.runtimeDir.map { " --runtime-dir \($0)" } ?? ""))]
         if Self.unitFile("pickerd.socket") == nil {
-            fixes.append(("", "(no pickerd.socket unit is installed yet: pickerd's README says how to install the units)"))
+            fixes.append(("", "(no pickerd.socket unit is installed yet: Documentation/user-guide.md, 'As a user service', says how to install the units)"))
         }
         return fixes
     }

@@ -126,7 +126,7 @@ func refusedOtherUID(_ world: World, _ mode: String = "present") throws -> (Bool
     return (refused, refused ? (unreachable ? "refused: cannot reach the socket" : "refused by uid") : "another uid got through: \(text)")
 }
 
-@Suite("Privacy conformance: the invariants of DESIGN.md, per caller kind", .serialized)
+@Suite("Privacy conformance: the invariants of Documentation/design.md, per caller kind", .serialized)
 struct ConformanceTests {
     @Test("1. no entitlement: notEntitled, no UI, zero data bytes", arguments: Caller.allCases)
     func noEntitlement(caller: Caller) throws {

@@ -28,7 +28,7 @@ import SystemPackage
 ///    (`TIOCSTI`, `dev.tty.legacy_tiocsti = 1`), a sandboxed app is refused: it could press the
 ///    picker's keys.
 ///
-/// What remains is said in README.md ("The terminal picker"): a same-uid process outside any sandbox
+/// What remains is said in Documentation/security.md ("The terminal guard (invariant 13)"): a same-uid process outside any sandbox
 /// has many ways around this (it can be the terminal's parent, trace processes, read pickerd's
 /// files); the guard is what keeps a sandboxed app, and an app trying its own pty, from seeing the
 /// picker.
@@ -147,7 +147,7 @@ enum TerminalGuard {
     /// 4. Typing. With legacy `TIOCSTI` on, any process can type into its controlling terminal, which
     /// check 2 requires the terminal to be: an app in a sandbox could press the picker's keys for the
     /// person. Refused for a sandboxed caller (or one whose namespaces cannot be read). An app outside
-    /// any sandbox can do as much in other ways (README.md, "The terminal picker").
+    /// any sandbox can do as much in other ways (Documentation/security.md, "The terminal guard (invariant 13)").
     static func typingRefusal(legacyTIOCSTI: Bool, callerSandboxed: Bool) -> Refusal? {
         guard legacyTIOCSTI, callerSandboxed else { return nil }
         return Refusal(message: "this system lets a program type into its own terminal (dev.tty.legacy_tiocsti is on), and the app runs "

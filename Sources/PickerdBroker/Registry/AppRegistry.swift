@@ -4,7 +4,7 @@ public import PickerdWire
 import Synchronization
 
 /// The app registry: who may present the picker. Three kinds of app, as xdg-desktop-portal tells
-/// host and Flatpak callers apart (DESIGN.md, "App identity and registration"):
+/// host and Flatpak callers apart (Documentation/design.md, "App identity and registration"):
 /// - **system**: a manifest under `$XDG_DATA_DIRS/pickerd/apps/` whose manifest, executable and
 ///   entitlements file (and every folder above them) are owned by root and writable by no one else:
 ///   the Linux stand-in for a code signature. No registration; allowed unless the person revoked it.

@@ -49,7 +49,7 @@ extension Broker: FrameHandler {
             switch served.role {
             case .client:
                 // The caller must still be the one that connected; what presents, donates or
-                // withdraws must also hold its connection alone (DESIGN.md, "App identity").
+                // withdraws must also hold its connection alone (Documentation/design.md, "App identity and registration"; invariant I16).
                 let releasesOrStores: Bool
                 switch body {
                 case .present, .donation, .withdrawDonations: releasesOrStores = true

@@ -1,7 +1,7 @@
 public import PickerdWire
 
 /// How many connections pickerd serves, and how long it waits for each, so that no client can lock
-/// others out (DESIGN.md, invariant 14).
+/// others out (Documentation/design.md, "Privacy invariants", I14).
 ///
 /// Each socket has its own capacity: apps can fill only `client.sock`'s, never the room kept for
 /// picker agents and `pickerctl`. On `client.sock` each caller (one executable file, whatever its

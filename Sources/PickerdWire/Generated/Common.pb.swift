@@ -158,7 +158,7 @@ public struct Category: RawRepresentable, Hashable, Sendable, CustomStringConver
     }
 }
 
-/// How pickerd knows an app that may present (DESIGN.md, "App identity and registration").
+/// How pickerd knows an app that may present (Documentation/design.md, "App identity and registration").
 public struct AppKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The value on the wire; values this build does not know are kept as they are.
     public var rawValue: Int32

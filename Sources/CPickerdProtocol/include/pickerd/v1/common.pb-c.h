@@ -154,7 +154,7 @@ typedef enum _Pickerd__V1__Category {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__CATEGORY)
 } Pickerd__V1__Category;
 /*
- * How pickerd knows an app that may present (DESIGN.md, "App identity and registration").
+ * How pickerd knows an app that may present (Documentation/design.md, "App identity and registration").
  */
 typedef enum _Pickerd__V1__AppKind {
   PICKERD__V1__APP_KIND__APP_KIND_UNSPECIFIED = 0,
