@@ -105,6 +105,7 @@ struct ReaderPoolTests {
         #expect(health.data?.workouts == same.data?.workouts)
         #expect(health.data?.motion == same.data?.motion)
         // The routes are the export's, not GPX files of their own: one file read.
-        #expect(confined.count == 1 && unconfined.count == 1, "\(confined.map(\.file))")
+        #expect(confined.count == 1, "\(confined.map(\.file))")
+        #expect(unconfined.count == 1, "\(confined.map(\.file))")
     }
 }

@@ -20,12 +20,16 @@ struct TerminalGuardPieceTests {
     @Test("device numbers in the kernel's encoding: pts/5, pts/300, a virtual console, a serial line")
     func devices() {
         let pts5 = TerminalGuard.Device(kernelEncoded: 136 << 8 | 5)
-        #expect(pts5 == TerminalGuard.Device(major: 136, minor: 5) && pts5.ptyIndex == 5 && pts5.description == "136:5")
+        #expect(pts5 == TerminalGuard.Device(major: 136, minor: 5))
+        #expect(pts5.ptyIndex == 5)
+        #expect(pts5.description == "136:5")
         // Minor 300: low byte first, then the major, then the minor's upper bits from bit 20.
         let pts300 = TerminalGuard.Device(kernelEncoded: (300 & 0xff) | 136 << 8 | (300 & ~0xff) << 12)
-        #expect(pts300.minor == 300 && pts300.ptyIndex == 300)
+        #expect(pts300.minor == 300)
+        #expect(pts300.ptyIndex == 300)
         #expect(TerminalGuard.Device(major: 137, minor: 2).ptyIndex == 258)
-        #expect(TerminalGuard.Device(major: 4, minor: 2).isVirtualConsole && TerminalGuard.Device(major: 4, minor: 2).ptyIndex == nil)
+        #expect(TerminalGuard.Device(major: 4, minor: 2).isVirtualConsole)
+        #expect(TerminalGuard.Device(major: 4, minor: 2).ptyIndex == nil)
         #expect(!TerminalGuard.Device(major: 4, minor: 64).isVirtualConsole, "ttyS0")
         #expect(!TerminalGuard.Device(major: 4, minor: 0).isVirtualConsole, "tty0 is whichever console is in front")
     }

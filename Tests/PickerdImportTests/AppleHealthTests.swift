@@ -196,7 +196,8 @@ struct AppleHealthTests {
             == ["apple_health_export/export_cda.xml", "apple_health_export/workout-routes/route_2024-05-04_7.05am.gpx"])
         let member = zip + "/apple_health_export/export.xml"
         let outcome: Result<[[UInt8]], ReaderFiles.StreamFailure> = try ExportImporter.withArchiveMembers(zip, name: "export.zip") { paths in
-            #expect(paths.contains(member) && paths.count == 3, "\(paths)")
+            #expect(paths.contains(member), "\(paths)")
+            #expect(paths.count == 3, "\(paths)")
             #expect(ReaderFiles.exists(member))
             var reads: [[UInt8]] = []
             for size in [1, 7, 4_096, 1 << 20] {
@@ -236,7 +237,8 @@ struct AppleHealthTests {
         let size = try #require(try FileManager.default.attributesOfItem(atPath: Self.fixtures + "/apple_health_export/export.xml")[.size] as? Int)
         let long = try Self.importingZip(try Self.zipDeclaring(uncompressed: UInt32(size + 1_000)))
         let error = try #require(long.results.first?.error)
-        #expect(error.contains("export.xml") && error.contains("does not match its checksum"), "\(error)")
+        #expect(error.contains("export.xml"), "\(error)")
+        #expect(error.contains("does not match its checksum"), "\(error)")
         #expect(long.workouts == 0)
         // Its header says 1,000 bytes: the stream stops where it passes them.
         let short = try Self.importingZip(try Self.zipDeclaring(uncompressed: 1_000))
@@ -410,16 +412,20 @@ struct AppleHealthTests {
         guard data.moods.count == 3 else { return }
         let (daily, moment, numbers) = (data.moods[0], data.moods[1], data.moods[2])
         #expect(daily.startMs == HealthDates.parse("2024-10-02 21:10:00 -0400")!.ms)
-        #expect(daily.kind == .dailyMood && daily.valence == 0.62)
+        #expect(daily.kind == .dailyMood)
+        #expect(daily.valence == 0.62)
         #expect(daily.labels == [.happy, .grateful])
         #expect(daily.associations == [.family, .fitness])
         #expect(daily.format == "apple-health")
         #expect(moment.startMs == HealthDates.parse("2024-10-03 09:40:00 -0400")!.ms)
-        #expect(moment.kind == .momentaryEmotion && moment.valence == -0.4)
+        #expect(moment.kind == .momentaryEmotion)
+        #expect(moment.valence == -0.4)
         #expect(moment.labels == [.stressed, .worried])
         #expect(moment.associations == [.work])
-        #expect(numbers.kind == .dailyMood && numbers.valence == -1)
-        #expect(numbers.labels == [.happy] && numbers.associations == [.selfCare])
+        #expect(numbers.kind == .dailyMood)
+        #expect(numbers.valence == -1)
+        #expect(numbers.labels == [.happy])
+        #expect(numbers.associations == [.selfCare])
         // The step count beside them is read as ever.
         #expect(data.read["health records"] == 10)
     }

@@ -69,9 +69,11 @@ import Testing
         #expect(result.contacts.map(\.name) == ["Sam Okafor", "Rita Costa"])
         #expect(result.contacts[0].uid == "pas-id-5F2A9C1E00000001")
         #expect(result.contacts[0].emails == ["sam@example.net"])
-        #expect(result.contacts[0].photoType == "image/jpeg" && result.contacts[0].photo?.count == 286)
+        #expect(result.contacts[0].photoType == "image/jpeg")
+        #expect(result.contacts[0].photo?.count == 286)
         #expect(result.contacts[1].emails == ["rita.costa@example.pt"])
-        #expect(result.contacts[1].uid == nil && result.contacts[1].key == "name:rita costa")
+        #expect(result.contacts[1].uid == nil)
+        #expect(result.contacts[1].key == "name:rita costa")
     }
 
     @Test("vCard 2.1 (Android): quoted-printable UTF-8 with a soft line break, a BASE64 photo on indented lines, N without FN; a card with no name is skipped")
@@ -79,7 +81,8 @@ import Testing
         let result = try VCardReader.read(try Self.fixture("contacts-2.1.vcf"), file: "contacts-2.1.vcf")
         #expect(result.contacts.map(\.name) == ["José Álvarez", "Kenji Nakamura"])
         #expect(result.contacts[0].emails == ["jose@example.com"])
-        #expect(result.contacts[0].photoType == "image/jpeg" && result.contacts[0].photo?.count == 286)
+        #expect(result.contacts[0].photoType == "image/jpeg")
+        #expect(result.contacts[0].photo?.count == 286)
         #expect(result.nameless == 1)
         // The soft line break joined the note's two lines (the note itself is not kept).
         let lines = VCardReader.logicalLines(try Self.fixture("contacts-2.1.vcf"))
@@ -112,10 +115,12 @@ import Testing
     func photoChecks() throws {
         let gif = Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).base64EncodedString()
         let result = try Self.cards("BEGIN:VCARD\nVERSION:3.0\nFN:A\nPHOTO;ENCODING=b;TYPE=JPEG:\(gif)\nEND:VCARD\n")
-        #expect(result.contacts.first?.photo == nil && result.photosLeftOut == 1, "a GIF called JPEG")
+        #expect(result.contacts.first?.photo == nil, "a GIF called JPEG")
+        #expect(result.photosLeftOut == 1, "a GIF called JPEG")
         let big = String(repeating: "A", count: (VCardReader.maximumPhotoBytes / 3 + 10) * 4)
         let large = try Self.cards("BEGIN:VCARD\nVERSION:4.0\nFN:B\nPHOTO:data:image/jpeg;base64,\(big)\nEND:VCARD\n")
-        #expect(large.contacts.first?.photo == nil && large.photosLeftOut == 1)
+        #expect(large.contacts.first?.photo == nil)
+        #expect(large.photosLeftOut == 1)
     }
 
     @Test("kinds come from the first bytes: BEGIN:VCARD and BEGIN:VCALENDAR after a BOM and blank lines, in any case")
@@ -141,10 +146,12 @@ import Testing
         #expect(dinner.location == "Taberna da Rua, Rua da Junqueira 1, Lisboa")
         #expect(dinner.attendees == [EventAttendee(name: "Maya Lee", email: "maya@example.com"),
                                      EventAttendee(name: "Sam Okafor", email: "sam.okafor@elsewhere.example")], "Jonas declined")
-        #expect(!dinner.allDay && dinner.line == 26)
+        #expect(!dinner.allDay)
+        #expect(dinner.line == 26)
 
         let dentist = try event("dentist-0506@example.com")
-        #expect(dentist.timeZone == "UTC" && dentist.occurrences.first?.startMs == Self.ms("2024-05-06T09:00:00Z"))
+        #expect(dentist.timeZone == "UTC")
+        #expect(dentist.occurrences.first?.startMs == Self.ms("2024-05-06T09:00:00Z"))
         // A floating time is the person's wall clock.
         #expect(try event("book-club@example.com").occurrences.first?.startMs == Self.ms("2024-05-07T18:30:00Z"))
         let lisbon = try CalendarReader.read(try Self.fixture("calendar.ics"), file: "calendar.ics", horizon: Self.horizon,
@@ -152,7 +159,8 @@ import Testing
         #expect(lisbon.first { $0.uid == "book-club@example.com" }?.occurrences.first?.startMs == Self.ms("2024-05-07T17:30:00Z"))
 
         let weekend = try event("long-weekend@example.com")
-        #expect(weekend.allDay && weekend.timeZone.isEmpty)
+        #expect(weekend.allDay)
+        #expect(weekend.timeZone.isEmpty)
         #expect(weekend.occurrences.map { [$0.startMs, $0.endMs] } == [[Self.ms("2024-05-10T00:00:00Z"), Self.ms("2024-05-13T00:00:00Z")]])
 
         // Yearly since 1990, expanded within the horizon only: 12 May 2020 … 2025, a day each.
@@ -210,7 +218,8 @@ import Testing
     func horizon() throws {
         let now = Self.ms("2024-06-01T00:00:00Z")
         let empty = CalendarReader.horizon(library: nil, now: now)
-        #expect(empty.lowerBound < Self.ms("2004-06-02T00:00:00Z") && empty.upperBound > Self.ms("2025-05-31T00:00:00Z"))
+        #expect(empty.lowerBound < Self.ms("2004-06-02T00:00:00Z"))
+        #expect(empty.upperBound > Self.ms("2025-05-31T00:00:00Z"))
         let old = CalendarReader.horizon(library: Self.ms("1950-01-01T00:00:00Z")...Self.ms("2024-01-01T00:00:00Z"), now: now)
         #expect(old.upperBound - old.lowerBound == CalendarReader.maximumHorizonMs, "capped: the earliest years go")
         let daily = "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:d\nDTSTART:20000101T080000Z\nRRULE:FREQ=DAILY\nSUMMARY:Standup\nEND:VEVENT\nEND:VCALENDAR\n"
@@ -238,7 +247,9 @@ import Testing
         #expect(contacts.count == 5)
         let maya = try #require(contacts.first { $0.name == "Maya Lee" })
         let photo = try #require(maya.photo)
-        #expect(photo.contentType == "image/jpeg" && photo.pixelWidth == 8 && photo.pixelHeight == 8)
+        #expect(photo.contentType == "image/jpeg")
+        #expect(photo.pixelWidth == 8)
+        #expect(photo.pixelHeight == 8)
         let card = try VCardReader.read(try Self.fixture("contacts-4.0.vcf"), file: "contacts-4.0.vcf").contacts[0]
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path(of: photo))) == Data(try #require(card.photo)))
 
@@ -282,7 +293,8 @@ import Testing
         let temporary = try TemporaryStore()
         let results = ExportImporter(store: temporary.store).run([Self.fixtures.appendingPathComponent("addressbook").path,
                                                                   Self.fixtures.appendingPathComponent("contacts-4.0.vcf").path]) { _, _, _, _ in }
-        #expect(results.count == 3 && results.allSatisfy { $0.error == nil && $0.kind == "vcard" })
+        #expect(results.count == 3)
+        #expect(results.allSatisfy { $0.error == nil && $0.kind == "vcard" })
         #expect(try temporary.store.contacts().map(\.name).sorted() == ["Dr. Ana Lee, MD", "Jonas Berg", "Maya Lee", "Tomás Silva"])
     }
 

@@ -139,7 +139,8 @@ import Testing
         #expect(media.pixelHeight == 48)
         #expect(media.orientation == 1)
         let duration = try #require(media.durationMs)
-        #expect(duration >= 1900 && duration <= 2100, "duration \(duration)")
+        #expect(duration >= 1900, "duration \(duration)")
+        #expect(duration <= 2100, "duration \(duration)")
     }
 
     /// Only the movie header's `creation_time` (UTC): the instant is known, the offset is not.
@@ -165,16 +166,19 @@ import Testing
         try MediaFixtures.rotatedCopy(of: plain, at: rotated, degrees: 90)
         let media = try MediaProbe.probe(path: rotated)
         #expect(media.orientation == 6 || media.orientation == 8, "orientation \(media.orientation)")
-        #expect(media.pixelWidth == 64 && media.pixelHeight == 48)
+        #expect(media.pixelWidth == 64)
+        #expect(media.pixelHeight == 48)
 
         let thumbnail = try Thumbnailer.png(path: rotated, contentType: media.contentType, maxSide: 64, orientation: media.orientation)
         let ours = try decodePNG(thumbnail, in: dir)
-        #expect(ours.width == 48 && ours.height == 64)
+        #expect(ours.width == 48)
+        #expect(ours.height == 64)
         // FFmpeg's CLI turns the frame upright itself (autorotate): the blue band lands on the same side.
         let theirs = dir.path + "/theirs.png"
         try MediaFixtures.run("ffmpeg", ["-loglevel", "error", "-y", "-i", rotated, "-frames:v", "1", theirs])
         let reference = try decodePNG(Array(try Data(contentsOf: URL(fileURLWithPath: theirs))), in: dir)
-        #expect(reference.width == 48 && reference.height == 64)
+        #expect(reference.width == 48)
+        #expect(reference.height == 64)
         #expect(ours.isBlue(x: 4, y: 32) == reference.isBlue(x: 4, y: 32))
         #expect(ours.isBlue(x: 43, y: 32) == reference.isBlue(x: 43, y: 32))
         #expect(ours.isBlue(x: 4, y: 32) != ours.isBlue(x: 43, y: 32))
@@ -188,14 +192,17 @@ import Testing
         try MediaFixtures.heic(at: sydney, exif: .init(latitude: -33.8688, longitude: 151.2093))
         try MediaFixtures.clip(at: rio, iso6709: "-22.9068-043.1729/")
         let a = try #require(try MediaProbe.probe(path: santiago).coordinate)
-        #expect(abs(a.latitude - -33.4489) < 1e-6 && abs(a.longitude - -70.6693) < 1e-6)
+        #expect(abs(a.latitude - -33.4489) < 1e-6)
+        #expect(abs(a.longitude - -70.6693) < 1e-6)
         #expect(try MediaProbe.probe(path: santiago).takenAtMs == 1_719_860_700_000)  // 2024-07-01T19:05:00Z
         #expect(try MediaProbe.probe(path: santiago).utcOffsetSeconds == -14_400)
         let b = try #require(try MediaProbe.probe(path: sydney).coordinate)
-        #expect(abs(b.latitude - -33.8688) < 1e-6 && abs(b.longitude - 151.2093) < 1e-6)
+        #expect(abs(b.latitude - -33.8688) < 1e-6)
+        #expect(abs(b.longitude - 151.2093) < 1e-6)
         #expect(try MediaProbe.probe(path: sydney).takenAtMs == nil)
         let c = try #require(try MediaProbe.probe(path: rio).coordinate)
-        #expect(abs(c.latitude - -22.9068) < 1e-9 && abs(c.longitude - -43.1729) < 1e-9)
+        #expect(abs(c.latitude - -22.9068) < 1e-9)
+        #expect(abs(c.longitude - -43.1729) < 1e-9)
     }
 
     @Test func iso6709Forms() {
@@ -259,7 +266,8 @@ import Testing
         #expect(scanned.contentType == "image/tiff")
         #expect(scanned.software == "VueScan")
         #expect(scanned.takenAtMs == 1_705_339_800_000)
-        #expect(scanned.pixelWidth == 40 && scanned.pixelHeight == 30)
+        #expect(scanned.pixelWidth == 40)
+        #expect(scanned.pixelHeight == 30)
     }
 
     /// Corrupt means the structure the metadata lives in is broken: garbage after a JPEG's magic, a
@@ -341,10 +349,12 @@ import Testing
             #expect(media.contentType == type)
             let thumbnail = try Thumbnailer.png(path: path, contentType: type, maxSide: 32, orientation: media.orientation)
             let size = try #require(pngSize(thumbnail), "\(type) thumbnail is not a PNG")
-            #expect(size.width == width && size.height == height, "\(type): \(size)")
+            #expect(size.width == width, "\(type): \(size)")
+            #expect(size.height == height, "\(type): \(size)")
             #expect(!thumbnail.containsChunk("eXIf"))
             let decoded = try decodePNG(thumbnail, in: dir)
-            #expect(decoded.width == width && decoded.height == height)
+            #expect(decoded.width == width)
+            #expect(decoded.height == height)
         }
         // Never enlarged.
         let big = try Thumbnailer.png(path: jpeg, contentType: "image/jpeg", maxSide: 1000)
@@ -361,7 +371,8 @@ import Testing
         #expect(media.orientation == 6)
         let thumbnail = try Thumbnailer.png(path: path, contentType: media.contentType, maxSide: 48, orientation: media.orientation)
         let decoded = try decodePNG(thumbnail, in: dir)
-        #expect(decoded.width == 32 && decoded.height == 48)
+        #expect(decoded.width == 32)
+        #expect(decoded.height == 48)
         #expect(decoded.isBlue(x: 30, y: 24))
         #expect(!decoded.isBlue(x: 2, y: 24))
     }

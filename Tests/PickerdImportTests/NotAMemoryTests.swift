@@ -115,7 +115,8 @@ struct NotAMemoryTests {
         do {
             _ = try MediaProbe.probe(path: cut)
         } catch {
-            #expect(error.kind == .corrupt && error.message.hasPrefix("HEIC: "), "\(error)")
+            #expect(error.kind == .corrupt, "\(error)")
+            #expect(error.message.hasPrefix("HEIC: "), "\(error)")
         }
     }
 
@@ -170,10 +171,12 @@ struct NotAMemoryTests {
         #expect(byName == ["IMG-20240504-WA0001.jpg": "messagingImage", "IMG-20240504-WA0002.jpg": "memory",
                            "IMG_0001.jpg": "memory", "IMG_0002.jpg": "undecodable"])
         // Stored as its raw value and read back.
-        #expect(NotAMemory(rawValue: "messagingImage") == .messagingImage && NotAMemory(rawValue: "undecodable") == .undecodable)
+        #expect(NotAMemory(rawValue: "messagingImage") == .messagingImage)
+        #expect(NotAMemory(rawValue: "undecodable") == .undecodable)
         // The source's counts, by reason, as `pickerctl sources list` words them.
         let counts = try #require(try store.sourceCounts()[source.id])
-        #expect(counts.notMemories == 2 && counts.notMemoryReasons == [.messagingImage: 1, .undecodable: 1])
+        #expect(counts.notMemories == 2)
+        #expect(counts.notMemoryReasons == [.messagingImage: 1, .undecodable: 1])
         #expect(NotAMemoryRules.phrases(counts.notMemoryReasons)
                 == ["1 picture saved by a messaging app without camera metadata", "1 image that does not decode (cut short)"])
         #expect(NotAMemoryRules.describe(report.notMemories)

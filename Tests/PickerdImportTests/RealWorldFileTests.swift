@@ -123,7 +123,8 @@ import Testing
         #expect(try Self.exiftool("DateTimeOriginal", path) == "2019:07:14 09:30:00")
         let media = try MediaProbe.probe(path: path, timeZone: Self.utc)
         #expect(media.takenAtMs == Self.ms("2019-07-14T09:30:00Z"))
-        #expect(media.pixelWidth == 300 && media.pixelHeight == 300)
+        #expect(media.pixelWidth == 300)
+        #expect(media.pixelHeight == 300)
     }
 
     // MARK: 3. GPS as signed rationals
@@ -150,7 +151,8 @@ import Testing
         #expect(abs((Double(reference) ?? 0) - 60.1699) < 1e-4, "exiftool reads \(reference)")
         let media = try MediaProbe.probe(path: path, timeZone: Self.utc)
         let place = try #require(media.coordinate)
-        #expect(abs(place.latitude - 60.1699) < 1e-4 && abs(place.longitude - 24.9384) < 1e-4)
+        #expect(abs(place.latitude - 60.1699) < 1e-4)
+        #expect(abs(place.longitude - 24.9384) < 1e-4)
     }
 
     // MARK: 4. Live Photos
@@ -175,9 +177,11 @@ import Testing
         #expect(report.livePhotos == 1)
         let items = try store.items()
         let live = try #require(items.first { $0.kind == .livePhoto })
-        #expect(live.startMs == Self.ms("2020-03-01T10:00:00Z") && live.coordinate == nil)
+        #expect(live.startMs == Self.ms("2020-03-01T10:00:00Z"))
+        #expect(live.coordinate == nil)
         let photos = items.filter { $0.kind == .photo }
-        #expect(photos.count == 2 && photos.allSatisfy { $0.startMs == Self.ms("2015-06-01T10:00:00Z") && $0.coordinate != nil })
+        #expect(photos.count == 2)
+        #expect(photos.allSatisfy { $0.startMs == Self.ms("2015-06-01T10:00:00Z") && $0.coordinate != nil })
         #expect(items.filter { $0.kind == .video }.count == 1, "the 2020 clip of old/ stays a video")
     }
 
@@ -226,7 +230,8 @@ import Testing
         let major = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path))[8..<12], as: UTF8.self)
         #expect(name.hasSuffix(".3gp") ? major.hasPrefix("3g") : major == "mp4v", "major brand \(major)")
         let media = try MediaProbe.probe(path: path, timeZone: Self.utc)
-        #expect(media.kind == .video && media.pixelWidth == 176)
+        #expect(media.kind == .video)
+        #expect(media.pixelWidth == 176)
         #expect(MediaFormat(head: [0, 0, 0, 24] + Array("ftypXXXX".utf8) + [0, 0, 0, 0] + Array("mp42isom".utf8)) == .mp4,
                 "an unknown major brand with MP4 compatible brands")
     }
@@ -288,10 +293,13 @@ import Testing
         try Self.write("[" + Self.iosSegments + "]", to: array)
         #expect(ExportKind.detect(ExportKind.prefix(ofFile: array)!, name: "location-history.json") == .mapsHistory)
         let data = try GoogleMapsLocationHistory.read(path: array, name: "location-history.json")
-        #expect(data.visits.count == 1 && data.visits[0].semantic == "home" && data.visits[0].placeID == "ChIJhome")
+        #expect(data.visits.count == 1)
+        #expect(data.visits.first?.semantic == "home")
+        #expect(data.visits.first?.placeID == "ChIJhome")
         #expect(data.visits[0].startMs == Self.ms("2024-05-04T12:00:00Z"))
         let run = try #require(data.workouts.first)
-        #expect(run.activityType == HealthKitActivity.running && run.distanceMeters == 2510)
+        #expect(run.activityType == HealthKitActivity.running)
+        #expect(run.distanceMeters == 2510)
         #expect(run.route.map(\.timeMs) == [Self.ms("2024-05-04T16:00:00Z"), Self.ms("2024-05-04T16:20:00Z"), Self.ms("2024-05-04T16:40:00Z")])
 
         let object = folder.path + "/one.json"
@@ -332,7 +340,8 @@ import Testing
         settings.define(local: 0, global: 0, fields: [(0, 1, 0x00)])
         settings.data(local: 0, [2])  // file type 2: settings
         let data = try FITReader.read(WorkoutFileTests.handBuiltRun() + settings.file(), file: "chained.fit")
-        #expect(data.workouts.count == 1 && data.workouts[0].startMs == 1_714_822_230_000)
+        #expect(data.workouts.count == 1)
+        #expect(data.workouts.first?.startMs == 1_714_822_230_000)
         #expect(throws: ImportError.self) { try FITReader.read(settings.file(), file: "settings.fit") }
     }
 
@@ -377,7 +386,8 @@ import Testing
             END:VEVENT\r
 
             """), file: "odd.ics", horizon: Self.horizon, timeZone: Self.utc)
-        #expect(read.skipped.map(\.line) == [4] && read.skipped.first?.reason == "an event (BEGIN:VEVENT) with no DTSTART")
+        #expect(read.skipped.map(\.line) == [4])
+        #expect(read.skipped.first?.reason == "an event (BEGIN:VEVENT) with no DTSTART")
         let byUID = Dictionary(uniqueKeysWithValues: read.events.map { ($0.uid, $0) })
         #expect(byUID["outlook"]?.occurrences.map { [$0.startMs, $0.endMs] } == [[Self.ms("2024-05-04T14:00:00Z"), Self.ms("2024-05-04T15:00:00Z")]])
         #expect(byUID["outlook"]?.timeZone == "America/Chicago")
@@ -426,7 +436,8 @@ import Testing
                 _ = try MediaProbe.probe(path: path, timeZone: Self.utc)
                 Issue.record("\(name) was read")
             } catch {
-                #expect(error.kind == .unsupported && error.message == "\(what): a photo format pickerd does not read yet")
+                #expect(error.kind == .unsupported)
+                #expect(error.message == "\(what): a photo format pickerd does not read yet")
             }
         }
     }
@@ -497,7 +508,8 @@ import Testing
         let path = folder.path + "/IMG_0001.JPG"
         try Data(jpeg).write(to: URL(fileURLWithPath: path))
         let media = try MediaProbe.probe(path: path, timeZone: Self.utc)
-        #expect(media.make == "Canon" && media.model == "Canon PowerShot S10")
+        #expect(media.make == "Canon")
+        #expect(media.model == "Canon PowerShot S10")
         #expect(NotAMemoryRules.classify(media, path: path) == nil)
         #expect(NotAMemoryRules.classify(try MediaProbe.probe(path: plain, timeZone: Self.utc), path: plain) == .screenshot,
                 "without its CIFF it looks like a screen")
@@ -524,7 +536,8 @@ import Testing
             END:VEVENT\r
 
             """), file: "basic.ics", horizon: Self.horizon, timeZone: Self.utc)
-        #expect(events.map(\.summary) == ["Dinner"] && events[0].location.isEmpty)
+        #expect(events.map(\.summary) == ["Dinner"])
+        #expect(events.first?.location.isEmpty == true)
     }
 
     @Test("12: a ListenBrainz export zip whose feedback.jsonl is empty (2 deflated bytes, as Python's zipfile writes it) is unpacked")

@@ -70,7 +70,8 @@ struct SourceIndexerTests {
         #expect(first.kind == .photo)
         #expect(first.startMs == 1_714_813_200_000)  // 2024-05-04 10:00 +01:00
         #expect(first.utcOffsetSeconds == 3600)
-        #expect(abs((first.coordinate?.latitude ?? 0) - 38.7223) < 0.0001 && abs((first.coordinate?.longitude ?? 0) + 9.1393) < 0.0001)
+        #expect(abs((first.coordinate?.latitude ?? 0) - 38.7223) < 0.0001)
+        #expect(abs((first.coordinate?.longitude ?? 0) + 9.1393) < 0.0001)
         #expect(first.media.first?.relativePath == root + "/trip/IMG_0001.jpg", "the item names the person's file, not a copy")
         #expect(first.notAMemory == nil)
         // The Live Photo: the still and its clip are one item (the still's).
@@ -113,7 +114,10 @@ struct SourceIndexerTests {
         let before = try store.items()
 
         let again = try indexer.scan(source)
-        #expect(again.added == 0 && again.changed == 0 && again.moved == 0 && again.removed == 0)
+        #expect(again.added == 0)
+        #expect(again.changed == 0)
+        #expect(again.moved == 0)
+        #expect(again.removed == 0)
         #expect(again.unchanged == first.seen)
         #expect(again.touched.isEmpty)
         #expect(try store.items() == before)
@@ -130,7 +134,10 @@ struct SourceIndexerTests {
         try FileManager.default.removeItem(atPath: root + "/trip/IMG_0004.jpg")
 
         let third = try indexer.scan(source)
-        #expect(third.moved == 1 && third.changed == 1 && third.removed == 1 && third.added == 0, "\(third)")
+        #expect(third.moved == 1, "\(third)")
+        #expect(third.changed == 1, "\(third)")
+        #expect(third.removed == 1, "\(third)")
+        #expect(third.added == 0, "\(third)")
         try MomentEngine(store: store).refresh(touching: third.touched)
         let after = try store.items()
         let movedNow = try #require(after.first { $0.id == moved.id })
@@ -145,7 +152,8 @@ struct SourceIndexerTests {
         // Only some folders (as the watcher asks): the rest is not looked at, nor taken for gone.
         try FileManager.default.removeItem(atPath: root + "/scans/grandma.jpg")
         let partial = try indexer.scan(source, folders: [ScanFolder(path: root + "/sorted", recursive: false)])
-        #expect(partial.removed == 0 && partial.unchanged == 1)
+        #expect(partial.removed == 0)
+        #expect(partial.unchanged == 1)
         let scans = try indexer.scan(source, folders: [ScanFolder(path: root + "/scans", recursive: false)])
         #expect(scans.removed == 1)
     }
@@ -238,7 +246,8 @@ struct SourceIndexerTests {
         _ = try indexer.scan(source)
         let changed = try #require(try store.items().first)
         let second = try cache.preview(of: changed.media[0], itemID: changed.id, slot: 0)
-        #expect(second.path == first.path && second.byteCount != first.byteCount, "made again in place")
+        #expect(second.path == first.path, "made again in place")
+        #expect(second.byteCount != first.byteCount, "made again in place")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.directory).count == 1, "no preview of an older version is left")
         let mode = (try FileManager.default.attributesOfItem(atPath: cache.directory)[.posixPermissions] as? Int) ?? 0
         #expect(mode & 0o077 == 0, "the previews' folder is the person's only: \(String(mode, radix: 8))")

@@ -90,7 +90,8 @@ struct WorkoutMergeTests {
             let files = [("Sunday_long_run.gpx", Self.gpx(name: Self.own, points: 80)), ("activity_123.tcx", Self.tcx(notes: nil, points: 40))]
             let workouts = try Self.importing(order.map { files[$0] })
             #expect(workouts.count == 1)
-            #expect(workouts.first?.points == 80 && workouts.first?.name == Self.own, "\(order)")
+            #expect(workouts.first?.points == 80, "\(order)")
+            #expect(workouts.first?.name == Self.own, "\(order)")
             #expect(workouts.first?.distance == 10_012, "\(order): \(workouts)")
         }
     }

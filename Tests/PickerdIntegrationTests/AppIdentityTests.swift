@@ -58,7 +58,8 @@ struct AppIdentityTests {
             let refused = Self.lines(try runCommand(URL(fileURLWithPath: app.executable), [pickerd.runtime, "present"]))
             #expect(refused.last?["code"] as? String == "notEntitled", "\(path): \(refused)")
             let message = refused.last?["message"] as? String ?? ""
-            #expect(message.contains("is not a system app") && message.contains(why), "\(message)")
+            #expect(message.contains("is not a system app"), "\(message)")
+            #expect(message.contains(why), "\(message)")
             chown(path, 0, 0)
             chmod(path, before.st_mode & 0o7777)
         }
@@ -97,7 +98,8 @@ struct AppIdentityTests {
         #expect(registered.stdout.contains("waits for your Allow"))
         let pending = try present(as: "org.example.Other")
         let pendingMessage = pending.last?["message"] as? String ?? ""
-        #expect(pending.last?["code"] as? String == "notEntitled" && pendingMessage.contains("did not allow"), "\(pending)")
+        #expect(pending.last?["code"] as? String == "notEntitled", "\(pending)")
+        #expect(pendingMessage.contains("did not allow"), "\(pending)")
         // The host's test client is not the Flatpak: a host process never matches an app id.
         let host = Self.lines(try runCommand(URL(fileURLWithPath: client), [pickerd.runtime, "present"]))
         #expect(host.last?["code"] as? String == "notEntitled")
@@ -108,7 +110,8 @@ struct AppIdentityTests {
     func developerRevoke() throws {
         let pickerd = try sessionPickerd(script: #"{"app": "allow", "consent": "accept", "reviews": [{}, {}, {}]}"#, developerMode: false)
         let list = try pickerd.ctl(["apps", "list"])
-        #expect(list.stdout.contains("(developer's build)") && list.stdout.contains("waits for your Allow in the picker"), "\(list.stdout)")
+        #expect(list.stdout.contains("(developer's build)"), "\(list.stdout)")
+        #expect(list.stdout.contains("waits for your Allow in the picker"), "\(list.stdout)")
         #expect(try testClient(pickerd, "present").last?["result"] as? String == "approved")
         let allowed = try pickerd.ctl(["apps", "list"]).stdout
         #expect(allowed.contains("allowed by you"), "\(allowed)")

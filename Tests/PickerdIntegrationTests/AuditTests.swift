@@ -105,7 +105,8 @@ struct AuditTests {
             if case .workout(let w)? = item.asset { return w.route }
             return nil
         }.flatMap { $0 }
-        #expect(!route.isEmpty && route.allSatisfy { holds(controlBytes, $0.latitude) }, "the route arrives when locations are on")
+        #expect(!route.isEmpty, "the route arrives when locations are on")
+        #expect(route.allSatisfy { holds(controlBytes, $0.latitude) }, "the route arrives when locations are on")
         #expect(titleNamesOnlyKept(controlSuggestion, words: words, people: people).isEmpty)
 
         // Locations off: not a word of where the person was, not one coordinate.

@@ -87,7 +87,8 @@ struct ContactsCalendarImportTests {
         #expect(kept.last?["title"] as? String == "Maya's birthday dinner")
         let suggestion = try #require(approvedSuggestion(kept))
         let kinds = suggestion.items.compactMap { $0.asset.map { AssetKind($0) } }
-        #expect(kinds.count { $0 == .photo } == 4 && kinds.count { $0 == .contact } == 1, "\(kinds)")
+        #expect(kinds.count { $0 == .photo } == 4, "\(kinds)")
+        #expect(kinds.count { $0 == .contact } == 1, "\(kinds)")
         var released: [Contact] = []
         for item in suggestion.items {
             if case .contact(let c)? = item.asset { released.append(c) }
@@ -95,13 +96,15 @@ struct ContactsCalendarImportTests {
         let contact = try #require(released.first)
         #expect(contact.name == "Maya Lee")
         let photo = try #require(contact.photo, "the Contact carries her photo")
-        #expect(photo.hasFd && photo.contentType == "image/jpeg")
+        #expect(photo.hasFd)
+        #expect(photo.contentType == "image/jpeg")
         let descriptors = (kept.last?["descriptors"] as? [[String: Any]] ?? []).compactMap { ($0["base64"] as? String).flatMap { Data(base64Encoded: $0) } }
         let card = try Data(contentsOf: Self.fixtures.appendingPathComponent("contacts-4.0.vcf"))
         let cardPhoto = try #require(String(decoding: card, as: UTF8.self).replacingOccurrences(of: "\r\n ", with: "")
             .split(separator: "\r\n").first { $0.hasPrefix("PHOTO:data:image/jpeg;base64,") }
             .flatMap { Data(base64Encoded: String($0.dropFirst("PHOTO:data:image/jpeg;base64,".count))) })
-        #expect(descriptors.indices.contains(Int(photo.fdIndex)) && descriptors[Int(photo.fdIndex)] == cardPhoto, "her photo's bytes, as the card gave them")
+        #expect(descriptors.indices.contains(Int(photo.fdIndex)), "her photo's bytes, as the card gave them")
+        #expect(descriptors[Int(photo.fdIndex)] == cardPhoto, "her photo's bytes, as the card gave them")
         let bytes = receivedBytes(kept)
         for canary in Self.eventCanaries {
             #expect(!anyContains(bytes, canary), "\(canary) of the calendar reached the app")

@@ -92,7 +92,8 @@ struct DonationTests {
         let stored = try Self.donations(pickerd)
         let chapter = try #require(stored.first { $0.externalID == "chapter-1" })
         let secret = try #require(stored.first { $0.externalID == "secret" })
-        #expect(chapter.media.count == 2 && chapter.media.allSatisfy { !$0.isPersonsFile && $0.relativePath.hasPrefix("donations/") })
+        #expect(chapter.media.count == 2)
+        #expect(chapter.media.allSatisfy { !$0.isPersonsFile && $0.relativePath.hasPrefix("donations/") })
         #expect(chapter.media.map(\.contentType) == ["image/png", "image/png"])
 
         // The excluded donation is in no suggestion; the other one is.
@@ -108,9 +109,13 @@ struct DonationTests {
             Issue.record("no generic media in \(items)")
             return
         }
-        #expect(media.title == "TITLE-CANARY-9X" && media.album == "Canary Shelf" && media.artwork?.hasFd == true && media.appIcon?.hasFd == true)
+        #expect(media.title == "TITLE-CANARY-9X")
+        #expect(media.album == "Canary Shelf")
+        #expect(media.artwork?.hasFd == true)
+        #expect(media.appIcon?.hasFd == true)
         let bytes = receivedBytes(kept)
-        #expect(anyContains(bytes, "ARTWORK-CANARY-7Q") && anyContains(bytes, "ICON-CANARY-3K"), "the kept pictures must arrive (the audit can see)")
+        #expect(anyContains(bytes, "ARTWORK-CANARY-7Q"), "the kept pictures must arrive (the audit can see)")
+        #expect(anyContains(bytes, "ICON-CANARY-3K"), "the kept pictures must arrive (the audit can see)")
 
         // Another suggestion chosen: not a byte of it. And the excluded one never, whatever the script asks for.
         let leftOut = try testClient(pickerd, "present")
@@ -144,7 +149,8 @@ struct DonationTests {
         #expect(again.status == 0)
         let after = try #require(try Self.donations(pickerd).first { $0.externalID == "w-1" })
         let count = try Self.donations(pickerd).count
-        #expect(after.id == before.id && count == 2)
+        #expect(after.id == before.id)
+        #expect(count == 2)
         #expect(!FileManager.default.fileExists(atPath: pickerd.data + "/media/" + before.media[0].relativePath))
         #expect(FileManager.default.fileExists(atPath: pickerd.data + "/media/" + after.media[0].relativePath))
 
@@ -183,7 +189,8 @@ struct DonationTests {
         let falseKey = Self.plist("<key>com.apple.developer.journal.allow</key><true/><key>org.pickerd.journal.donations</key><false/>")
         let no = try Self.run(try Self.register(pickerd, "false", falseKey), pickerd,
                               ["donate", "--id", "x", "--valence", "0.5"])
-        #expect(no.status == 5 && no.stderr.contains("is not true"), "\(no.stderr)")
+        #expect(no.status == 5, "\(no.stderr)")
+        #expect(no.stderr.contains("is not true"), "\(no.stderr)")
 
         // An app that only donates (a media app that never presents) registers with the donations key alone.
         let donor = try Self.register(pickerd, "good", Self.plist("<key>org.pickerd.journal.donations</key><true/>"))
@@ -202,7 +209,8 @@ struct DonationTests {
         ]
         for (arguments, reason) in cases {
             let r = try Self.run(donor, pickerd, ["donate", "--id", "bad"] + arguments)
-            #expect(r.status == 1 && r.stderr.contains(reason), "\(arguments): \(r.stderr)")
+            #expect(r.status == 1, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains(reason), "\(arguments): \(r.stderr)")
         }
         #expect(try Self.donations(pickerd).isEmpty)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: pickerd.data + "/media/donations")) ?? []).isEmpty,
@@ -213,7 +221,8 @@ struct DonationTests {
         // A developer's build the person has not allowed yet may not donate either.
         let (strict, strictApps) = try Self.start(script: #"{"reviews": [{"action": "cancel"}]}"#, developerMode: false)
         let pending = try Self.run(strictApps[0], strict, ["donate", "--id", "x", "--valence", "0.5"])
-        #expect(pending.status == 5 && pending.stderr.contains("not allowed yet"), "\(pending.stderr)")
+        #expect(pending.status == 5, "\(pending.stderr)")
+        #expect(pending.stderr.contains("not allowed yet"), "\(pending.stderr)")
         strict.stop()
     }
 
@@ -231,9 +240,13 @@ struct DonationTests {
             Issue.record("the mood is \(mood.asset)")
             return
         }
-        #expect(state.kind == .dailyMood && state.valence == 0.7 && state.valenceClassification == .pleasant)
-        #expect(state.labels.map(\.rawValue) == [9, 14] && state.associations.map(\.rawValue) == [7])
-        #expect(s.lightBackground != nil && s.darkBackground != nil)
+        #expect(state.kind == .dailyMood)
+        #expect(state.valence == 0.7)
+        #expect(state.valenceClassification == .pleasant)
+        #expect(state.labels.map(\.rawValue) == [9, 14])
+        #expect(state.associations.map(\.rawValue) == [7])
+        #expect(s.lightBackground != nil)
+        #expect(s.darkBackground != nil)
         #expect(try Self.suggestedItems(pickerd).contains(mood.id))
 
         // Media off: the donated chapter is not offered (the category settings apply to donations).
@@ -245,7 +258,8 @@ struct DonationTests {
         // Removed by its id: gone from the list and the suggestions; unknown and non-donated ids refused.
         let chapter = try #require(stored.first { $0.externalID == "m" })
         let wrong = try pickerd.ctl(["donations", "remove", UUID().uuidString])
-        #expect(wrong.status == 1 && wrong.stderr.contains("no donation"))
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("no donation"))
         let notDonated = try #require(try Store(dataDirectory: pickerd.data, integrityCheck: .inBackground).items().first { $0.donatingApp == nil })
         #expect(try pickerd.ctl(["donations", "remove", notDonated.id.uuidString]).status == 1, "only donations are removed this way")
         let removed = try pickerd.ctl(["donations", "remove", chapter.id.uuidString])
@@ -299,7 +313,8 @@ struct DonationTests {
         let manifests = (try? FileManager.default.contentsOfDirectory(atPath: pickerd.config + "/apps")) ?? []
         for name in manifests {
             var info = stat()
-            #expect(stat(pickerd.config + "/apps/" + name, &info) == 0 && info.st_mode & 0o077 == 0, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(stat(pickerd.config + "/apps/" + name, &info) == 0, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(info.st_mode & 0o077 == 0, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
         }
     }
 }

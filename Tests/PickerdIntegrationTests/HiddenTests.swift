@@ -25,28 +25,35 @@ struct HiddenTests {
         #expect(maya.title.contains("with Maya"), "\(maya)")
 
         let empty = try pickerd.ctl(["hidden", "list"])
-        #expect(empty.status == 0 && empty.stdout == "nothing is hidden\n", "\(empty.stdout)\(empty.stderr)")
+        #expect(empty.status == 0, "\(empty.stdout)\(empty.stderr)")
+        #expect(empty.stdout == "nothing is hidden\n", "\(empty.stdout)\(empty.stderr)")
         let added = try pickerd.ctl(["hidden", "add", "--person", "Maya Okafor"])
-        #expect(added.status == 0 && added.stdout == "hidden: 1  person      Maya Okafor\n", "\(added.stdout)\(added.stderr)")
+        #expect(added.status == 0, "\(added.stdout)\(added.stderr)")
+        #expect(added.stdout == "hidden: 1  person      Maya Okafor\n", "\(added.stdout)\(added.stderr)")
         #expect(try pickerd.ctl(["hidden", "list"]).stdout == "1  person      Maya Okafor\n")
 
         // No suggestion titled with her, in Recommended or in any page of Recent: the picker, finding
         // none, takes the first of Recommended, which is not about her.
         _ = try testClient(pickerd, "present")
         let hidden = try #require(chosen().last)
-        #expect(chosen().count == 2 && !hidden.title.contains("Maya") && hidden.id != maya.id, "\(chosen())")
+        #expect(chosen().count == 2, "\(chosen())")
+        #expect(!hidden.title.contains("Maya"), "\(chosen())")
+        #expect(hidden.id != maya.id, "\(chosen())")
         #expect(pickerd.logText.contains("fetched recent"), "the picker looked through all of Recent")
 
         let removed = try pickerd.ctl(["hidden", "remove", "1"])
-        #expect(removed.status == 0 && removed.stdout == "shown again: 1  person      Maya Okafor\n", "\(removed.stdout)\(removed.stderr)")
+        #expect(removed.status == 0, "\(removed.stdout)\(removed.stderr)")
+        #expect(removed.stdout == "shown again: 1  person      Maya Okafor\n", "\(removed.stdout)\(removed.stderr)")
         _ = try testClient(pickerd, "present")
         #expect(chosen().last?.id == maya.id, "the same suggestion is back: \(chosen())")
 
         // One suggestion by its id: the picker no longer finds that one.
         let one = try pickerd.ctl(["hidden", "add", "--suggestion", maya.id])
-        #expect(one.status == 0 && one.stdout.contains("suggestion  \"\(maya.title)\" (\(maya.id))"), "\(one.stdout)\(one.stderr)")
+        #expect(one.status == 0, "\(one.stdout)\(one.stderr)")
+        #expect(one.stdout.contains("suggestion  \"\(maya.title)\" (\(maya.id))"), "\(one.stdout)\(one.stderr)")
         _ = try testClient(pickerd, "present")
-        #expect(chosen().count == 4 && chosen().last?.id != maya.id, "\(chosen())")
+        #expect(chosen().count == 4, "\(chosen())")
+        #expect(chosen().last?.id != maya.id, "\(chosen())")
         #expect(pickerd.stop() == 0)
     }
 
@@ -54,20 +61,25 @@ struct HiddenTests {
     func addAndRefuse() throws {
         let pickerd = try RunningPickerd(seed: true)
         let place = try pickerd.ctl(["hidden", "add", "--place", "40.8013,-73.9719"])
-        #expect(place.status == 0 && place.stdout == "hidden: 1  place       40.8013,-73.9719\n", "\(place.stdout)\(place.stderr)")
+        #expect(place.status == 0, "\(place.stdout)\(place.stderr)")
+        #expect(place.stdout == "hidden: 1  place       40.8013,-73.9719\n", "\(place.stdout)\(place.stderr)")
         let days = try pickerd.ctl(["hidden", "add", "--from", "2024-03-01", "--to", "2024-03-03"])
-        #expect(days.status == 0 && days.stdout == "hidden: 2  days        2024-03-01 to 2024-03-03\n", "\(days.stdout)\(days.stderr)")
+        #expect(days.status == 0, "\(days.stdout)\(days.stderr)")
+        #expect(days.stdout == "hidden: 2  days        2024-03-01 to 2024-03-03\n", "\(days.stdout)\(days.stderr)")
         let again = try pickerd.ctl(["hidden", "add", "--from", "2024-03-01", "--to", "2024-03-03"])
         #expect(again.stdout == days.stdout, "the same rule is stored once")
 
         let unknown = try pickerd.ctl(["hidden", "remove", "99"])
-        #expect(unknown.status == 1 && unknown.stderr.contains("no hidden rule 99"), "\(unknown.stderr)")
+        #expect(unknown.status == 1, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("no hidden rule 99"), "\(unknown.stderr)")
         let notADate = try pickerd.ctl(["hidden", "add", "--from", "2024-02-31"])
-        #expect(notADate.status == 1 && notADate.stderr.contains("YYYY-MM-DD"), "\(notADate.stderr)")
+        #expect(notADate.status == 1, "\(notADate.stderr)")
+        #expect(notADate.stderr.contains("YYYY-MM-DD"), "\(notADate.stderr)")
         let two = try pickerd.ctl(["hidden", "add", "--person", "Maya Okafor", "--from", "2024-03-01"])
         #expect(two.status == 2, "\(two.stderr)")
         let noPlace = try pickerd.ctl(["hidden", "add", "--place", "Atlantis"])
-        #expect(noPlace.status == 2 && noPlace.stderr.contains("no known place is called Atlantis"), "\(noPlace.stderr)")
+        #expect(noPlace.status == 2, "\(noPlace.stderr)")
+        #expect(noPlace.stderr.contains("no known place is called Atlantis"), "\(noPlace.stderr)")
         #expect(try pickerd.ctl(["hidden", "list"]).stdout.split(separator: "\n").count == 2)
         #expect(pickerd.stop() == 0)
     }

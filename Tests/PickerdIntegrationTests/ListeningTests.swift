@@ -33,10 +33,13 @@ struct ListeningTests {
         #expect(song.artist == "The Stand-ins")
         #expect(song.album == "Test Pressing")
         #expect(item.source == "listening")
-        #expect(item.startMs >= before - 1000 && item.startMs <= Date().unixMs, "dated when it started playing")
+        #expect(item.startMs >= before - 1000, "dated when it started playing")
+        #expect(item.startMs <= Date().unixMs, "dated when it started playing")
         #expect(song.date?.unixMs == item.startMs)
         let art = try #require(song.artwork, "the song has its artwork")
-        #expect(art.contentType == "image/png" && art.pixelWidth == 40 && art.pixelHeight == 30)
+        #expect(art.contentType == "image/png")
+        #expect(art.pixelWidth == 40)
+        #expect(art.pixelHeight == 30)
         let stored = try #require(item.media.first)
         #expect(!stored.isPersonsFile, "artwork is copied into the store")
         #expect(FileManager.default.contents(atPath: world.store.path(of: stored)) == FileManager.default.contents(atPath: artwork))
@@ -117,7 +120,8 @@ struct ListeningTests {
                                    "\(world.pickerd.logText)")
         guard case .podcast(let podcast) = episode.asset else { return }
         #expect(podcast.show == "Garden Talk")
-        #expect(podcast.artwork?.contentType == "image/jpeg" && podcast.artwork?.pixelWidth == 48)
+        #expect(podcast.artwork?.contentType == "image/jpeg")
+        #expect(podcast.artwork?.pixelWidth == 48)
         #expect(FileManager.default.contents(atPath: world.store.path(of: episode.media[0])) == FileManager.default.contents(atPath: cover))
 
         // No genre, but a podcast app by its .desktop Keywords; no album, so the show is the artist.
@@ -152,7 +156,9 @@ struct ListeningTests {
         #expect(media.artist == "A. R. Writer")
         #expect(media.album == "Example Reader", "the app's name, from its .desktop file")
         let appIcon = try #require(media.appIcon)
-        #expect(appIcon.filename == "org.example.Reader.png" && appIcon.contentType == "image/png" && appIcon.pixelWidth == 128)
+        #expect(appIcon.filename == "org.example.Reader.png")
+        #expect(appIcon.contentType == "image/png")
+        #expect(appIcon.pixelWidth == 128)
         #expect(FileManager.default.contents(atPath: world.store.path(of: chapter.media[0])) == FileManager.default.contents(atPath: icon))
 
         // A video file with no artist, from a player with no .desktop file: its Identity names it.
@@ -161,7 +167,9 @@ struct ListeningTests {
         let clip = try #require(world.item { if case .genericMedia(let g) = $0.asset { g.title == "Holiday clip" } else { false } },
                                 "\(world.pickerd.logText)")
         if case .genericMedia(let g) = clip.asset {
-            #expect(g.album == "Clip Viewer" && g.artist.isEmpty && g.appIcon == nil)
+            #expect(g.album == "Clip Viewer")
+            #expect(g.artist.isEmpty)
+            #expect(g.appIcon == nil)
         }
         #expect(world.pickerd.stop() == 0)
     }

@@ -50,7 +50,9 @@ struct PagingTests {
             let next = try agent.request(.suggestionsPage(SuggestionsPageRequest(sessionHandle: review.sessionHandle, list: .recent,
                                                                                 offset: UInt32(all.count), limit: 500)))
             guard case .suggestionsPageReply(let reply)? = next.envelope.body else { Issue.record("no page"); return }
-            #expect(reply.offset == UInt32(all.count) && reply.total == UInt32(total) && (1...50).contains(reply.suggestions.count))
+            #expect(reply.offset == UInt32(all.count))
+            #expect(reply.total == UInt32(total))
+            #expect((1...50).contains(reply.suggestions.count))
             if reply.suggestions.isEmpty { break }
             if all.count == 50 { page = reply }
             all += reply.suggestions
@@ -59,7 +61,8 @@ struct PagingTests {
         #expect(all.map { $0.date?.endUnixMs ?? 0 } == all.map { $0.date?.endUnixMs ?? 0 }.sorted(by: >), "Recent stays newest first across pages")
         let past = try agent.request(.suggestionsPage(SuggestionsPageRequest(sessionHandle: review.sessionHandle, list: .recommended, offset: 90)))
         guard case .suggestionsPageReply(let empty)? = past.envelope.body else { Issue.record("no page"); return }
-        #expect(empty.suggestions.isEmpty && empty.total == review.recommendedTotal)
+        #expect(empty.suggestions.isEmpty)
+        #expect(empty.total == review.recommendedTotal)
         // Another session's pages are not this agent's to read.
         let stranger = #expect(throws: ProtocolClient.RemoteError.self) {
             try agent.request(.suggestionsPage(SuggestionsPageRequest(sessionHandle: UUID().uuidString, list: .recent)))
@@ -71,7 +74,8 @@ struct PagingTests {
         try agent.connection.send(Envelope(requestId: reviewID, body: .reviewDecision(ReviewDecision(
             sessionHandle: review.sessionHandle, decision: .approve(Approval(suggestionId: chosen.id, keptItemIds: chosen.items.map(\.id)))))))
         let outcome = jsonLines(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)).last
-        #expect(outcome?["result"] as? String == "approved" && outcome?["title"] as? String == chosen.title, "\(outcome ?? [:])")
+        #expect(outcome?["result"] as? String == "approved", "\(outcome ?? [:])")
+        #expect(outcome?["title"] as? String == chosen.title, "\(outcome ?? [:])")
         #expect(bytes < 1 << 20, "the first frame stays small: \(bytes) bytes")
         print("paging: the ReviewRequest for \(total) suggestions was \(bytes) bytes")
     }

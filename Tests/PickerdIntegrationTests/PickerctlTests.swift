@@ -72,7 +72,8 @@ struct PickerctlTests {
         let scale = #expect(throws: ProtocolClient.RemoteError.self) {
             try control.request(.librarySeedDemo(LibrarySeedDemoRequest(replace: true, scalePhotos: 1500)))
         }
-        #expect(scale?.code == .invalidArgument && scale?.message.contains("pickerd-scale-library") == true, "\(String(describing: scale))")
+        #expect(scale?.code == .invalidArgument, "\(String(describing: scale))")
+        #expect(scale?.message.contains("pickerd-scale-library") == true, "\(String(describing: scale))")
         #expect(try !pickerd.ctl(["library", "seed-demo", "--help"]).stdout.contains("--scale"))
         pickerd.stop()
     }

@@ -36,7 +36,8 @@ struct PlacesTests {
     func knownPlaces() throws {
         let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
         let empty = try pickerd.ctl(["places"])
-        #expect(empty.status == 0 && empty.stdout.hasPrefix("no known places yet"), "\(empty.stdout) \(empty.stderr)")
+        #expect(empty.status == 0, "\(empty.stdout) \(empty.stderr)")
+        #expect(empty.stdout.hasPrefix("no known places yet"), "\(empty.stdout) \(empty.stderr)")
         try Self.makeTakeout(pickerd.root)
         let imported = try pickerd.ctl(["import", pickerd.root + "/Takeout"])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
@@ -110,7 +111,8 @@ struct PlacesTests {
 
         // What pickerd found: one home, Casa da Ana; Coimbra is away, its photos a trip's.
         let found = try pickerd.ctl(["places"])
-        #expect(Self.rows(found.stdout).first?.prefix(3) == ["1", "home", "Casa da Ana"] && !found.stdout.contains("yours"), "\(found.stdout)")
+        #expect(Self.rows(found.stdout).first?.prefix(3) == ["1", "home", "Casa da Ana"], "\(found.stdout)")
+        #expect(!found.stdout.contains("yours"), "\(found.stdout)")
         let before = try store.suggestions()
         let coimbraTrip = try #require(before.first { $0.kind == .trip && photos.isSubset(of: $0.itemIDs) }, "\(before.map(\.title))")
         #expect(coimbraTrip.title.contains("Coimbra"), "\(coimbraTrip.title)")
@@ -136,16 +138,19 @@ struct PlacesTests {
 
         // Picked by its number, the same place; then taken back: what pickerd found holds again.
         let unset = try pickerd.ctl(["places", "unset", "home"])
-        #expect(unset.status == 0 && unset.stdout.hasPrefix("home unset: pickerd's finding holds"), "\(unset.stdout)\(unset.stderr)")
+        #expect(unset.status == 0, "\(unset.stdout)\(unset.stderr)")
+        #expect(unset.stdout.hasPrefix("home unset: pickerd's finding holds"), "\(unset.stdout)\(unset.stderr)")
         #expect(!unset.stdout.contains("yours"))
         let back = try store.suggestions()
         #expect(back.contains { $0.id == coimbraTrip.id && $0.itemIDs == coimbraTrip.itemIDs }, "the same trip is back: \(back.map(\.title))")
         #expect(!back.contains { $0.kind == .timeAtHome })
         let byNumber = try pickerd.ctl(["places", "set-work", "1"])
-        #expect(byNumber.status == 0 && byNumber.stdout.hasPrefix("work set: Casa da Ana (41.1579,-8.6291); "), "\(byNumber.stdout)\(byNumber.stderr)")
+        #expect(byNumber.status == 0, "\(byNumber.stdout)\(byNumber.stderr)")
+        #expect(byNumber.stdout.hasPrefix("work set: Casa da Ana (41.1579,-8.6291); "), "\(byNumber.stdout)\(byNumber.stderr)")
         #expect(Self.rows(byNumber.stdout).contains { $0.prefix(3) == ["2", "work", "Casa da Ana"] && $0.last == "yours" }, "\(byNumber.stdout)")
         let reset = try pickerd.ctl(["places", "reset"])
-        #expect(reset.status == 0 && !reset.stdout.contains("yours"), "\(reset.stdout)\(reset.stderr)")
+        #expect(reset.status == 0, "\(reset.stdout)\(reset.stderr)")
+        #expect(!reset.stdout.contains("yours"), "\(reset.stdout)\(reset.stderr)")
         #expect(pickerd.stop() == 0)
     }
 
@@ -162,7 +167,8 @@ struct PlacesTests {
         ]
         for (arguments, status, message) in cases {
             let result = try pickerd.ctl(arguments)
-            #expect(result.status == status && result.stderr.contains(message), "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.status == status, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.status) \(result.stderr)")
         }
         // Typed errors from pickerd itself, for what pickerctl would never send.
         let client = try ProtocolClient(path: pickerd.runtime + "/control.sock", role: .control, software: "places test")
@@ -183,7 +189,9 @@ struct PlacesTests {
         #expect(sqlite.status == 0, "\(sqlite.stderr)")
         let restarted = try RunningPickerd(seed: false, root: pickerd.root, environment: ["TZ": "Europe/Lisbon"])
         let corrupt = try restarted.ctl(["places"])
-        #expect(corrupt.status == 1 && corrupt.stderr.contains("place correction 1") && corrupt.stderr.contains("pickerctl places reset"), "\(corrupt.status) \(corrupt.stderr)")
+        #expect(corrupt.status == 1, "\(corrupt.status) \(corrupt.stderr)")
+        #expect(corrupt.stderr.contains("place correction 1"), "\(corrupt.status) \(corrupt.stderr)")
+        #expect(corrupt.stderr.contains("pickerctl places reset"), "\(corrupt.status) \(corrupt.stderr)")
         #expect(try restarted.ctl(["places", "reset"]).status == 0)
         #expect(try restarted.ctl(["places"]).stdout.hasPrefix("no known places yet"))
         #expect(restarted.stop() == 0)

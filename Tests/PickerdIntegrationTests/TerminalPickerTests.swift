@@ -89,7 +89,8 @@ struct TerminalPickerTests {
         try window.keys("Down", "Enter")
         #expect(window.waitFor("Review · Journal Demo"), "\(window.screen)")
         let shown = items(window.screen)
-        #expect(shown.count >= 3 && shown.allSatisfy(\.kept), "\(window.screen)")
+        #expect(shown.count >= 3, "\(window.screen)")
+        #expect(shown.allSatisfy { $0.kept }, "\(window.screen)")
         // Leave out the first two items.
         try window.keys("Space", "Right", "Space")
         #expect(eventually { items(window.screen).map(\.kept).prefix(2) == [false, false] })

@@ -55,7 +55,8 @@ struct HiddenRulesTests {
         try store.removeHiddenRule(id: rule.id)
         #expect(try store.hiddenRules().isEmpty)
         let back = try everything(store)
-        #expect(back.recent.contains { $0.suggestion.id == target.id } && back.total == before.total)
+        #expect(back.recent.contains { $0.suggestion.id == target.id })
+        #expect(back.total == before.total)
         #expect(try builder.listed(id: target.id, from: store, enabled: enabled) != nil)
     }
 
@@ -130,7 +131,8 @@ struct HiddenRulesTests {
         let a = try store.addHiddenRule(StoredHiddenRule(target: .person("Lena Fischer"), createdMs: 1))
         let b = try store.addHiddenRule(StoredHiddenRule(target: .person("Lena Fischer"), createdMs: 2))
         let count = try store.hiddenRules().count
-        #expect(a == b && count == 1)
+        #expect(a == b)
+        #expect(count == 1)
         #expect(throws: StoreError.self) { try store.addHiddenRule(StoredHiddenRule(target: .person("  "), createdMs: 1)) }
         #expect(throws: StoreError.self) { try store.addHiddenRule(StoredHiddenRule(target: .days(from: 5, to: 4), createdMs: 1)) }
         #expect(throws: StoreError.self) {
@@ -160,7 +162,8 @@ struct HiddenRulesTests {
             _ = try reopened.hiddenRules()
             Issue.record("an unreadable rule was read")
         } catch {
-            #expect(error.code == .corrupt && error.message.contains("hidden rule 2"), "\(error)")
+            #expect(error.code == .corrupt, "\(error)")
+            #expect(error.message.contains("hidden rule 2"), "\(error)")
         }
         // Removing the unreadable one by its number leaves the others as they were.
         try reopened.removeHiddenRule(id: 2)

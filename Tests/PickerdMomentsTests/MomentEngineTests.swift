@@ -72,7 +72,8 @@ struct MomentEngineTests {
         try MomentEngine(store: store).refresh(touching: added[0].startMs...added.last!.startMs)
         let after = try store.suggestions()
         let outing = try #require(after.first { $0.itemIDs.contains(added[0].id) })
-        #expect(outing.kind == .outing && outing.title == "Morning in Riverside Park", "\(outing.title)")
+        #expect(outing.kind == .outing, "\(outing.title)")
+        #expect(outing.title == "Morning in Riverside Park", "\(outing.title)")
         #expect(outing.itemIDs.count == added.count)
         // Weeks before the new day's are untouched: every earlier moment is still there, same id.
         let week = SuggestionBuilder().week(of: day, added[0]).start
@@ -104,7 +105,9 @@ struct MomentEngineTests {
         let built = SuggestionBuilder().build(from: items + odd)
         let used = Set(built.flatMap(\.itemIDs))
         #expect(odd.allSatisfy { !used.contains($0.id) })
-        #expect(built.count == 1 && built[0].kind == .photos && built[0].itemIDs.count == 6)
+        #expect(built.count == 1)
+        #expect(built.first?.kind == .photos)
+        #expect(built.first?.itemIDs.count == 6)
     }
 
     @Test("photos split into moments where the person paused or moved on; two photos alone are not a moment")

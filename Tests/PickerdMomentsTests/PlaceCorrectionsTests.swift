@@ -38,17 +38,20 @@ struct PlaceCorrectionsTests {
         let photos = Set(items.filter { $0.kind == .photo }.map(\.id))
         let found = build(items)
         let trip = try #require(found.first { $0.kind == .trip }, "\(found.map(\.title))")
-        #expect(trip.title == "Wednesday to Friday" && photos.isSubset(of: trip.itemIDs), "\(trip.title)")
+        #expect(trip.title == "Wednesday to Friday", "\(trip.title)")
+        #expect(photos.isSubset(of: trip.itemIDs), "\(trip.title)")
         #expect(!found.contains { $0.kind == .timeAtHome })
 
         let moved = KnownPlaces.Correction(role: .home, coordinate: Self.coimbra, fromDay: KnownPlacesTests.day(16))
         let corrected = build(items, [moved])
         #expect(!corrected.contains { $0.kind == .trip && $0.title.contains("Coimbra") }, "\(corrected.map(\.title))")
         let home = try #require(corrected.first { $0.kind == .timeAtHome }, "\(corrected.map(\.title))")
-        #expect(photos.isSubset(of: home.itemIDs) && home.title == "Thursday afternoon at home", "\(home.title)")
+        #expect(photos.isSubset(of: home.itemIDs), "\(home.title)")
+        #expect(home.title == "Thursday afternoon at home", "\(home.title)")
         // From Coimbra, the Porto days after are far away: the weekend's nights at flat A are a trip.
         let back = try #require(corrected.first { $0.kind == .trip }, "\(corrected.map(\.title))")
-        #expect(back.title == "Saturday to Sunday" && back.startMs >= KnownPlacesTests.ms(18, 0), "\(back.title)")
+        #expect(back.title == "Saturday to Sunday", "\(back.title)")
+        #expect(back.startMs >= KnownPlacesTests.ms(18, 0), "\(back.title)")
     }
 
     @Test("corrections are stored, one per role and day, read back in order; an unreadable one is a typed error until reset")
@@ -59,7 +62,8 @@ struct PlaceCorrectionsTests {
         #expect(first.name == "Casa Branca")
         _ = try store.setPlaceCorrection(StoredPlaceCorrection(role: .home, coordinate: KnownPlacesTests.flatA, fromDay: 20_000, createdMs: 2))
         let replaced = try store.setPlaceCorrection(StoredPlaceCorrection(role: .home, coordinate: KnownPlacesTests.flatB, createdMs: 3))
-        #expect(try store.placeCorrections().map(\.fromDay) == [20_000, nil] && store.placeCorrections().last == replaced)
+        #expect(try store.placeCorrections().map(\.fromDay) == [20_000, nil])
+        #expect(try store.placeCorrections().last == replaced)
         do {
             try store.setPlaceCorrection(StoredPlaceCorrection(role: .work, coordinate: Coordinate(latitude: 91, longitude: 0), createdMs: 4))
             Issue.record("a place off the Earth was stored")
@@ -85,7 +89,9 @@ struct PlaceCorrectionsTests {
             _ = try reopened.placeCorrections()
             Issue.record("an unreadable correction was read")
         } catch {
-            #expect(error.code == .corrupt && error.message.contains("place correction 4") && error.message.contains("reset"), "\(error)")
+            #expect(error.code == .corrupt, "\(error)")
+            #expect(error.message.contains("place correction 4"), "\(error)")
+            #expect(error.message.contains("reset"), "\(error)")
         }
         #expect(try reopened.readablePlaceCorrections() == [replaced], "the engine passes over it")
         #expect(try reopened.removePlaceCorrections(role: nil) == 2)

@@ -44,7 +44,8 @@ struct TransportTests {
             let fd = try #require(received.descriptor)
             #expect(try readAll(fd) == text)
             // Sent read-only, received read-only: writing fails with EBADF.
-            #expect(Glibc.write(fd.rawValue, "x", 1) == -1 && errno == EBADF)
+            #expect(Glibc.write(fd.rawValue, "x", 1) == -1)
+            #expect(errno == EBADF)
             #expect(fcntl(fd.rawValue, F_GETFD) & FD_CLOEXEC != 0, "MSG_CMSG_CLOEXEC must mark received descriptors")
         }
         // Close one explicitly (twice: the second is a no-op), drop the rest with the frame.
@@ -98,14 +99,18 @@ struct TransportTests {
         let fd = try #require(frame.descriptors.first?.descriptor)
         #expect(try readAll(fd) == String(decoding: payload, as: UTF8.self))
         #expect(try SealedMemoryFile.seals(of: fd) == .all)
-        #expect(Glibc.write(fd.rawValue, "x", 1) == -1 && errno == EBADF)
+        #expect(Glibc.write(fd.rawValue, "x", 1) == -1)
+        #expect(errno == EBADF)
         // Even a fresh read-write open of the same file is stopped by the seals.
         let reopened = open("/proc/self/fd/\(fd.rawValue)", O_RDWR)
         if reopened >= 0 {
             defer { Glibc.close(reopened) }
-            #expect(Glibc.write(reopened, "x", 1) == -1 && errno == EPERM)
-            #expect(ftruncate(reopened, 0) == -1 && errno == EPERM)
-            #expect(ftruncate(reopened, 1 << 20) == -1 && errno == EPERM)
+            #expect(Glibc.write(reopened, "x", 1) == -1)
+            #expect(errno == EPERM)
+            #expect(ftruncate(reopened, 0) == -1)
+            #expect(errno == EPERM)
+            #expect(ftruncate(reopened, 1 << 20) == -1)
+            #expect(errno == EPERM)
         }
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd.rawValue)")
         #expect(link.hasPrefix("/memfd:photo.jpg"))
@@ -185,7 +190,8 @@ struct TransportTests {
         try c.sendRawBytes(FrameHeader(bodyLength: UInt32(unknown.count), descriptorCount: 0).bytes + unknown)
         try c.send(Envelope(requestId: 6, body: .close(CloseRequest(sessionHandle: "next"))))
         let first = try #require(try d.receive())
-        #expect(first.envelope.requestId == 5 && first.envelope.body == nil)
+        #expect(first.envelope.requestId == 5)
+        #expect(first.envelope.body == nil)
         #expect(try d.receive()?.envelope == Envelope(requestId: 6, body: .close(CloseRequest(sessionHandle: "next"))))
     }
 
