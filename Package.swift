@@ -371,6 +371,8 @@ let package = Package(
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdDemoLibraryTests", dependencies: ["PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        // PickerKit's pure logic: the pickers' words and dates, a review's states and answers, the inbox, preview pixels.
+        .testTarget(name: "PickerKitTests", dependencies: ["PickerKit", "PickerdTransport", "PickerdWire"]),
         // The moments engine's tests: its stages, titles, weeks, Recommended, on made-up items and on the demo library.
         .testTarget(name: "PickerdMomentsTests", dependencies: ["PickerdMoments", "PickerdDemoLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
