@@ -31,7 +31,8 @@ let package = Package(
         .library(name: "PickerdTransport", targets: ["PickerdTransport"]),
         .library(name: "PickerdStore", targets: ["PickerdStore"]),
         .library(name: "PickerdMoments", targets: ["PickerdMoments"]),
-        .library(name: "PickerdLibrary", targets: ["PickerdLibrary"]),
+        .library(name: "PickerdChecksum", targets: ["PickerdChecksum"]),
+        .library(name: "PickerdDemoLibrary", targets: ["PickerdDemoLibrary"]),
         .library(name: "PickerdPlaces", targets: ["PickerdPlaces"]),
         .library(name: "PickerdImport", targets: ["PickerdImport"]),
         .library(name: "PickerdReaders", targets: ["PickerdReaders"]),
@@ -40,6 +41,7 @@ let package = Package(
         .executable(name: "pickerd", targets: ["pickerd"]),
         .executable(name: "pickerctl", targets: ["pickerctl"]),
         .executable(name: "pickerd-reader", targets: ["pickerd-reader"]),
+        .executable(name: "pickerd-demo-library", targets: ["pickerd-demo-library"]),
         .executable(name: "picker-agent", targets: ["picker-agent"]),
         .executable(name: "picker-gtk", targets: ["picker-gtk"]),
         .executable(name: "journal-demo", targets: ["journal-demo"]),
@@ -176,10 +178,21 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdStore", "PickerdPlaces"],
             exclude: ["README.md"]
         ),
-        // The demo library (generated pictures, clips and a life's worth of items).
+        // CRC-32, the checksum of a PNG chunk: the redactor writes it again after changing a chunk,
+        // the demo library's PNG encoder writes it for each chunk. Its own module so pickerd gets the
+        // checksum without the demo library.
+        .target(name: "PickerdChecksum"),
+        // The demo library (generated pictures, clips and a life's worth of items). pickerd and its
+        // reader do not link it: pickerd runs pickerd-demo-library to write it into the store.
         .target(
-            name: "PickerdLibrary",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments"]
+            name: "PickerdDemoLibrary",
+            dependencies: ["PickerdChecksum", "PickerdWire", "PickerdStore", "PickerdMoments"]
+        ),
+        // Writes the demo library into a data directory, reporting progress on stdout: the child
+        // pickerd runs for `pickerd --seed-demo` and `pickerctl library seed-demo`.
+        .executableTarget(
+            name: "pickerd-demo-library",
+            dependencies: ["PickerdDemoLibrary", "PickerdStore"]
         ),
         // A person's own files, pickerd's half: sources (folders pickerd indexes in place) and their
         // walk, what a reader found (ImportedData, ProbedMedia) and how it is written into the
@@ -187,7 +200,7 @@ let package = Package(
         // through `FileReading`: pickerd's confined readers. No parser and no C library here.
         .target(
             name: "PickerdImport",
-            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdPlaces"]
+            dependencies: ["PickerdWire", "PickerdStore", "PickerdMoments", "PickerdPlaces"]
         ),
         // The readers, the other half (issue 28): everything that reads a person's file's bytes.
         // Photos and videos (EXIF, HEIC, QuickTime/MP4: libexif, libheif, FFmpeg through CMedia),
@@ -197,15 +210,14 @@ let package = Package(
         // never depend on this target.
         .target(
             name: "PickerdReaders",
-            dependencies: ["PickerdImport", "PickerdWire", "PickerdStore", "PickerdMoments", "PickerdLibrary", "CMedia", "CICal",
+            dependencies: ["PickerdImport", "PickerdWire", "PickerdStore", "PickerdMoments", "CMedia", "CICal",
                            .product(name: "GRDB", package: "GRDB.swift")]  // Gadgetbridge's database export, opened read-only
         ),
         // pickerd as a library, so the executable's main is a few lines.
         .target(
             name: "PickerdBroker",
             dependencies: [
-                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdMoments", "PickerdLibrary", "PickerdImport", "CPickerdShims", "CBus",
-                "PickerKit",  // the pickers' words, for the log line that repeats what they show
+                "PickerdWire", "PickerdTransport", "PickerdStore", "PickerdMoments", "PickerdChecksum", "PickerdImport", "CPickerdShims", "CBus",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -213,7 +225,7 @@ let package = Package(
         .executableTarget(
             name: "pickerd",
             dependencies: [
-                "PickerdBroker", "PickerdLibrary", "PickerdStore", "PickerdTransport",
+                "PickerdBroker", "PickerdStore", "PickerdTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -283,13 +295,13 @@ let package = Package(
         // product, and nothing pickerd, pickerctl or the package ships links it).
         .target(
             name: "PickerdScaleLibrary",
-            dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"],
+            dependencies: ["PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"],
             path: "Tools/Benchmarks/ScaleLibrary"
         ),
         // Writes a scale library into a pickerd data directory while pickerd is not running.
         .executableTarget(
             name: "pickerd-scale-library",
-            dependencies: ["PickerdScaleLibrary", "PickerdLibrary", "PickerdStore"],
+            dependencies: ["PickerdScaleLibrary", "PickerdDemoLibrary", "PickerdStore"],
             path: "Tools/Benchmarks/ScaleLibraryWriter"
         ),
         // Tools/bench-scale: the engine at a real person's scale, from outside a real pickerd.
@@ -336,7 +348,7 @@ let package = Package(
         // A test helper: writes store batches until killed (the durability test).
         .executableTarget(
             name: "pickerd-store-writer",
-            dependencies: ["PickerdStore", "PickerdWire", "PickerdLibrary", "PickerdMoments"],
+            dependencies: ["PickerdStore", "PickerdWire", "PickerdChecksum", "PickerdMoments"],
             path: "Tools/TestSupport/StoreWriter"
         ),
         // A test helper app: presents over the raw protocol and prints everything it received.
@@ -354,19 +366,21 @@ let package = Package(
         // The privacy conformance suite: the invariants of DESIGN.md, per caller kind, with
         // real binaries (Tools/conformance prints its table).
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
-        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
+        .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
                                                        "PickerdImport", "PickerdReaders", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
-        .testTarget(name: "PickerdLibraryTests", dependencies: ["PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdDemoLibraryTests", dependencies: ["PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        // PickerKit's pure logic: the pickers' words and dates, a review's states and answers, the inbox, preview pixels.
+        .testTarget(name: "PickerKitTests", dependencies: ["PickerKit", "PickerdTransport", "PickerdWire"]),
         // The moments engine's tests: its stages, titles, weeks, Recommended, on made-up items and on the demo library.
-        .testTarget(name: "PickerdMomentsTests", dependencies: ["PickerdMoments", "PickerdLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
-        .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
+        .testTarget(name: "PickerdMomentsTests", dependencies: ["PickerdMoments", "PickerdDemoLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
         ]),
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
-        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdReaders", "PickerdStore", "PickerdLibrary", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
+        .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdReaders", "PickerdStore", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces"]),
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),

@@ -235,9 +235,9 @@ public enum PickerWords {
     }
 
     /// What every picker shows when pickerd holds no suggestions at all (``ReviewRequest/libraryEmpty``),
-    /// and what pickerd logs and `pickerctl doctor` prints then: one sentence, the same everywhere.
-    public static let emptyLibrary =
-        "pickerd has no data yet: add your photos with `pickerctl sources add ~/Pictures`, and exports (Google Takeout, Strava, Garmin…) with `pickerctl import PATH`."
+    /// and what pickerd logs and `pickerctl doctor` prints then: one sentence, the same everywhere
+    /// (``ReviewRequest/emptyLibrarySentence``, which pickerd reads without linking PickerKit).
+    public static let emptyLibrary = ReviewRequest.emptyLibrarySentence
 
     /// What a picker shows when there are suggestions but the categories the person turned off hide
     /// every one of them.

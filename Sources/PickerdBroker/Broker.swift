@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 public import Logging
-public import PickerdLibrary
 import PickerdMoments
 public import PickerdStore
 public import PickerdTransport
@@ -51,6 +50,9 @@ public final class Broker: Sendable {
         /// How pickerd's confined file readers run (pickerd-reader): where the program is, how many,
         /// their limits.
         public var readers = ReaderSettings()
+        /// The program that writes the demo library into the store (`pickerd-demo-library`): beside
+        /// pickerd's own executable, else `/usr/libexec/pickerd/pickerd-demo-library`.
+        public var demoLibraryExecutable = DemoSeeding.defaultExecutable()
 
         /// Creates a configuration.
         /// - Parameters:
@@ -208,11 +210,25 @@ public final class Broker: Sendable {
     /// Seeds the demo library into an empty store, reporting progress.
     /// - Parameter progress: called as seeding advances.
     /// - Returns: `nil` when the store already held a library (nothing was changed).
-    /// - Throws: ``StoreError``.
+    /// - Throws: ``StoreError``, or ``DemoSeeding/ChildFailed`` when `pickerd-demo-library` could
+    ///   not run or stopped without an answer.
     @discardableResult
-    public func seedDemoIfEmpty(progress: (DemoLibrary.Progress) -> Void) throws -> DemoLibrary.Summary? {
+    public func seedDemoIfEmpty(progress: (DemoSeeding.Progress) -> Void) throws -> DemoSeeding.Summary? {
         guard try store.itemCounts().isEmpty else { return nil }
-        return try DemoLibrary.seed(into: store, progress: progress)
+        return try seedDemo(replace: false, progress: progress)
+    }
+
+    /// Has `pickerd-demo-library` write the demo library into the store, and waits for it.
+    /// - Parameters:
+    ///   - replace: wipe a library that is there first (else a store with items is refused).
+    ///   - progress: called on this thread as seeding advances.
+    /// - Returns: what was written.
+    /// - Throws: ``StoreError`` (`.invalid` for a store with items and no `replace`; a write
+    ///   failure), or ``DemoSeeding/ChildFailed``.
+    @discardableResult
+    func seedDemo(replace: Bool, progress: (DemoSeeding.Progress) -> Void) throws -> DemoSeeding.Summary {
+        try DemoSeeding.run(executable: configuration.demoLibraryExecutable, dataDirectory: store.dataDirectory,
+                            replace: replace, progress: progress)
     }
 
     /// Serves until ``shutdown()``.

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTransport
@@ -90,11 +89,12 @@ struct ControlHandler {
                                         message: "the library already holds \(existing) items; seed with replace to start over"))
             }
             logger.info("seeding the demo library", metadata: ["replace": "\(request.replace)"])
-            let report: (DemoLibrary.Progress) -> Void = { progress in
+            // pickerd-demo-library writes it (pickerd links no generator); a failure of that child is
+            // this request's error, and pickerd serves on.
+            try broker.seedDemo(replace: request.replace) { progress in
                 broker.reply(connection, requestID, .seedProgress(SeedProgress(stage: progress.stage, done: UInt64(progress.done),
                                                                                total: UInt64(progress.total))))
             }
-            try DemoLibrary.seed(into: store, replace: request.replace, progress: report)
             return .libraryStatsReply(try stats())
         case .appsList:
             return .appsListReply(AppsListReply(apps: try broker.listedApps()))

@@ -1,10 +1,11 @@
 import Logging
-import PickerKit
 import PickerdStore
+import PickerdWire
 import Synchronization
 
 /// Says in pickerd's log, once per run, that the library is empty and how to fill it: the sentence
-/// every picker shows then (``PickerWords/emptyLibrary``), so the journal says what the person saw.
+/// every picker shows then (``ReviewRequest/emptyLibrarySentence``, which PickerKit's
+/// `PickerWords.emptyLibrary` is), so the journal says what the person saw.
 ///
 /// At start when the store holds no suggestions and no source is waiting to be scanned; otherwise at
 /// the first presentation that finds the library empty. Never again in that run, however many
@@ -22,6 +23,6 @@ final class FirstRunNotice: Sendable {
     /// Says it, unless it was said already in this run.
     func say(_ logger: Logger) {
         guard !said.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        logger.notice("\(PickerWords.emptyLibrary)")
+        logger.notice("\(ReviewRequest.emptyLibrarySentence)")
     }
 }

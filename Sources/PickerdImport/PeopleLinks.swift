@@ -1,6 +1,5 @@
 import Foundation
 import PickerdMoments
-import PickerdLibrary
 public import PickerdStore
 import PickerdWire
 

@@ -1,7 +1,6 @@
 public import Foundation
 public import PickerdStore
 import PickerdMoments
-import PickerdLibrary
 import PickerdWire
 import Synchronization
 

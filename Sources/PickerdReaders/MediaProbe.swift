@@ -2,7 +2,6 @@ import CMedia
 public import Foundation
 import Glibc
 import PickerdMoments
-import PickerdLibrary
 import PickerdStore
 public import PickerdImport
 

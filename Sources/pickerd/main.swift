@@ -5,7 +5,6 @@ import Foundation
 import Glibc
 import Logging
 import PickerdBroker
-import PickerdLibrary
 import PickerdStore
 import PickerdTransport
 

@@ -1,6 +1,6 @@
 import Foundation
 import PickerdBroker
-import PickerdLibrary
+import PickerdChecksum
 import PickerdTestKit
 import Testing
 

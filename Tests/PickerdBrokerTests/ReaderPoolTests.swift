@@ -3,7 +3,7 @@ import Glibc
 import Logging
 @testable import PickerdBroker
 import PickerdImport
-import PickerdLibrary
+import PickerdChecksum
 import PickerdReaders
 import PickerdTestKit
 import Synchronization

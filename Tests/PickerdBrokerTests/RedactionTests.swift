@@ -1,6 +1,6 @@
 import Foundation
 import PickerdBroker
-@testable import PickerdLibrary
+@testable import PickerdDemoLibrary
 import PickerdTestKit
 import PickerdTransport
 import PickerdWire

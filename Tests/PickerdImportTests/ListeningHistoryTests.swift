@@ -1,7 +1,6 @@
 import Foundation
 @testable import PickerdImport
 @testable import PickerdReaders
-import PickerdLibrary
 import PickerdStore
 import PickerdTestKit
 import PickerdWire

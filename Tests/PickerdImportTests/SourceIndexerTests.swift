@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import PickerdImport
 import PickerdReaders
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTestKit

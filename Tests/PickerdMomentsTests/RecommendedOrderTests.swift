@@ -1,5 +1,4 @@
 import Foundation
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTestKit

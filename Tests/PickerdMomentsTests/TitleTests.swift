@@ -1,5 +1,5 @@
 import Foundation
-import PickerdLibrary
+import PickerdDemoLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTestKit

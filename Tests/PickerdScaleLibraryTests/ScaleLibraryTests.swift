@@ -1,5 +1,6 @@
 import Foundation
-import PickerdLibrary
+import PickerdChecksum
+import PickerdDemoLibrary
 @testable import PickerdMoments
 @testable import PickerdScaleLibrary
 import PickerdStore

@@ -6,7 +6,7 @@
 # PICKERD_TEST_APPS (pickerd serves one picker per app at a time, so concurrency needs many apps).
 start_pickerd_session() {
   local config="$1"
-  for p in pickerd pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
+  for p in pickerd pickerd-reader pickerd-demo-library pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
   bin="$(swift build -c "$config" --show-bin-path)"
   dir="$(mktemp -d /tmp/pickerd-measure.XXXXXX)"
   trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT

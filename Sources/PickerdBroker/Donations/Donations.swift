@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Logging
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTransport

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PickerdImport
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdWire

@@ -1,6 +1,5 @@
 import Foundation
 import PickerdImport
-import PickerdLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdWire

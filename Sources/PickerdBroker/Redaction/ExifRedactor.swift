@@ -1,4 +1,4 @@
-import PickerdLibrary
+import PickerdChecksum
 
 /// Removes location metadata from a photo or video before it leaves pickerd, when the person did
 /// not approve the place, so no coordinate byte remains in what an app receives. It fails closed:

@@ -1,6 +1,5 @@
 public import Foundation
 import PickerdMoments
-import PickerdLibrary
 import PickerdStore
 import PickerdWire
 

@@ -1,6 +1,5 @@
 import Foundation
 import PickerdMoments
-import PickerdLibrary
 import PickerdStore
 
 extension ImportedData {

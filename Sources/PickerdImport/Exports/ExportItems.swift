@@ -1,7 +1,6 @@
 import Foundation
 public import PickerdStore
 import PickerdMoments
-import PickerdLibrary
 import PickerdPlaces
 import PickerdWire
 

@@ -2,7 +2,6 @@ import CICal
 import Foundation
 import PickerdStore
 import PickerdMoments
-import PickerdLibrary
 import PickerdImport
 
 /// Reads iCalendar (.ics) files with libical (through CICal): VEVENTs with their summary, start and

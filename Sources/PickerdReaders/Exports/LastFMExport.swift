@@ -1,6 +1,5 @@
 import Foundation
 import PickerdMoments
-import PickerdLibrary
 public import PickerdImport
 
 /// Last.fm scrobbles, as the common export tools write them (Last.fm itself offers no export):

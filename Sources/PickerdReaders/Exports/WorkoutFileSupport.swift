@@ -1,7 +1,6 @@
 internal import CMedia
 import Glibc
 import PickerdMoments
-import PickerdLibrary
 import PickerdStore
 public import PickerdImport
 

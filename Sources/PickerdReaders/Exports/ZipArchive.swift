@@ -2,7 +2,6 @@ import Foundation
 import Glibc
 import CMedia
 import PickerdMoments
-import PickerdLibrary
 import PickerdImport
 import Synchronization
 

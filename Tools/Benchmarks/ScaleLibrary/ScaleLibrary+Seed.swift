@@ -1,5 +1,5 @@
 import Foundation
-public import PickerdLibrary
+public import PickerdDemoLibrary
 import PickerdMoments
 public import PickerdStore
 

@@ -1,5 +1,6 @@
 import Foundation
-import PickerdLibrary
+import PickerdChecksum
+import PickerdDemoLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdWire

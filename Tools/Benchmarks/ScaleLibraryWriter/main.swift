@@ -11,7 +11,7 @@
 // line on stdout says what was written: "N items, M suggestions, K media files".
 
 import Foundation
-import PickerdLibrary
+import PickerdDemoLibrary
 import PickerdScaleLibrary
 import PickerdStore
 

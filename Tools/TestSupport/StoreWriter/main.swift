@@ -7,7 +7,7 @@
 //                                             {"item id": ["canary", …]} as JSON
 
 import Foundation
-import PickerdLibrary
+import PickerdChecksum
 import PickerdStore
 import PickerdWire
 

@@ -1,5 +1,3 @@
-public import PickerdWire
-
 /// How a State of Mind sample looks and is classed when its source does not say: HealthKit's seven
 /// valence classes from the valence, and light and dark background gradients warmer for pleasant
 /// feelings and cooler for unpleasant ones. The demo library, imported moods and donations all use it.

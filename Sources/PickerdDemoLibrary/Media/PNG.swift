@@ -1,3 +1,5 @@
+import PickerdChecksum
+
 /// A PNG encoder (8-bit RGB, no interlace) with an optional `eXIf` chunk.
 ///
 /// The image data is a zlib stream of *stored* deflate blocks: valid for every PNG reader, needs no
@@ -57,21 +59,3 @@ package func bigEndian(_ value: UInt32) -> [UInt8] {
 }
 
 package func bigEndian(_ value: UInt16) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
-
-/// CRC-32 (ISO-HDLC, as PNG and zlib use it).
-public enum CRC32 {
-    static let table: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// The checksum of `bytes`.
-    /// - Parameter bytes: the data.
-    /// - Returns: the CRC-32.
-    public static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var c: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { c = table[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8) }
-        return c ^ 0xFFFF_FFFF
-    }
-}
