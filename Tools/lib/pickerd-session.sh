@@ -6,7 +6,8 @@
 # PICKERD_TEST_APPS (pickerd serves one picker per app at a time, so concurrency needs many apps).
 start_pickerd_session() {
   local config="$1"
-  for p in pickerd pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
+  # pickerd-reader: pickerd will not start without the program it has files read by.
+  for p in pickerd pickerd-reader pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
   bin="$(swift build -c "$config" --show-bin-path)"
   dir="$(mktemp -d /tmp/pickerd-measure.XXXXXX)"
   trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
