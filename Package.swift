@@ -132,10 +132,12 @@ let package = Package(
             linkerSettings: pkgConfig("--libs-only-l geonames").map { .linkedLibrary(String($0.dropFirst(2))) }
         ),
         // Places have names: an offline gazetteer over GeoNames' cities, nearest city in
-        // microseconds, and what a place is called ("Porto", "near Buckow").
+        // microseconds, and what a place is called ("Porto", "near Buckow"). The neighbourhoods of
+        // large cities ("Kreuzberg") are a data file, Data/neighbourhoods.tsv, read at run time (not a
+        // resource: see Neighbourhoods.swift for where it is found); Logging says when it is missing.
         .target(
             name: "PickerdPlaces",
-            dependencies: ["CGeonames"]
+            dependencies: ["CGeonames", .product(name: "Logging", package: "swift-log")]
         ),
         // libical (Debian: libical-dev; its headers in /usr/include/libical, its library -lical): how
         // the readers (PickerdReaders, in pickerd-reader) read calendar (.ics) files (VTIMEZONEs,

@@ -261,6 +261,10 @@ public enum PickerWords {
         case window
     }
 
+    /// Where the names of places come from, credited as GeoNames' licence (CC BY 4.0) asks: the last
+    /// line of ``privacyText(app:on:)``, so both pickers show it.
+    public static let placeNamesCredit = "Place names come from GeoNames (geonames.org), under CC BY 4.0."
+
     /// "Your privacy": what the banner's learn-more shows.
     public static func privacyText(app: String, on surface: Surface = .terminal) -> String {
         let drawn = surface == .terminal ? "draws on your terminal itself" : "shows you this window itself"
@@ -270,6 +274,8 @@ public enum PickerWords {
         When you choose a suggestion, you review each item and can leave any out or change the title. \(app) receives only what you keep, when you press Add. If you cancel, \(app) receives nothing.
 
         Photos are sent without their location unless you keep the place too. pickerctl history lists everything you have added to any app.
+
+        \(placeNamesCredit)
         """
     }
 }

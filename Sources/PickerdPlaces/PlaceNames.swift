@@ -26,10 +26,16 @@ extension Gazetteer {
     /// - Returns: "Kreuzberg" inside Berlin, "Porto" inside Porto, "near Buckow" in the countryside, "Brandenburg" (the
     ///   region) far from any town; `nil` without a gazetteer.
     public func name(latitude: Double, longitude: Double) -> PlaceName? {
+        name(latitude: latitude, longitude: longitude, neighbourhoods: nil)
+    }
+
+    /// ``name(latitude:longitude:)`` with the given neighbourhoods (tests give their own, or none);
+    /// `nil`: ``neighbourhoods``, read only when a place lies in a city.
+    func name(latitude: Double, longitude: Double, neighbourhoods: Gazetteer?) -> PlaceName? {
         guard let (city, distance) = nearest(latitude: latitude, longitude: longitude) else { return nil }
         if distance <= city.radiusM {
             // Inside a large city, its neighbourhood: "Ueno", not "Tokyo".
-            let place = Self.neighbourhood(latitude: latitude, longitude: longitude) ?? city.name
+            let place = Self.neighbourhood(latitude: latitude, longitude: longitude, in: neighbourhoods ?? Self.neighbourhoods) ?? city.name
             return PlaceName(place: place, city: city, isInCity: true, distanceM: distance)
         }
         let place = distance <= Self.nearDistance || city.region.isEmpty ? "near \(city.name)" : city.region

@@ -13,7 +13,8 @@ struct PickerdCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pickerd",
         abstract: "Holds a person's life data, shows journaling suggestions, and releases only what the person approves.",
-        version: Broker.version)
+        // The second line credits the data place names come from, as its licence (CC BY 4.0) asks.
+        version: "\(Broker.version)\nPlace names: GeoNames (https://www.geonames.org/), CC BY 4.0")
 
     @Option(help: "Sockets and the instance lock (default: $XDG_RUNTIME_DIR/pickerd).")
     var runtimeDir: String?

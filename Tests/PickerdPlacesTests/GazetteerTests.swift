@@ -52,7 +52,7 @@ struct GazetteerTests {
         // Arcos de Valdevez is a small town: no neighbourhoods; the sea off Lisbon is nobody's.
         #expect(Gazetteer.neighbourhood(latitude: 41.8466, longitude: -8.4194) == nil)
         #expect(Gazetteer.neighbourhood(latitude: 38.5, longitude: -9.6) == nil)
-        #expect(Gazetteer.neighbourhoods.cities.count > 20_000, "the compiled list reads whole: \(Gazetteer.neighbourhoods.cities.count)")
+        #expect(Gazetteer.neighbourhoods.cities.count > 20_000, "the data file reads whole: \(Gazetteer.neighbourhoods.cities.count)")
     }
 
     @Test("an address's city, as people's exports write addresses: with or without a country, postcode first or last, any language")

@@ -6,6 +6,8 @@
 # PICKERD_TEST_APPS (pickerd serves one picker per app at a time, so concurrency needs many apps).
 start_pickerd_session() {
   local config="$1"
+  # pickerd-reader and pickerd-demo-library: pickerd will not start without the program it has files
+  # read by, and --seed-demo runs the demo library's writer.
   for p in pickerd pickerd-reader pickerd-demo-library pickerctl picker-agent pickerd-test-client; do swift build -c "$config" --product "$p" >&2; done
   bin="$(swift build -c "$config" --show-bin-path)"
   dir="$(mktemp -d /tmp/pickerd-measure.XXXXXX)"

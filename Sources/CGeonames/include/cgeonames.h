@@ -30,10 +30,4 @@ int pickerd_city_count(void);
  * of range. */
 int pickerd_city_at(int index, pickerd_city *out);
 
-/* The neighbourhoods of large cities (neighbourhoods.c, made by Tools/generate-neighbourhoods from
- * GeoNames' cities500, CC BY 4.0): one line per place, "name\tlatitude\tlongitude\tpopulation\n",
- * pickerd_neighbourhoods_size() bytes of UTF-8. */
-const char *pickerd_neighbourhoods(void);
-unsigned long pickerd_neighbourhoods_size(void);
-
 #endif
