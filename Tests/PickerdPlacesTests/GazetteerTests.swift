@@ -1,5 +1,6 @@
 import Foundation
 import PickerdPlaces
+import PickerdTestKit
 import Testing
 
 @Suite("Places have names: the offline gazetteer")
@@ -18,7 +19,7 @@ struct GazetteerTests {
 
     @Test("the grid search finds what a scan of every city finds, across the antimeridian and near the poles")
     func gridAgreesWithScan() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededRandom(seed: 0x6E0)
         var points = [(0.0, 179.99), (0.0, -179.99), (-16.5, 179.9), (78.2, 15.6), (-77.8, 166.7), (89.9, 0), (-89.9, 0)]
         for _ in 0..<200 { points.append((Double.random(in: -80...80, using: &generator), Double.random(in: -180..<180, using: &generator))) }
         for (latitude, longitude) in points {

@@ -1,3 +1,4 @@
+import PickerdTestKit
 import Testing
 @testable import PickerdWire
 
@@ -75,7 +76,7 @@ struct FramingTests {
 
     @Test("random garbage never crashes the decoder")
     func garbage() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededRandom(seed: 0x5EED)
         var outcomes: [String: Int] = [:]
         for _ in 0..<20_000 {
             let length = Int(generator.next() % 64)
@@ -101,7 +102,7 @@ struct FramingTests {
 
     @Test("body bytes after a valid header that are garbage give a typed error")
     func garbageBodies() {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         var undecodable = 0
         for _ in 0..<5_000 {
             let length = Int(generator.next() % 48) + 1
@@ -123,18 +124,5 @@ struct FramingTests {
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.protocolCode == .unsupportedVersion)
         #expect(throws: WireError.self) { try ProtocolVersion.negotiate(peerMinimum: 0, peerMaximum: 0) }
-    }
-}
-
-/// A small deterministic generator, so garbage tests repeat exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
