@@ -195,7 +195,8 @@ public final class Broker: Sendable {
             throw BrokerError("cannot start serving: \(error)")
         }
         importer = ImportService(store: store, builder: builder, reading: readers, logger: logger)
-        sessions = SessionManager(broker: nil, logger: logger)
+        sessions = SessionManager(configuration: configuration, store: store, builder: builder, readers: readers, firstRun: firstRun,
+                                  logger: logger)
         reminders = ReminderScheduler(logger: logger)
         if let bus = configuration.sessionBus {
             listening = ListeningService(address: bus, rules: ListeningRules(minimumTrack: .milliseconds(Int64(configuration.listeningMinimumTrack * 1000))),
@@ -203,7 +204,6 @@ public final class Broker: Sendable {
         } else {
             listening = nil
         }
-        sessions.attach(self)
         reminders.attach(self)
     }
 
@@ -380,6 +380,11 @@ public final class Broker: Sendable {
     }
 
     func reply(_ connection: FrameConnection, _ id: UInt64, _ body: Envelope.Body) {
+        Self.reply(connection, id, body, logger: logger)
+    }
+
+    /// Answers one request; a peer gone meanwhile is no failure, only logged.
+    static func reply(_ connection: FrameConnection, _ id: UInt64, _ body: Envelope.Body, logger: Logger) {
         do {
             try connection.send(Envelope(requestId: id, body: body))
         } catch {

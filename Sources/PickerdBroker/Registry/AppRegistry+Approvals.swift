@@ -63,7 +63,12 @@ extension Broker {
     }
 
     /// Records that the person allowed `app` in the trusted picker.
-    func allowApp(_ app: AppManifest) throws {
+    /// - Parameters:
+    ///   - app: the app.
+    ///   - store: where allowances are kept.
+    ///   - logger: where the allowance is logged.
+    /// - Throws: ``StoreError``.
+    static func allowApp(_ app: AppManifest, in store: Store, logger: Logger) throws {
         try store.allowApp(app.bundleId, key: Self.approvalKey(app), timeMs: Date().unixMs)
         logger.info("app allowed by the person", metadata: ["bundle": "\(app.bundleId)", "kind": "\(app.kind)"])
     }
