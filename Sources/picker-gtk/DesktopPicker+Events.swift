@@ -7,7 +7,7 @@ import PickerdWire
 extension DesktopPicker {
     // MARK: Events
 
-    private func handle(id: Int32, kind: pw_event_kind, value: Int, text: String?) {
+    func handle(id: Int32, kind: pw_event_kind, value: Int, text: String?) {
         guard !ended else { return }
         if id == Control.inbox.rawValue {
             receive()

@@ -1,3 +1,5 @@
+import Testing
+
 /// A little-endian TIFF's IFDs, to move a GPS pointer by hand where no tool writes one. Editing
 /// keeps every length: an entry is overwritten, never added.
 struct TIFFFile {
