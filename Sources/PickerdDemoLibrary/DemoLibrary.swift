@@ -85,62 +85,6 @@ public enum DemoLibrary {
     }
 }
 
-/// A generated item with the bytes of its files.
-package struct GeneratedItem {
-    /// A file the item uses: where it goes in the store and its bytes.
-    package struct File {
-        package var media: StoredMedia
-        package var bytes: [UInt8]
-
-        package init(media: StoredMedia, bytes: [UInt8]) {
-            self.media = media
-            self.bytes = bytes
-        }
-    }
-    package var item: LibraryItem
-    package var files: [File]
-
-    package init(item: LibraryItem, files: [File]) {
-        self.item = item
-        self.files = files
-    }
-}
-
-/// SplitMix64: a small deterministic generator.
-package struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    package init(seed: UInt64) { state = seed }
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// A place the made-up lives go to, and how its pictures look.
-package struct Place {
-    package var name: String
-    package var city: String
-    package var latitude: Double
-    package var longitude: Double
-    package var isWork = false
-    package var scene: Scene
-
-    /// What the place's pictures show.
-    package enum Scene { case park, city, mountain, food, indoor, river }
-
-    package init(name: String, city: String, latitude: Double, longitude: Double, isWork: Bool = false, scene: Scene) {
-        self.name = name
-        self.city = city
-        self.latitude = latitude
-        self.longitude = longitude
-        self.isWork = isWork
-        self.scene = scene
-    }
-}
-
 /// Makes the demo library's items, in batches by stage.
 package struct Generator {
     package var random = SeededRandom(seed: 0x5049_434B_4552_4421)  // "PICKERD!"
