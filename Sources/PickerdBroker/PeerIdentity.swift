@@ -29,7 +29,7 @@ struct PeerIdentity {
     let executablePath: String?
     /// The executable file the process ran when the connection was accepted, whatever its
     /// namespace (for telling an exec since, and for sharing capacity among callers).
-    let runningFile: FileSignature?
+    let runningFile: FileVersion?
     /// The process's mount namespace (`/proc/<pid>/ns/mnt`, such as `mnt:[4026531841]`) at the connection.
     let mountNamespace: String?
     /// Whether the caller runs in a mount namespace other than pickerd's: a sandbox.
@@ -46,7 +46,7 @@ struct PeerIdentity {
         pidfd = credentials.pidfd
         var path: String? = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(credentials.pid)/exe")
         if let p = path, p.hasSuffix(" (deleted)") { path = String(p.dropLast(" (deleted)".count)) }
-        let file = FileSignature(path: "/proc/\(credentials.pid)/exe")
+        let file = FileVersion(path: "/proc/\(credentials.pid)/exe")
         let namespace = Self.mountNamespace("/proc/\(credentials.pid)")
         let own = Self.mountNamespace("/proc/self")
         // Unknown counts as sandboxed: no identity from a file pickerd cannot place.
@@ -69,14 +69,14 @@ struct PeerIdentity {
         guard fd >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         var st = stat()
-        guard fstat(fd, &st) == 0, FileSignature(st) == runningFile, let data = try? handle.readToEnd(), Self.alive(pidfd) else { return nil }
+        guard fstat(fd, &st) == 0, FileVersion(st) == runningFile, let data = try? handle.readToEnd(), Self.alive(pidfd) else { return nil }
         return [UInt8](data)
     }
 
     /// The executable file's identity and version as it was when the connection was accepted, for a
     /// caller on the host; `nil` for a sandboxed one. Any write to the file changes its change time,
     /// which no one can set back, so an unchanged signature means unchanged bytes.
-    func executableSignature() -> FileSignature? {
+    func executableVersion() -> FileVersion? {
         sandboxed ? nil : runningFile
     }
 
@@ -84,7 +84,7 @@ struct PeerIdentity {
     /// `nil` for a sandboxed caller: a sandbox can put any binary at any path in its own mount
     /// namespace and run the registered file itself under any program's control.
     func executableFile() -> FileIdentity? {
-        executableSignature().map(FileIdentity.init)
+        executableVersion().map(FileIdentity.init)
     }
 
     /// Why this connection's caller is no longer who it was when the connection was accepted, or
@@ -164,30 +164,6 @@ extension AppRegistry {
     }
 }
 
-/// A file's identity and version from `stat`: equal signatures mean the same, unchanged file.
-struct FileSignature: Hashable, Sendable {
-    let device: UInt64
-    let inode: UInt64
-    let size: Int64
-    let modified: Int64
-    let changed: Int64
-
-    init(_ st: stat) {
-        device = UInt64(st.st_dev)
-        inode = UInt64(st.st_ino)
-        size = Int64(st.st_size)
-        modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        changed = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
-    }
-
-    /// The signature of the file at `path` (following links), or `nil` when it cannot be seen.
-    init?(path: String) {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        self.init(st)
-    }
-}
-
 /// A file's device and inode: the file itself, whatever path names it.
 struct FileIdentity: Hashable, Sendable {
     let device: UInt64
@@ -195,12 +171,12 @@ struct FileIdentity: Hashable, Sendable {
 
     /// The identity of the file at `path` (following links), or `nil` when it cannot be seen.
     init?(path: String) {
-        guard let signature = FileSignature(path: path) else { return nil }
+        guard let signature = FileVersion(path: path) else { return nil }
         self.init(signature)
     }
 
     /// The identity part of a file's signature.
-    init(_ signature: FileSignature) {
+    init(_ signature: FileVersion) {
         device = signature.device
         inode = signature.inode
     }

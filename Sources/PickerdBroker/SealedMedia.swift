@@ -21,7 +21,7 @@ struct SealedMedia: Sendable {
     }
 
     /// A sealed copy with location metadata removed, decided by the file's content
-    /// (``ExifRedactor/strippingGPS(_:)``: JPEG with its appended images and motion-photo movies,
+    /// (``ExifRedactor/strippingLocation(_:)``: JPEG with its appended images and motion-photo movies,
     /// PNG, TIFF and DNG, HEIC, QuickTime and MP4, WebP, GIF); a type it cannot redact throws.
     func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
         let source = try open(media)
@@ -35,7 +35,7 @@ struct SealedMedia: Sendable {
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
-        return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingGPS(bytes))
+        return try SealedMemoryFile.make(name: media.filename, contents: try ExifRedactor.strippingLocation(bytes))
     }
 
     /// Opens a media file for release or preview. A person's own file must be the one indexed: opened

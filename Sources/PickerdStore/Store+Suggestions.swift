@@ -5,9 +5,20 @@ public import PickerdWire
 extension Store {
     // MARK: Suggestions
 
-    /// How much being shown and being released lower a suggestion's rank: the same moment is not
-    /// recommended for ever.
-    static let rankSQL = "score - 0.6 * MIN(shown, 5) - 4.0 * released"
+    /// How much being shown and being released lower a suggestion's rank, so the same moment is not
+    /// recommended for ever (the moments engine's other weights are its `MomentTuning`; these are the
+    /// store's because it ranks its candidates by them in SQL).
+    public enum Rotation {
+        /// What each time a moment was among the first a review opened on takes from its rank…
+        public static let perShowing = 0.6
+        /// …counted at most this many times (a moment shown often stays in reach).
+        public static let showingsCounted = 5
+        /// What a release takes from its rank: once written about, well below the rest.
+        public static let released = 4.0
+    }
+
+    /// The rank as SQL over a suggestion's row: its score less what rotation took.
+    static let rankSQL = "score - \(Rotation.perShowing) * MIN(shown, \(Rotation.showingsCounted)) - \(Rotation.released) * released"
 
     /// Replaces every stored suggestion with `suggestions`, in one transaction (what was shown and
     /// released of a suggestion whose id stays is kept).

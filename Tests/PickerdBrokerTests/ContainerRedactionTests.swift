@@ -97,7 +97,7 @@ struct ContainerRedactionTests {
         let before = try reading(path, movie: movie)
         #expect(!before.locationTags.isEmpty, "the fixture has no location to remove")
         #expect(!coordinates(in: original, binary: binary).isEmpty)
-        let stripped = try ExifRedactor.strippingGPS(original)
+        let stripped = try ExifRedactor.strippingLocation(original)
         #expect(stripped.count == original.count)
         let out = try write(stripped, "redacted-" + URL(fileURLWithPath: path).lastPathComponent, in: directory)
         let after = try reading(out, movie: movie)
@@ -160,7 +160,7 @@ struct ContainerRedactionTests {
         try MediaFixtures.heic(at: path, exif: MediaFixtures.Exif(dateTimeOriginal: "2024:05:04 10:11:13", make: "Apple"))
         let original = try read(path)
         #expect(try reading(path).tags["ExifIFD:DateTimeOriginal"] == "2024:05:04 10:11:13")
-        #expect(try ExifRedactor.strippingGPS(original) == original)
+        #expect(try ExifRedactor.strippingLocation(original) == original)
     }
 
     // MARK: Movies
@@ -238,7 +238,7 @@ struct ContainerRedactionTests {
         let path = directory.path + "/IMG_0006.MOV"
         try MediaFixtures.clip(at: path, creationDate: "2024-05-04T10:11:13+0200", make: "Apple")
         let original = try read(path)
-        #expect(try ExifRedactor.strippingGPS(original) == original)
+        #expect(try ExifRedactor.strippingLocation(original) == original)
     }
 
     // MARK: Broken files
@@ -256,10 +256,10 @@ struct ContainerRedactionTests {
             try MediaFixtures.run("ffmpeg", ["-loglevel", "error", "-y", "-i", path, "-c", "copy", "-movflags", "+faststart", path + ".fast.mp4"])
         }
         let whole = try read(name.hasSuffix("mp4") ? path + ".fast.mp4" : path)
-        #expect(try ExifRedactor.strippingGPS(whole).count == whole.count)
+        #expect(try ExifRedactor.strippingLocation(whole).count == whole.count)
         for cut in [whole.count - 1, whole.count * 2 / 3, whole.count / 3, 40] {
             #expect(throws: ExifRedactor.Unreadable.self, "cut at \(cut) of \(whole.count)") {
-                try ExifRedactor.strippingGPS(Array(whole[0..<cut]))
+                try ExifRedactor.strippingLocation(Array(whole[0..<cut]))
             }
         }
     }
@@ -291,7 +291,7 @@ struct ContainerRedactionTests {
                 at += 4
             }
         }
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(bytes) }
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(bytes) }
     }
 
     // MARK: XMP in JPEG and PNG
@@ -337,7 +337,7 @@ struct ContainerRedactionTests {
         bytes[chunk + 4 + marker.count] = 1
         let crc = CRC32.checksum(Array(bytes[(chunk + 4)..<(chunk + 8 + length)]))
         bytes.replaceSubrange((chunk + 8 + length)..<(chunk + 12 + length), with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
-        let compressed = try write(ExifRedactor.strippingGPS(bytes), "compressed.png", in: directory)
+        let compressed = try write(ExifRedactor.strippingLocation(bytes), "compressed.png", in: directory)
         let rewritten = try read(compressed)
         #expect(rewritten[(chunk + 4)..<(chunk + 8)].elementsEqual("xmPd".utf8))
         #expect(coordinates(in: rewritten).isEmpty)
@@ -360,7 +360,7 @@ struct ContainerRedactionTests {
         let app1 = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + Array(packet.utf8)
         let length = app1.count + 2
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + [0xFF, 0xD9]
-        let stripped = try ExifRedactor.strippingGPS(jpeg)
+        let stripped = try ExifRedactor.strippingLocation(jpeg)
         #expect(stripped.count == jpeg.count)
         let text = String(decoding: stripped, as: UTF8.self)
         for gone in ["GPS", "45,30", "122,36", "12/1", "Portland", "City"] { #expect(!text.contains(gone), "\(gone) is still there") }
@@ -371,6 +371,6 @@ struct ContainerRedactionTests {
         let broken = Array(packet.replacingOccurrences(of: "</exif:GPSLongitude>", with: "").utf8)
         let app1b = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0] + broken
         let jpegb: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8((app1b.count + 2) >> 8), UInt8((app1b.count + 2) & 0xFF)] + app1b + [0xFF, 0xD9]
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(jpegb) }
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(jpegb) }
     }
 }

@@ -62,7 +62,7 @@ extension FailClosedRedactionTests {
         var broken = try read(path)
         broken[offset + 4] = 0xFF  // its first segment now runs past the end
         broken[offset + 5] = 0xFF
-        let redacted = try ExifRedactor.strippingGPS(broken)
+        let redacted = try ExifRedactor.strippingLocation(broken)
         #expect(redacted[offset..<(offset + length)].allSatisfy { $0 == 0 } && traces(in: redacted).isEmpty)
         #expect(try pixels(write(redacted, "no-thumbnail.jpg", in: directory)) == pixels(path))
     }
@@ -146,8 +146,8 @@ extension FailClosedRedactionTests {
         // A broken appended JPEG is cut off too; a broken first image is refused.
         var broken = try read(second)
         broken[5] = 0xFF  // the APP0 segment now runs past the end
-        #expect(try ExifRedactor.strippingGPS(photoBytes + broken).count == photoBytes.count)
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(broken + photoBytes) }
+        #expect(try ExifRedactor.strippingLocation(photoBytes + broken).count == photoBytes.count)
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(broken + photoBytes) }
     }
 
     @Test("an MPO of more images than are followed keeps those within the bound and cuts the rest")
@@ -157,7 +157,7 @@ extension FailClosedRedactionTests {
         try jpeg(photo, size: "16x16", tags: Self.tokyo)
         let one = try read(photo)
         let many = [UInt8]((0..<40).flatMap { _ in one })
-        let redacted = try ExifRedactor.strippingGPS(many)
+        let redacted = try ExifRedactor.strippingLocation(many)
         #expect(redacted.count == one.count * 17, "the first image and 16 appended ones")
         #expect(traces(in: redacted).isEmpty)
     }

@@ -23,7 +23,7 @@ extension FailClosedRedactionTests {
         case "text": bytes = Array("GPS 48.8584 2.2945\n".utf8)
         default: bytes = []
         }
-        #expect(throws: ExifRedactor.NotRedactable.self) { try ExifRedactor.strippingGPS(bytes) }
+        #expect(throws: ExifRedactor.NotRedactable.self) { try ExifRedactor.strippingLocation(bytes) }
     }
 
     @Test("a WebP loses its EXIF GPS and XMP location")
@@ -54,16 +54,16 @@ extension FailClosedRedactionTests {
         try MediaFixtures.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=0.3:size=32x24:rate=10",
                                          "-pix_fmt", "yuv420p", path])
         let original = try read(path)
-        #expect(try ExifRedactor.strippingGPS(original) == original, "FFmpeg's own parameters stay")
+        #expect(try ExifRedactor.strippingLocation(original) == original, "FFmpeg's own parameters stay")
         // A parameter saying where, in the stream header and in a frame header.
         var text = original
         let newline = try #require(text.firstIndex(of: 0x0A))
         text.insert(contentsOf: Array(" XGPS=48.8584,2.2945".utf8), at: newline)
         let frame = try #require(index(of: Array("FRAME\n".utf8), in: text))
         text.insert(contentsOf: Array(" XLOCATION=Lutetia".utf8), at: frame + 5)
-        let stripped = try ExifRedactor.strippingGPS(text)
+        let stripped = try ExifRedactor.strippingLocation(text)
         #expect(stripped == original)
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(Array(text.dropLast(7))) }
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(Array(text.dropLast(7))) }
     }
 
     @Test("a PNG made by ImageMagick from a located JPEG loses its text chunks that say where; bytes after IEND are cut off")
@@ -76,7 +76,7 @@ extension FailClosedRedactionTests {
         let (bytes, out) = try redact(path, in: directory)
         #expect(bytes.count == png.count)
         #expect(try pixels(out) == pixels(path))
-        let trailing = try ExifRedactor.strippingGPS(png + Array("48.8584 2.2945".utf8))
+        let trailing = try ExifRedactor.strippingLocation(png + Array("48.8584 2.2945".utf8))
         #expect(trailing == bytes)
     }
 }

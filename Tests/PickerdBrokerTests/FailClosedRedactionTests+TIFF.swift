@@ -90,7 +90,7 @@ extension FailClosedRedactionTests {
         let path = directory.path + "/plain.tif"
         try tiff(path, pages: ["gradient:red-blue", "gradient:green-yellow"], tags: ["-DateTimeOriginal=2024:05:04 10:11:13", "-XMP:Title=Harbour"])
         let original = try read(path)
-        #expect(try ExifRedactor.strippingGPS(original) == original)
+        #expect(try ExifRedactor.strippingLocation(original) == original)
     }
 
     @Test("a truncated TIFF is refused, not passed on")
@@ -101,7 +101,7 @@ extension FailClosedRedactionTests {
         let whole = try read(path)
         for cut in [whole.count - 1, whole.count * 2 / 3, whole.count / 3, 40, 9] {
             #expect(throws: ExifRedactor.Unreadable.self, "cut at \(cut) of \(whole.count)") {
-                try ExifRedactor.strippingGPS(Array(whole[0..<cut]))
+                try ExifRedactor.strippingLocation(Array(whole[0..<cut]))
             }
         }
     }
@@ -114,7 +114,7 @@ extension FailClosedRedactionTests {
         var file = try TIFFFile(read(path))
         let ifd0 = file.ifd0
         file.setNext(of: file.next(ifd0), ifd0)  // IFD1 → IFD0 → IFD1 → …
-        let redacted = try ExifRedactor.strippingGPS(file.bytes)
+        let redacted = try ExifRedactor.strippingLocation(file.bytes)
         #expect(traces(in: redacted).isEmpty)
         // 2,000 IFDs of no entries, each linking to the next.
         var chain: [UInt8] = Array("II".utf8) + [42, 0, 8, 0, 0, 0]
@@ -122,7 +122,7 @@ extension FailClosedRedactionTests {
             let next = i == 1999 ? 0 : 8 + (i + 1) * 6
             chain += [0, 0, UInt8(next & 0xFF), UInt8(next >> 8 & 0xFF), UInt8(next >> 16 & 0xFF), 0]
         }
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(chain) }
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(chain) }
     }
 
 }

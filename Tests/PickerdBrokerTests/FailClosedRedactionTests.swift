@@ -144,7 +144,7 @@ struct FailClosedRedactionTests {
             #expect(try !exiftoolLocation(path).isEmpty, "the fixture has no location exiftool sees")
             #expect(!traces(in: original, loci: loci).isEmpty, "the fixture holds no coordinate bytes")
         }
-        let stripped = try ExifRedactor.strippingGPS(original)
+        let stripped = try ExifRedactor.strippingLocation(original)
         let out = try write(stripped, "redacted-" + URL(fileURLWithPath: path).lastPathComponent, in: directory)
         keep(path, out)
         let left = try exiftoolLocation(out)

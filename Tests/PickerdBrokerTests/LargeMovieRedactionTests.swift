@@ -32,7 +32,7 @@ struct LargeMovieRedactionTests {
             if n == 0 { break }
             bytes += chunk[0..<n]
         }
-        #expect(bytes == (try ExifRedactor.strippingGPS(original)), "the streamed path and the whole-file path agree")
+        #expect(bytes == (try ExifRedactor.strippingLocation(original)), "the streamed path and the whole-file path agree")
         #expect(bytes != original, "something was redacted")
         try Data(bytes).write(to: URL(fileURLWithPath: out))
         let probe = try runCommand(URL(fileURLWithPath: "/usr/bin/ffprobe"), ["-v", "error", "-show_format", out])

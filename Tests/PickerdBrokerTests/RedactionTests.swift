@@ -33,7 +33,7 @@ struct RedactionTests {
         let original = PNG.encode(Raster(width: 8, height: 8), exif: Self.exif)
         #expect(try exiftool(original)["GPSLatitude"] == "40.8013")
         #expect(containsCoordinates(original))
-        let stripped = try ExifRedactor.strippingGPS(original)
+        let stripped = try ExifRedactor.strippingLocation(original)
         let tags = try exiftool(stripped)
         #expect(tags.keys.filter { $0.hasPrefix("GPS") }.isEmpty, "\(tags.keys.sorted())")
         #expect(tags["DateTimeOriginal"] == "2026:11:20 06:45:00")
@@ -48,7 +48,7 @@ struct RedactionTests {
         let length = app1.count + 2
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + app1 + [0xFF, 0xD9]
         #expect(try exiftool(jpeg)["GPSLatitude"] == "40.8013")
-        let stripped = try ExifRedactor.strippingGPS(jpeg)
+        let stripped = try ExifRedactor.strippingLocation(jpeg)
         let tags = try exiftool(stripped)
         #expect(tags.keys.filter { $0.hasPrefix("GPS") }.isEmpty)
         #expect(tags["DateTimeOriginal"] == "2026:11:20 06:45:00")
@@ -58,11 +58,11 @@ struct RedactionTests {
     @Test("files without EXIF pass unchanged; broken EXIF is refused, not passed on")
     func edges() throws {
         let plain = PNG.encode(Raster(width: 4, height: 4))
-        #expect(try ExifRedactor.strippingGPS(plain) == plain)
+        #expect(try ExifRedactor.strippingLocation(plain) == plain)
         var broken = Self.exif
         broken[4...7] = [0x7F, 0xFF, 0xFF, 0xFF]  // IFD0 far past the end
         let png = PNG.encode(Raster(width: 4, height: 4), exif: broken)
-        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingGPS(png) }
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(png) }
     }
 
     @Test("SHA-256 matches the standard test vectors")

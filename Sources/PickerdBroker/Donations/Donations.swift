@@ -47,7 +47,7 @@ extension Broker {
             logger.notice("not entitled", metadata: ["reason": "\(app.problem)"])
             return .failure(Refused(ErrorInfo(code: .notEntitled, message: app.problem)))
         }
-        if let refusal = EntitlementGate.refusal(for: app, executable: identity.executableSignature(),
+        if let refusal = EntitlementGate.refusal(for: app, executable: identity.executableVersion(),
                                                  executableBytes: identity.executableBytes, key: key) {
             logger.notice("not entitled", metadata: ["reason": "\(refusal)", "entitlement": "\(key)"])
             return .failure(Refused(ErrorInfo(code: .notEntitled, message: refusal)))

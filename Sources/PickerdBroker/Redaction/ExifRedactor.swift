@@ -55,7 +55,7 @@ public enum ExifRedactor {
     /// - Throws: ``NotRedactable`` for any other type of file (it must not be released when its
     ///   place was not kept); ``Unreadable`` when the file is one of those types but its metadata or
     ///   its structure cannot be parsed (a box running past the end, a GPS IFD out of range, …).
-    public static func strippingGPS(_ bytes: consuming [UInt8]) throws -> [UInt8] {
+    public static func strippingLocation(_ bytes: consuming [UInt8]) throws -> [UInt8] {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             try png(&bytes)
         } else if bytes.starts(with: [0xFF, 0xD8]) {

@@ -52,7 +52,7 @@ enum LargeMovieRedaction {
             kept.append((box.offset, box.length))
             buffer += try read(fd, at: box.offset, count: box.length)
         }
-        let redacted = try ExifRedactor.strippingGPS(buffer)
+        let redacted = try ExifRedactor.strippingLocation(buffer)
         guard redacted.count == buffer.count else { throw ExifRedactor.Unreadable(description: "redaction changed the movie's length") }
         var patches: [(offset: Int, bytes: [UInt8])] = []
         var at = 0

@@ -25,7 +25,7 @@ public struct AppRegistry: Sendable {
     private let cache = ManifestCache()
 
     private final class ManifestCache: Sendable {
-        let entries = Mutex<[String: (FileSignature, Result<AppManifest, BrokerError>)]>([:])
+        let entries = Mutex<[String: (FileVersion, Result<AppManifest, BrokerError>)]>([:])
     }
 
     /// Opens the registry in `<configDirectory>/apps` (created, mode 0700, when missing).
@@ -115,7 +115,7 @@ public struct AppRegistry: Sendable {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         return files.map { name in
             let path = directory + "/" + name
-            let signature = FileSignature(path: path)
+            let signature = FileVersion(path: path)
             if let signature, let (known, result) = cache.entries.withLock({ $0[path] }), known == signature { return result }
             let result = read(path)
             if let signature { cache.entries.withLock { $0[path] = (signature, result) } }

@@ -13,9 +13,9 @@ public enum EntitlementGate {
 
     /// SHA-256 digests of executables already hashed, by file signature: a pinned app pays for
     /// hashing its executable once, not at every presentation. A changed file has a new signature.
-    private static let digests = Mutex<[FileSignature: String]>([:])
+    private static let digests = Mutex<[FileVersion: String]>([:])
     /// Entitlements files' verdicts already reached, by path and key, with the file's signature.
-    private static let plists = Mutex<[String: (FileSignature, String?)]>([:])
+    private static let plists = Mutex<[String: (FileVersion, String?)]>([:])
 
     /// Checks an app against its manifest: the executable's hash (when the manifest gives one) and
     /// the entitlements plist (Apple's XML or binary format). The executable's digest is remembered
@@ -26,7 +26,7 @@ public enum EntitlementGate {
     ///   - executableBytes: reads the running executable (through the peer's pidfd) for the hash check.
     ///   - key: the entitlement asked for (``journalAllowKey`` to present, ``donationsKey`` to donate).
     /// - Returns: `nil` when entitled; otherwise why not, for the `notEntitled` error message.
-    static func refusal(for app: AppManifest, executable: FileSignature?, executableBytes: () -> [UInt8]?,
+    static func refusal(for app: AppManifest, executable: FileVersion?, executableBytes: () -> [UInt8]?,
                         key: String = journalAllowKey) -> String? {
         if !app.executableSha256.isEmpty {
             var known = executable.flatMap { key in digests.withLock { $0[key] } }
@@ -43,7 +43,7 @@ public enum EntitlementGate {
                 return "\(app.bundleId): the executable's SHA-256 is \(actual), not the registered \(app.executableSha256)"
             }
         }
-        let signature = FileSignature(path: app.entitlementsPath), cacheKey = app.entitlementsPath + "\u{0}" + key
+        let signature = FileVersion(path: app.entitlementsPath), cacheKey = app.entitlementsPath + "\u{0}" + key
         if let signature, let (known, verdict) = plists.withLock({ $0[cacheKey] }), known == signature {
             return verdict.map { "\(app.bundleId): \($0)" }
         }
