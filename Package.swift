@@ -343,7 +343,7 @@ let package = Package(
             dependencies: ["PickerdWire", "PickerdTransport", .product(name: "SystemPackage", package: "swift-system")],
             path: "Tools/Demo/ProtocolTour"
         ),
-        .testTarget(name: "PickerdWireTests", dependencies: ["PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdWireTests", dependencies: ["PickerdWire", "PickerdDemoLibrary"]),  // the demo's SeededRandom
         // For tests of pickerd and of apps: a real pickerd in temporary directories, the built
         // products, temporary stores.
         .target(name: "PickerdTestKit", dependencies: ["PickerdStore"]),
@@ -384,7 +384,7 @@ let package = Package(
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
         .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdReaders", "PickerdStore", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces", "PickerdTestKit"]),
+        .testTarget(name: "PickerdPlacesTests", dependencies: ["PickerdPlaces", "PickerdDemoLibrary"]),  // the demo's SeededRandom
         .testTarget(name: "PickerdTransportTests", dependencies: ["PickerdTransport", "PickerdWire", "CPickerdShims"]),
     ]
 )

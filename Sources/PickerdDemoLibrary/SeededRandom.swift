@@ -1,4 +1,5 @@
-/// SplitMix64: a small deterministic generator.
+/// SplitMix64: a small deterministic generator, for the made-up lives and for tests that draw random
+/// inputs (the same ones on every run, so a failure repeats exactly).
 package struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
     package init(seed: UInt64) { state = seed }

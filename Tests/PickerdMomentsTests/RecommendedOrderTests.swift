@@ -1,4 +1,5 @@
 import Foundation
+import PickerdDemoLibrary
 import PickerdMoments
 import PickerdStore
 import PickerdTestKit

@@ -1,6 +1,6 @@
 import Foundation
 import PickerdPlaces
-import PickerdTestKit
+import PickerdDemoLibrary
 import Testing
 
 @Suite("Places have names: the offline gazetteer")

@@ -1,4 +1,4 @@
-import PickerdTestKit
+import PickerdDemoLibrary
 import Testing
 @testable import PickerdWire
 
