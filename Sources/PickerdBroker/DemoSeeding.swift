@@ -40,11 +40,7 @@ public enum DemoSeeding {
 
     /// `pickerd-demo-library` beside pickerd's own executable (a build's products), else the
     /// installed one, as pickerd finds `pickerd-reader`.
-    static func defaultExecutable() -> String {
-        let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let beside = (own as NSString).deletingLastPathComponent + "/pickerd-demo-library"
-        return FileManager.default.isExecutableFile(atPath: beside) ? beside : "/usr/libexec/pickerd/pickerd-demo-library"
-    }
+    static func defaultExecutable() -> String { CompanionProgram.path("pickerd-demo-library") }
 
     /// Runs `executable` on `dataDirectory` and waits for it, passing on its progress.
     /// - Parameters:

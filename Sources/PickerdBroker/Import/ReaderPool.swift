@@ -75,11 +75,7 @@ final class ReaderPool: FileReading, Sendable {
         var maxInflatedMiB: Double = 32 * 1024
 
         /// The program beside pickerd's own (a build's products, or /usr/bin), else the installed one.
-        static func defaultExecutable() -> String {
-            let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-            let beside = (own as NSString).deletingLastPathComponent + "/pickerd-reader"
-            return FileManager.default.isExecutableFile(atPath: beside) ? beside : "/usr/libexec/pickerd/pickerd-reader"
-        }
+        static func defaultExecutable() -> String { CompanionProgram.path("pickerd-reader") }
     }
 
     /// One running reader.

@@ -36,8 +36,3 @@ struct OutingMoments: MomentStage {
         }
     }
 }
-
-extension Timeline {
-    /// The stays: Location items, without those an import adds for where a workout went.
-    var stays: [LibraryItem] { items.filter { $0.kind == .location && $0.externalID != SuggestionBuilder.workoutPlaceTag } }
-}

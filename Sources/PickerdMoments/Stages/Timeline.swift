@@ -8,6 +8,9 @@ import PickerdWire
 struct Timeline {
     /// The items, in time order.
     let items: [LibraryItem]
+    /// The stays: Location items, without those an import adds for where a workout went. Found once
+    /// for the stages that walk them (outings, time at home).
+    let stays: [LibraryItem]
     /// Their starts, for the search.
     private let starts: [Int64]
 
@@ -16,6 +19,7 @@ struct Timeline {
         items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
             .sorted { ($0.startMs, SuggestionBuilder.orderKey($0.id)) < ($1.startMs, SuggestionBuilder.orderKey($1.id)) }
         starts = items.map(\.startMs)
+        stays = items.filter { $0.kind == .location && $0.externalID != SuggestionBuilder.workoutPlaceTag }
     }
 
     /// Items of `kinds` starting in [start, end], in time order.
