@@ -14,6 +14,7 @@
 
 import datetime as _dt
 import io
+import json
 import math
 import os
 import struct
@@ -653,3 +654,104 @@ def gpx_gadgetbridge(name, points):
         out.write('      </trkpt>\n')
     out.write('    </trkseg>\n  </trk>\n</gpx>\n')
     return out.getvalue()
+
+
+# ---------------------------------------------------------------- Google Photos Takeout (issue 41)
+
+# The sidecar's suffix, and the length Takeout cuts a sidecar's whole file name to: a name that would
+# be longer loses the end of "supplemental-metadata" (".supplemental-metada.json", ".supplemental-me.json",
+# "..json"), as community tools that read Takeouts document it (e.g. gphotos-321sync's
+# Google_Takeout_Structure.md); the media file's own name is never cut.
+TAKEOUT_SUFFIX = "supplemental-metadata"
+TAKEOUT_NAME_LIMIT = 51
+
+
+def takeout_sidecar_name(media_name, duplicate=None):
+    """The sidecar's file name for `media_name` (a base name): NAME.supplemental-metadata.json, cut to
+    51 characters; `duplicate` k (the media file was written NAME(k).ext because the name was taken)
+    puts "(k)" before ".json", as Takeout does."""
+    room = TAKEOUT_NAME_LIMIT - len(media_name) - len(".") - len(".json")
+    suffix = TAKEOUT_SUFFIX[:max(0, room)]
+    return "%s.%s%s.json" % (media_name, suffix, "(%d)" % duplicate if duplicate else "")
+
+
+def _takeout_time(t):
+    utc = _dt.datetime.fromtimestamp(int(t), _dt.timezone.utc)
+    hour = utc.hour % 12 or 12
+    return {"timestamp": str(int(t)),
+            "formatted": "%s %d, %d, %d:%02d:%02d %s UTC" % (utc.strftime("%b"), utc.day, utc.year, hour, utc.minute,
+                                                              utc.second, "AM" if utc.hour < 12 else "PM")}
+
+
+def _takeout_geo(place):
+    lat, lon, alt = place if place else (0.0, 0.0, 0.0)
+    return {"latitude": round(lat, 7), "longitude": round(lon, 7), "altitude": round(alt, 1), "latitudeSpan": 0.0,
+            "longitudeSpan": 0.0}
+
+
+def takeout_sidecar(title, taken, uploaded, place, exif_place, people=(), description="", views=0, folder="Camera", url_id=""):
+    """A Google Photos sidecar as Takeout writes it (two-space indented JSON, Google's key order):
+    taken/uploaded are epoch seconds (photoTakenTime, creationTime); place is what Google holds now
+    (geoData: the person may have moved it), exif_place what the uploaded file's EXIF said
+    (geoDataExif); either None for 0.0/0.0, Google's "no place"; folder: the phone's folder it was
+    backed up from, None for a file uploaded from a computer."""
+    out = {"title": title, "description": description, "imageViews": str(views),
+           "creationTime": _takeout_time(uploaded), "photoTakenTime": _takeout_time(taken),
+           "geoData": _takeout_geo(place), "geoDataExif": _takeout_geo(exif_place)}
+    if people:
+        out["people"] = [{"name": name} for name in people]
+    out["url"] = "https://photos.google.com/photo/AF1Qip" + url_id
+    out["googlePhotosOrigin"] = ({"mobileUpload": {"deviceFolder": {"localFolderName": folder}, "deviceType": "ANDROID_PHONE"}}
+                                 if folder is not None else {"webUpload": {"computerUpload": {}}})
+    return json.dumps(out, indent=2, ensure_ascii=False)
+
+
+def takeout_album_metadata(title, t, description=""):
+    """An album folder's metadata.json."""
+    return json.dumps({"title": title, "description": description, "access": "protected", "date": _takeout_time(t)},
+                      indent=2, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- Spotify (issue 41)
+
+def spotify_extended_play(end, ms_played, platform="android", country="DE", track=None, episode=None,
+                          reason_start="trackdone", reason_end="trackdone", shuffle=False, skipped=False,
+                          incognito=False, offline=False):
+    """One play of Spotify's Extended Streaming History, with the fields in the order of the files
+    Spotify sends since 2023: ts is the END of the play (UTC), track (artist, title, album, uri) or
+    episode (show, title, uri)."""
+    artist, title, album, uri = track if track else (None, None, None, None)
+    show, episode_title, episode_uri = episode if episode else (None, None, None)
+    return {"ts": _dt.datetime.fromtimestamp(int(end), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "platform": platform, "ms_played": int(ms_played), "conn_country": country, "ip_addr": "203.0.113.%d" % (int(end) % 250 + 1),
+            "master_metadata_track_name": title, "master_metadata_album_artist_name": artist,
+            "master_metadata_album_album_name": album, "spotify_track_uri": uri,
+            "episode_name": episode_title, "episode_show_name": show, "spotify_episode_uri": episode_uri,
+            "audiobook_title": None, "audiobook_uri": None, "audiobook_chapter_uri": None, "audiobook_chapter_title": None,
+            "reason_start": reason_start, "reason_end": reason_end, "shuffle": shuffle, "skipped": skipped,
+            "offline": offline, "offline_timestamp": int(end) if offline else None, "incognito_mode": incognito}
+
+
+def spotify_extended_file(plays):
+    """A Streaming_History_Audio_*.json: a JSON array of plays, indented as Spotify's files are."""
+    return json.dumps(plays, indent=4, ensure_ascii=False)
+
+
+def minimal_pdf(text):
+    """A one-page PDF saying `text` (the read-me a Spotify export carries beside its JSON files): a
+    real PDF with its cross-reference table, so an importer meets what the zip really holds."""
+    stream = ("BT /F1 18 Tf 72 720 Td (%s) Tj ET" % text).encode()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)

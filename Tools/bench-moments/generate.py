@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates one labelled life in real export formats, and its truth.
 
-    generate.py --life berlin|tokyo|melbourne|london --out DIR [--weeks N] [--seed S]
+    generate.py --life berlin|tokyo|melbourne|london|berlin-google --out DIR [--weeks N] [--seed S]
 
 DIR/photos/   the phone's pictures folder (give it to `pickerctl sources add`)
 DIR/exports/  Takeout, Strava, Garmin, komoot, OwnTracks, Apple Health, Gadgetbridge, ListenBrainz, Daylio,
@@ -876,6 +876,9 @@ class Life:
         return "DCIM/Camera/%s.%s" % (local.strftime("%Y%m%d_%H%M%S"), "mp4" if video else "jpg")
 
     def write_media(self):
+        if self.spec.get("photos") == "google-takeout":
+            self.write_takeout_media()
+            return
         phone = self.spec["phone"]
         self.media.sort(key=lambda r: r["t"])
         used = set()
@@ -929,6 +932,114 @@ class Life:
                 data = formats.jpeg(8, 6, self.colours(48), exif=exif)
             n["file"] = "photos/" + name
             self.out_bytes(n["file"], data, mtime=n["t"])
+
+    def media_bytes(self, r, exif=True, colours=None):
+        """A camera photo's or video's bytes as the phone wrote them (exif=False: a photo whose EXIF
+        an edit or a download took away)."""
+        phone = self.spec["phone"]
+        local = self.local(r["t"])
+        off = local.strftime("%z")
+        utc = dt.datetime.fromtimestamp(r["t"], dt.timezone.utc)
+        gps = (r["lat"], r["lon"], r["alt"]) if r["gps"] else None
+        if r["video"]:
+            frame = formats.jpeg(4, 3, colours or self.colours(12))
+            return formats.mp4(utc, self.rng.uniform(4, 25), frame, 32, 24, location=gps, quicktime=phone["style"] == "iphone",
+                               make=phone["make"] if phone["style"] == "iphone" else None,
+                               model=phone["model"] if phone["style"] == "iphone" else None)
+        app1 = formats.exif_app1(make=phone["make"], model=phone["model"], software=phone["software"],
+                                 local=local.replace(tzinfo=None), offset=off[:3] + ":" + off[3:],
+                                 subsec="%03d" % int((r["t"] % 1) * 1000), gps=gps, utc=utc) if exif else None
+        data = formats.jpeg(8, 6, colours or self.colours(48), exif=app1)
+        if r.get("truncated"):
+            scan_start = data.rfind(b"\xFF\xDA")
+            data = data[:scan_start + 14 + (len(data) - scan_start - 14) // 3]
+        return data
+
+    def write_takeout_media(self):
+        """The phone's photos as a Google Photos Takeout gives them back (issue 41): each in
+        `Takeout/Google Photos/Photos from YYYY/` beside its JSON sidecar (its name cut to 51
+        characters, "(k)" for a name taken twice), every file dated the day of the export; a third of
+        the photos without EXIF (Google serves edited and downloaded copies so), their time and place
+        only in the sidecar; the trip's photos again, byte for byte, in an album folder with its
+        metadata.json; a few `-edited` versions beside their originals (no sidecar of their own); and
+        a few files again in a second backup, named as a file manager names a copy ("NAME (1).jpg").
+        Copies are listed in the truth: one photo however many files hold it."""
+        rng = self.rng
+        self.media.sort(key=lambda r: r["t"])
+        self.copies = []
+        exported = int(self.period[1]) + 2 * 86400
+        root = "photos/Takeout/Google Photos/"
+        used = {}
+        contacts = self.spec["contacts"]
+        # The faces Google Photos grouped and the person named: the friends at the birthday dinner.
+        dinner = self.spec["dinner"]
+        dinner_people = [contacts[k]["given"] + " " + contacts[k]["family"] for k in (dinner["friend"], dinner["other"])]
+
+        def put(folder, name, data, r=None, people=(), origin="Camera"):
+            """Writes NAME into FOLDER (Takeout's "(k)" when taken) with its sidecar; the path written."""
+            base, ext = os.path.splitext(name)
+            taken = used.setdefault(folder, set())
+            final, k = name, 0
+            while final in taken:
+                k += 1
+                final = "%s(%d)%s" % (base, k, ext)
+            taken.add(final)
+            self.out_bytes(folder + final, data, mtime=exported)
+            t = r["t"] if r else None
+            if t is not None:
+                place = (r["lat"], r["lon"], r["alt"]) if r.get("gps") else None
+                sidecar = formats.takeout_sidecar(name, t, t + rng.uniform(60, 3600), place, place, people=people,
+                                                  views=rng.randrange(6), folder=origin,
+                                                  url_id="%016x" % rng.getrandbits(64))
+                self.out_text(folder + formats.takeout_sidecar_name(name, k or None), sidecar + "\n")
+                os.utime(os.path.join(self.root, folder + formats.takeout_sidecar_name(name, k or None)), (exported, exported))
+            return folder + final
+
+        trip_id = "%s-trip" % self.name
+        album = root + self.spec["trip"]["city"] + "/"
+        album_media = [r for r in self.media if r["moment"] == trip_id and r["role"] == "core"]
+        if album_media:
+            self.out_text(album + "metadata.json", formats.takeout_album_metadata(self.spec["trip"]["city"], album_media[0]["t"]) + "\n")
+        for index, r in enumerate(self.media):
+            name = os.path.basename(self.media_name(r["t"], r["video"], index))
+            r["exif_stripped"] = not r["video"] and not r.get("truncated") and rng.random() < 1 / 3
+            colours = self.colours(12 if r["video"] else 48)
+            data = self.media_bytes(r, exif=not r["exif_stripped"], colours=colours)
+            year = self.local(r["t"]).year
+            people = dinner_people if (r["moment"] or "").endswith("-restaurant") else []
+            r["file"] = put(root + "Photos from %d/" % year, name, data, r, people=people)
+            r["data"] = data
+            if r in album_media:
+                copy = put(album, name, data, r, people=people)
+                self.copies.append(dict(file=os.path.basename(copy), path=copy, of=os.path.basename(r["file"]), how="album"))
+        core = [r for r in self.media if r["moment"] and r["role"] == "core" and not r["video"]]
+        for r in rng.sample(core, min(4, len(core))):
+            base, ext = os.path.splitext(r["file"])
+            edited = self.media_bytes(r, exif=not r["exif_stripped"], colours=self.colours(48))
+            path = base + "-edited" + ext
+            self.out_bytes(path, edited, mtime=exported)
+            self.copies.append(dict(file=os.path.basename(path), path=path, of=os.path.basename(r["file"]), how="edited"))
+        for r in rng.sample(core, min(6, len(core))):
+            base, ext = os.path.splitext(os.path.basename(r["file"]))
+            path = "photos/Backup from the old laptop/Google Photos/%s (1)%s" % (base, ext)
+            self.out_bytes(path, r["data"], mtime=r["t"] + 1)
+            self.copies.append(dict(file=os.path.basename(path), path=path, of=os.path.basename(r["file"]), how="identical"))
+        for r in self.media:
+            del r["data"]
+        for n in self.noise:
+            local = self.local(n["t"])
+            if n["kind"] == "whatsapp":
+                name, folder = "IMG-%s-WA%04d.jpg" % (local.strftime("%Y%m%d"), 3 + rng.randrange(20)), "WhatsApp Images"
+                data = formats.jpeg(8, 6, self.colours(48))
+            elif n["kind"] == "screenshot":
+                name, folder = "Screenshot_%s.png" % local.strftime("%Y%m%d-%H%M%S"), "Screenshots"
+                data = formats.png(1080, 2400)
+            else:
+                name, folder = "scan0001.jpg", None
+                exif = formats.exif_app1(make="Canon", model="CanoScan LiDE 300", software="VueScan 9.8.30",
+                                         local=local.replace(tzinfo=None), exposure=False)
+                data = formats.jpeg(8, 6, self.colours(48), exif=exif)
+            n["file"] = put(root + "Photos from %d/" % local.year, name, data, dict(t=n["t"], gps=False), origin=folder)
 
     # ---------------------------------------------------------------- Strava's activities.csv
 
@@ -1175,6 +1286,8 @@ class Life:
                 play(m["start"], m["end"])
         listens = [l for l in listens if self.period[0] <= l[0] < self.period[1]]
         listens.sort()
+        if self.spec.get("music") == "spotify":
+            listens = self.write_spotify(listens)
         user = self.spec["person"]["user"]
         by_month = {}
         for t, (artist, track, album, duration) in listens:
@@ -1198,7 +1311,63 @@ class Life:
         members += [("feedback.jsonl", ""), ("pinned_recording.jsonl", "")]
         stamp = int(self.period[1]) + 86400
         self.out_bytes("exports/listenbrainz_%s_%d.zip" % (user, stamp), formats.deterministic_zip(members))
-        self.listen_count = len(listens)
+        if self.spec.get("music") != "spotify":
+            self.listen_count = len(listens)
+
+    def write_spotify(self, plays):
+        """The person's plays as Spotify's Extended Streaming History holds them (issue 41), in the zip
+        Spotify mails (`my_spotify_data.zip`): each play ends at `ts`; one in ten skipped after a few
+        seconds (not a listen by any rule); one evening in a private session (incognito: pickerd must
+        not import it); three commutes with a podcast episode instead of songs. Returns the plays a
+        scrobbler sent to ListenBrainz, for the fortnight the person had one connected: full plays,
+        not private, the same listens as Spotify's (one item each, not two)."""
+        rng = self.rng
+
+        def spotify_id(key):
+            """A Spotify id (22 base-62 characters), the same for the same track."""
+            r = random.Random(zlib.crc32(key.encode()))
+            return "".join(r.choice("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") for _ in range(22))
+
+        shows = [("Lage der Nation", "LdN%d Bundestag, Mieten, Bahn" % n) for n in (401, 402, 403)]
+        commutes = [s for s in self.segs if s.type == "move" and s.routine and s.mode in ("IN_SUBWAY", "IN_TRAM", "IN_BUS")
+                    and self.period[0] <= s.start and s.end - s.start >= 600]
+        podcast_commutes = rng.sample(commutes, min(3, len(commutes)))
+        evenings = sorted({self.local(t).date() for t, _ in plays if self.local(t).hour >= 20})
+        private = rng.choice(evenings) if evenings else None
+        out, scrobbled = [], []
+        self.listen_count, self.podcast_count = 0, 0
+        for t, song in plays:
+            if any(c.start <= t < c.end for c in podcast_commutes):
+                continue
+            artist, track, album, duration = song
+            uri = "spotify:track:" + spotify_id(artist + track)
+            incognito = private is not None and self.local(t).date() == private and self.local(t).hour >= 20
+            skipped = rng.random() < 0.1
+            played = rng.uniform(4000, 25000) if skipped else duration
+            out.append((t + played / 1000, formats.spotify_extended_play(
+                t + played / 1000, played, track=(artist, track, album, uri), reason_start=rng.choice(["trackdone", "clickrow"]),
+                reason_end="fwdbtn" if skipped else "trackdone", skipped=skipped, incognito=incognito,
+                shuffle=rng.random() < 0.3)))
+            if not skipped and not incognito:
+                self.listen_count += 1
+                if t < self.period[0] + 14 * 86400:
+                    scrobbled.append((t, song))
+        for (show, episode), c in zip(shows, sorted(podcast_commutes, key=lambda c: c.start)):
+            played = (c.end - c.start - 60) * 1000
+            uri = "spotify:episode:" + spotify_id(episode)
+            end = c.start + 30 + played / 1000
+            out.append((end, formats.spotify_extended_play(end, played, episode=(show, episode, uri), reason_end="endplay")))
+            self.podcast_count += 1
+        out.sort(key=lambda p: p[0])
+        by_year = {}
+        for end, play in out:
+            by_year.setdefault(dt.datetime.fromtimestamp(end, dt.timezone.utc).year, []).append(play)
+        folder = "Spotify Extended Streaming History/"
+        members = [(folder + "Streaming_History_Audio_%d.json" % year, formats.spotify_extended_file(year_plays))
+                   for year, year_plays in sorted(by_year.items())]
+        members.append((folder + "ReadMeFirst_ExtendedStreamingHistory.pdf", formats.minimal_pdf("Read Me First")))
+        self.out_bytes("exports/my_spotify_data.zip", formats.deterministic_zip(members))
+        return scrobbled
 
     # ---------------------------------------------------------------- Daylio
 
@@ -1387,7 +1556,8 @@ class Life:
         for n in self.noise:
             noise.append(dict(file=os.path.basename(n["file"]), path=n["file"], time=iso(n["t"]), reason=n["reason"]))
         media = [dict(file=os.path.basename(r["file"]), path=r["file"], time=iso(r["t"]),
-                      kind="video" if r["video"] else "photo", moment=r["moment"], role=r["role"]) for r in self.media]
+                      kind="video" if r["video"] else "photo", moment=r["moment"], role=r["role"],
+                      exif=not r.get("exif_stripped", False)) for r in self.media]
         truth = dict(
             life=self.name, seed=self.seed, weeks=self.weeks, timezone=self.spec["tz"], city=self.spec["city"],
             period=dict(start=iso(self.period[0]), end=iso(self.period[1])),
@@ -1396,7 +1566,10 @@ class Life:
             location_source=self.spec["location"], labelled_home_work=self.spec["labelled"],
             moves_house=len(self.spec["homes"]) > 1,
             moments=moments, routine_places=routine, routine_segments=segments, noise=noise, media=media,
-            counts=dict(media=len(self.media), noise=len(noise), listens=self.listen_count, moods=self.mood_count,
+            photos_source=self.spec.get("photos", "camera"), music_source=self.spec.get("music", "listenbrainz"),
+            copies=getattr(self, "copies", []),
+            counts=dict(media=len(self.media), noise=len(noise), listens=self.listen_count, podcasts=getattr(self, "podcast_count", 0),
+                        moods=self.mood_count,
                         events=len(self.events), segments=len(self.segs)),
         )
         self.out_text("truth.json", json.dumps(truth, indent=1, ensure_ascii=False) + "\n")

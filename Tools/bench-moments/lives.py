@@ -450,4 +450,15 @@ def london():
     )
 
 
-LIVES = {"berlin": berlin, "tokyo": tokyo, "melbourne": melbourne, "london": london}
+def berlin_google():
+    """Berlin's life as a person who keeps everything with Google holds it (issue 41): the same weeks,
+    places and plans, but the photos come back from a Google Photos Takeout (JSON sidecars, a third of
+    them without EXIF, an album folder of copies, `-edited` versions, a second backup of some files)
+    and the music from Spotify's extended streaming history (skips, an incognito evening, podcasts),
+    the first fortnight also scrobbled to ListenBrainz."""
+    spec = berlin()
+    spec.update(name="berlin-google", photos="google-takeout", music="spotify")
+    return spec
+
+
+LIVES = {"berlin": berlin, "tokyo": tokyo, "melbourne": melbourne, "london": london, "berlin-google": berlin_google}

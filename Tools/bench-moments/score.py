@@ -65,6 +65,9 @@ class Truth:
         self.by_id = {m["id"]: m for m in self.moments}
         self.noise = {n["file"]: n for n in d["noise"]}
         self.media = {r["file"]: r for r in d["media"]}
+        # Other files of the same photo (issue 41): an album's copy, an "-edited" version, a second
+        # backup's "NAME (1).jpg"; each is its photo.
+        self.copies = {c["file"]: c["of"] for c in d.get("copies", [])}
         self.routine_places = d["routine_places"]
         for p in self.routine_places:
             p["_from"] = parse_time(p["valid_from"]) if p.get("valid_from") else float("-inf")
@@ -76,6 +79,11 @@ class Truth:
             if m["kind"] == "weekly":
                 m["items"] = [dict(it) for w in self.moments if w["kind"] == "workout" and m["t0"] <= w["t0"] < m["t1"]
                               for it in w["items"] if it["kind"] == "workout" and it["role"] == "core"]
+
+    def photo(self, it):
+        """The truth's file name of a media item: its own, or the photo it is a copy of."""
+        f = it.get("file") or os.path.basename(it.get("path", ""))
+        return self.copies.get(f, f)
 
     def core(self, m):
         return [it for it in m["items"] if it["role"] == "core"]
@@ -113,7 +121,7 @@ class Truth:
         start = parse_time(it.get("workout_start") or it.get("start"))
         end = parse_time(it.get("workout_end") or it.get("end")) or start
         if kind in MEDIA:
-            f = it.get("file") or os.path.basename(it.get("path", ""))
+            f = self.photo(it)
             if f in self.noise:
                 return ("noise", None, None)
             r = self.media.get(f)
@@ -176,7 +184,7 @@ class Truth:
         """Whether a suggestion item is this core item of the truth."""
         kind = it.get("kind")
         if core_item["kind"] in ("photo", "video"):
-            return kind in MEDIA and (it.get("file") or os.path.basename(it.get("path", ""))) == core_item["file"]
+            return kind in MEDIA and self.photo(it) == core_item["file"]
         if core_item["kind"] == "workout":
             s = parse_time(it.get("workout_start") or it.get("start"))
             return kind == "workout" and s is not None and abs(s - core_item["_start"]) <= WORKOUT_START_SLACK
@@ -359,7 +367,15 @@ def score(truth, suggestions):
         for it in s["items"]:
             key = it.get("id") or json.dumps({k: v for k, v in it.items() if not k.startswith("_")}, sort_keys=True)
             in_suggestions.setdefault(key, set()).add(s["id"])
-    files_suggested = {(it.get("file") or os.path.basename(it.get("path", ""))) for s in suggestions for it in s["items"] if it.get("kind") in MEDIA}
+    files_suggested = {truth.photo(it) for s in suggestions for it in s["items"] if it.get("kind") in MEDIA}
+    # A photo kept in several files (copies, an edited version) is one item (issue 41): the photos
+    # of the life that the suggestions hold as more than one item, anywhere.
+    items_of_photo = {}
+    for s in suggestions:
+        for it in s["items"]:
+            if it.get("kind") in MEDIA and truth.photo(it) in truth.media:
+                items_of_photo.setdefault(truth.photo(it), set()).add(it.get("id") or it.get("path"))
+    copies_twice = sorted(f for f, ids in items_of_photo.items() if len(ids) > 1)
     noise_suggested = sorted(f for f in files_suggested if f in truth.noise or truth.media.get(f, {}).get("role") == "noise")
     orphans = sorted(r["file"] for r in truth.data["media"] if r["moment"] and r["role"] == "core" and r["file"] not in files_suggested)
     summaries = {s["id"] for s in suggestions if s["family"] in ("weekly", "trip")}
@@ -407,7 +423,7 @@ def score(truth, suggestions):
     return dict(rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
                 noise_suggested=noise_suggested, orphans=orphans, shared=shared, duplicate_windows=duplicate_windows,
                 distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles,
-                merged=merged, twice=twice)
+                merged=merged, twice=twice, copies_twice=copies_twice)
 
 
 def report(truth, result, details=False):
@@ -446,6 +462,14 @@ def report(truth, result, details=False):
                % (result["shared"], result["duplicate_windows"]))
     out.append("- moments away from home titled with a place or city: %s; titles with coordinates: %d"
                % (fmt(pct(result["away_named"], result["away"]), result["away_named"], result["away"]), len(result["coordinate_titles"])))
+    if truth.copies:
+        out.append("- photos kept in more than one file (%d copies) suggested as more than one item: %d%s"
+                   % (len(truth.copies), len(result["copies_twice"]),
+                      (" (" + ", ".join(result["copies_twice"]) + ")") if result["copies_twice"] else ""))
+    if result.get("listening"):
+        li = result["listening"]
+        out.append("- listens imported: %s songs for %d listens in the life; podcast episodes: %s for %d"
+                   % (li["songs"], li["listens"], li["podcasts"], li["episodes"]))
     if result["twice"]:
         out.append("- workouts kept in two files (a watch's export and Strava's GPX, a TCX and a GPX) imported as one item: %d of %d"
                    % (result["merged"], result["twice"]))
@@ -484,7 +508,7 @@ def report(truth, result, details=False):
         routine_share=pct(u["routine"], total), noise_suggested=len(result["noise_suggested"]),
         away_named=pct(result["away_named"], result["away"]), coordinate_titles=len(result["coordinate_titles"]),
         wrong_kind=len(result["wrong_kind"]), orphaned_media=len(result["orphans"]), shared_items=result["shared"], duplicate_windows=result["duplicate_windows"],
-        merged_workouts=[result["merged"], result["twice"]],
+        merged_workouts=[result["merged"], result["twice"]], copies_twice=len(result["copies_twice"]),
         per_kind={k: dict(planted=rows[k]["planted"], found=rows[k]["found"], suggestions=rows[k]["suggestions"],
                           precision=pct(rows[k]["matched_suggestions"], rows[k]["suggestions"]),
                           title_hit=pct(rows[k]["title_hit"], rows[k]["titled"]), place_hit=pct(rows[k]["place_hit"], rows[k]["titled"]),
@@ -511,7 +535,17 @@ def main():
     truth = Truth(args.life)
     suggestions = load_suggestions(args.suggestions)
     result = score(truth, suggestions)
+    # What the store holds of the life's music (dump_store.py's item counts): every listen once,
+    # whichever services it came from, none of a private session or a skip.
+    with open(args.suggestions, encoding="utf-8") as f:
+        data = json.load(f)
+    counts = data.get("item_counts") if isinstance(data, dict) else None
+    if isinstance(counts, dict):
+        result["listening"] = dict(songs=counts.get("song", 0), listens=truth.data["counts"]["listens"],
+                                   podcasts=counts.get("podcast", 0), episodes=truth.data["counts"].get("podcasts", 0))
     text, summary = report(truth, result, args.details)
+    if result.get("listening"):
+        summary["listening"] = result["listening"]
     print(text)
     print()
     print(json.dumps(summary, ensure_ascii=False, separators=(",", ":")))
