@@ -179,7 +179,8 @@ public struct SourceIndexer: Sendable {
         var orphans = Set<UUID>()
         for record in gone.values {
             changes.removedFiles.append(record.path)
-            if let id = record.itemID { changes.removedItems.append(id); orphans.insert(id) }
+            // A copy or an edit's original gone: its item stays, shown by the file that holds it.
+            if let id = record.itemID, !PhotoCopies.isFurtherFile(record.role) { changes.removedItems.append(id); orphans.insert(id) }
             report.removed += 1
         }
         // A Live Photo whose still or clip went: the file that stays is read again on its own.
@@ -219,7 +220,7 @@ public struct SourceIndexer: Sendable {
     }
 
     /// One probed file.
-    private struct Probed {
+    struct Probed {
         var file: WalkedFile
         var media: ProbedMedia
         var itemID: UUID
@@ -333,12 +334,27 @@ public struct SourceIndexer: Sendable {
             }
         }
 
+        // One photo however many files hold it: copies and originals of edits are further files of
+        // an item, not items (and not a burst's frames).
+        let plan = try copies(in: probed, candidates: unpaired.filter { partners[$0] == nil }, known: known)
+        for (index, id) in plan.ids { probed[index].itemID = id }
+        for (index, media) in plan.originalMedia {
+            // An edit that lost the date or the place (a Takeout download, an app's export) has its
+            // original's.
+            if probed[index].media.takenAtMs == nil {
+                probed[index].media.takenAtMs = media.takenAtMs
+                probed[index].media.utcOffsetSeconds = media.utcOffsetSeconds
+            }
+            if probed[index].media.coordinate == nil { probed[index].media.coordinate = media.coordinate }
+        }
+        changes.files += plan.originals
+
         // What is not a memory.
         var notMemory: [Int: NotAMemory] = [:]
-        for (index, p) in probed.enumerated() {
+        for (index, p) in probed.enumerated() where plan.attach[index] == nil {
             if let kind = NotAMemoryRules.classify(p.media, path: p.file.path) { notMemory[index] = kind }
         }
-        let stills = probed.indices.filter { probed[$0].media.kind == .photo && notMemory[$0] == nil }
+        let stills = probed.indices.filter { probed[$0].media.kind == .photo && notMemory[$0] == nil && plan.attach[$0] == nil }
         let shots = stills.map { index in
             let m = probed[index].media
             return NotAMemoryRules.Shot(takenAtMs: date(probed[index]), camera: [m.make, m.model].compactMap { $0 }.joined(separator: " "),
@@ -362,6 +378,18 @@ public struct SourceIndexer: Sendable {
             report.livePhotos += 1
         }
         for (index, p) in probed.enumerated() where !paired.contains(index) {
+            if let (item, role) = plan.attach[index] {
+                // Its own item from before (it was read alone), unless it was already a further file.
+                if let previous = known[p.file.path], let own = previous.itemID, own != item, !PhotoCopies.isFurtherFile(previous.role) {
+                    changes.removedItems.append(own)
+                }
+                changes.files.append(record(p, role: role, item: item))
+                continue
+            }
+            if let previous = known[p.file.path], let own = previous.itemID, own != p.itemID, !PhotoCopies.isFurtherFile(previous.role) {
+                // An edit now showing its original's item: the item it had alone goes.
+                changes.removedItems.append(own)
+            }
             if let partner = partners[index], let partnerItem = partner.itemID,
                let partnerFile = FileManager.default.fileExists(atPath: partner.path) ? partner : nil,
                let partnerProbe = try? reading.probe(path: partnerFile.path, timeZone: timeZone, readPeople: true),

@@ -392,6 +392,11 @@ extension Store {
                 )
                 """)
         }
+        migrator.registerMigration("v13: a source's files by size, to find a photo's copies") { db in
+            // One photo however many files hold it (issue 41): a new file is compared byte for byte
+            // only with indexed files of its size, found on this index.
+            try db.execute(sql: "CREATE INDEX source_file_by_size ON source_file(size)")
+        }
         return migrator
     }
 }

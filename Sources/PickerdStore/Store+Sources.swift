@@ -237,6 +237,25 @@ extension Store {
         }
     }
 
+    /// The records of the files of these sizes that show an item (a photo or a video on its own,
+    /// not a Live Photo's half, a copy or a workout): the files a new file of one of these sizes
+    /// may be a byte-identical copy of (issue 41). Each size is a lookup on its index.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func itemFiles(sizes: [Int64]) throws(StoreError) -> [SourceFile] {
+        try read("read files by size") { db in
+            var rows: [Row] = []
+            for start in stride(from: 0, to: sizes.count, by: 500) {
+                let chunk = Array(sizes[start..<min(start + 500, sizes.count)])
+                rows += try Row.fetchAll(db, sql: """
+                    SELECT * FROM source_file
+                    WHERE size IN (\(Array(repeating: "?", count: chunk.count).joined(separator: ","))) AND item_id IS NOT NULL
+                      AND role IN ('photo', 'video')
+                    """, arguments: StatementArguments(chunk))
+            }
+            return rows.map(Self.sourceFile)
+        }
+    }
+
     /// The records of the files that are an item's media.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func sourceFiles(ofItem id: UUID) throws(StoreError) -> [SourceFile] {

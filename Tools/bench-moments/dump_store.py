@@ -41,7 +41,9 @@ def dump(path):
     q = lambda sql, *a: db.execute(sql, a).fetchall()  # noqa: E731
 
     files = {}
-    for r in q("SELECT item_id, path FROM source_file WHERE item_id IS NOT NULL"):
+    # The file an item shows first (issue 41: a photo's copies and an edit's original are further
+    # files of its item, `role` 'copy' or 'original'), then any.
+    for r in q("SELECT item_id, path FROM source_file WHERE item_id IS NOT NULL ORDER BY role IN ('copy', 'original')"):
         files.setdefault(r["item_id"], r["path"])
     for r in q("SELECT item_id, relative_path, filename FROM media ORDER BY slot"):
         files.setdefault(r["item_id"], r["relative_path"] if r["relative_path"].startswith("/") else r["filename"])
