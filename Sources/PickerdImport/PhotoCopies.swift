@@ -79,6 +79,27 @@ enum PhotoCopies {
         return read(first, &extra, 1) == 0 && read(second, &extra, 1) == 0
     }
 
+    /// A cheap key of a file's bytes: its first and last 4 KiB, hashed. Two files with different
+    /// keys are not copies; two with the same key are compared in full (``sameBytes(_:_:size:)``).
+    /// Photos of one size are common (a camera's fixed-size JPEGs, a library copied with its dates
+    /// changed): comparing each new one with every other in full would be quadratic. `nil` when the
+    /// file cannot be read.
+    static func fingerprint(_ path: String, size: Int64) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let edge = Int(min(4096, size))
+        var head = [UInt8](repeating: 0, count: edge), tail = [UInt8](repeating: 0, count: edge)
+        guard readFully(fd, &head, edge) else { return nil }
+        let read = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, edge, off_t(size - Int64(edge))) }
+        guard read == edge else { return nil }
+        var hasher = Hasher()
+        hasher.combine(size)
+        hasher.combine(head)
+        hasher.combine(tail)
+        return hasher.finalize()
+    }
+
     private static func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
         var got = 0
         while got < count {

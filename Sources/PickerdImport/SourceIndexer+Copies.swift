@@ -15,6 +15,19 @@ struct CopyPlan {
     var originals: [SourceFile] = []
 }
 
+/// The fingerprints (``PhotoCopies/fingerprint(_:size:)``) a scan has taken, by path: a file indexed
+/// before is fingerprinted once a scan however many batches meet its size.
+final class Fingerprints {
+    private var keys: [String: Int?] = [:]
+
+    func key(_ path: String, size: Int64) -> Int? {
+        if let known = keys[path] { return known }
+        let key = PhotoCopies.fingerprint(path, size: size)
+        keys[path] = key
+        return key
+    }
+}
+
 extension SourceIndexer {
     /// Finds which of a batch's photos and videos are further files of one item (``PhotoCopies``):
     /// edited versions and their originals (in the batch or indexed before), then byte-identical
@@ -23,7 +36,9 @@ extension SourceIndexer {
     ///   - probed: the batch, read.
     ///   - candidates: the indices that would be items of their own (not a Live Photo's half).
     ///   - known: the source's files as recorded before this scan.
-    func copies(in probed: [Probed], candidates: [Int], known: [String: SourceFile]) throws(StoreError) -> CopyPlan {
+    ///   - fingerprints: the scan's fingerprints of files read so far (each file is read once a scan).
+    func copies(in probed: [Probed], candidates: [Int], known: [String: SourceFile],
+                fingerprints: Fingerprints) throws(StoreError) -> CopyPlan {
         var plan = CopyPlan()
         let byPath = Dictionary(candidates.map { (probed[$0].file.path, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -70,27 +85,31 @@ extension SourceIndexer {
             }
         }
 
-        // Byte-identical copies: compared only with files of the same size, in path order. A copy of
-        // an edit's original belongs to the edit's item too, whichever of the two comes first.
+        // Byte-identical copies: only files of the same size and fingerprint are compared in full,
+        // in path order. A copy of an edit's original belongs to the edit's item too, whichever of
+        // the two comes first.
         let sizes = Array(Set(candidates.map { probed[$0].file.size }))
-        var bySize: [Int64: [(path: String, item: UUID, index: Int?)]] = [:]
+        var byKey: [Int: [(path: String, item: UUID, index: Int?)]] = [:]
         for file in try store.itemFiles(sizes: sizes) where byPath[file.path] == nil {
-            if let item = file.itemID { bySize[file.size, default: []].append((file.path, item, nil)) }
+            if let item = file.itemID, let key = fingerprints.key(file.path, size: file.size) {
+                byKey[key, default: []].append((file.path, item, nil))
+            }
         }
         for index in candidates.sorted(by: { probed[$0].file.path < probed[$1].file.path }) {
             let file = probed[index].file
+            guard let key = fingerprints.key(file.path, size: file.size) else { continue }
             let item = plan.attach[index]?.item ?? id(index)
-            let same = bySize[file.size, default: []].indices.first { PhotoCopies.sameBytes(bySize[file.size]![$0].path, file.path, size: file.size) }
-            guard let same else {
-                bySize[file.size, default: []].append((file.path, item, index))
+            guard let same = byKey[key, default: []].indices.first(where: { PhotoCopies.sameBytes(byKey[key]![$0].path, file.path, size: file.size) })
+            else {
+                byKey[key, default: []].append((file.path, item, index))
                 continue
             }
-            let match = bySize[file.size]![same]
+            let match = byKey[key]![same]
             if plan.attach[index] == nil {
                 if match.item != item { plan.attach[index] = (match.item, PhotoCopies.copyRole) }
             } else if let earlier = match.index, plan.attach[earlier] == nil, match.item != item {
                 plan.attach[earlier] = (item, PhotoCopies.copyRole)
-                bySize[file.size]![same].item = item
+                byKey[key]![same].item = item
             }
         }
         return plan

@@ -205,9 +205,10 @@ public struct SourceIndexer: Sendable {
         toRead.sort { $0.path < $1.path }
         let readingStarted = Date()
         var read = 0
+        let fingerprints = Fingerprints()
         for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {
             let batch = Array(toRead[start..<min(start + Self.batchSize, toRead.count)])
-            try index(batch, source: source, known: known, linking: linking, report: &report)
+            try index(batch, source: source, known: known, linking: linking, fingerprints: fingerprints, report: &report)
             read += batch.count
             let elapsed = max(Date().timeIntervalSince(readingStarted), 0.001)
             let rate = Double(read) / elapsed
@@ -229,7 +230,7 @@ public struct SourceIndexer: Sendable {
     }
 
     private func index(_ batch: [WalkedFile], source: Source, known: [String: SourceFile], linking: Bool,
-                       report: inout ScanReport) throws(StoreError) {
+                       fingerprints: Fingerprints, report: inout ScanReport) throws(StoreError) {
         var changes = SourceChanges()
         var probed: [Probed] = []
         // The batch's files are read at once, as many at a time as there are readers (cores); what
@@ -336,7 +337,7 @@ public struct SourceIndexer: Sendable {
 
         // One photo however many files hold it: copies and originals of edits are further files of
         // an item, not items (and not a burst's frames).
-        let plan = try copies(in: probed, candidates: unpaired.filter { partners[$0] == nil }, known: known)
+        let plan = try copies(in: probed, candidates: unpaired.filter { partners[$0] == nil }, known: known, fingerprints: fingerprints)
         for (index, id) in plan.ids { probed[index].itemID = id }
         for (index, media) in plan.originalMedia {
             // An edit that lost the date or the place (a Takeout download, an app's export) has its
