@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 public import Logging
-import PickerdImport
 import PickerdMoments
 public import PickerdStore
 public import PickerdTransport

@@ -50,19 +50,6 @@ extension Store {
         try read("read the library") { db in try ItemCodec.loadAll(db) }
     }
 
-    /// How many songs and podcast episodes starting between `fromMs` and `toMs` the library holds
-    /// from anywhere but the export format `format` (another export, or a play followed live): when
-    /// there are none, an import of that format need not look for the same listens at other minutes.
-    /// - Throws: ``StoreError`` `.unreadable`.
-    public func listenCount(fromMs: Int64, toMs: Int64, otherThan format: String) throws(StoreError) -> Int {
-        try read("count listens") { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM item
-                WHERE start_ms BETWEEN ? AND ? AND kind IN ('song', 'podcast') AND IFNULL(external_id, '') != ?
-                """, arguments: [fromMs, toMs, format]) ?? 0
-        }
-    }
-
     /// The items with these ids, in the order given (unknown ids are left out).
     /// - Parameter ids: item ids.
     /// - Returns: the items found.

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PickerdImport
 import PickerdMoments
 import PickerdStore
 import PickerdWire

@@ -44,7 +44,6 @@ extension ExportItems {
                 written.duplicates += 1
                 return Self.richness(item) <= old
             }
-            try dropListensAtNeighbouringMinutes(&picked, data.listens, written: &written)
             // Handed over, not copied, when the file held nothing else (100 000 items are tens of MB).
             if changes.items.isEmpty { changes.items = picked } else { changes.items += picked }
         }
@@ -67,39 +66,6 @@ extension ExportItems {
                 changes.items.append(item)
             }
         }
-    }
-
-    /// Drops the listens another source already holds at the minute before or after: one play
-    /// reported by two services is started at times a few seconds apart (Spotify's `ts` less
-    /// `ms_played`, and the scrobbler's clock for ListenBrainz or Last.fm), which sometimes fall on
-    /// either side of a minute. Looked for only where the library holds listens of another format in
-    /// the file's span (a first import of a long history alone does no extra look-ups), and only an
-    /// item of another format counts: the same file's plays in consecutive minutes stay two.
-    private func dropListensAtNeighbouringMinutes(_ picked: inout [LibraryItem], _ listens: [ImportedListen],
-                                                  written: inout Written) throws(StoreError) {
-        guard let format = listens.first?.format, let first = picked.map(\.startMs).min(), let last = picked.map(\.startMs).max(),
-              try store.listenCount(fromMs: first - 120_000, toMs: last + 120_000, otherThan: format) > 0 else { return }
-        let byID = Dictionary(listens.map { (Self.listenID($0), $0) }, uniquingKeysWith: { first, _ in first })
-        var keep: [LibraryItem] = []
-        keep.reserveCapacity(picked.count)
-        for start in stride(from: 0, to: picked.count, by: Self.lookupChunk) {
-            let chunk = picked[start..<min(start + Self.lookupChunk, picked.count)]
-            var neighbours: [UUID: UUID] = [:]
-            for item in chunk {
-                guard let listen = byID[item.id] else { continue }
-                for shift in [-60_000, 60_000] as [Int64] {
-                    neighbours[Self.listenID(artist: listen.artist, track: listen.track, startMs: listen.startMs + shift)] = item.id
-                }
-            }
-            var held = Set<UUID>()
-            for other in try store.items(Array(neighbours.keys)) where other.externalID != format {
-                if let id = neighbours[other.id] { held.insert(id) }
-            }
-            for item in chunk {
-                if held.contains(item.id) { written.duplicates += 1 } else { keep.append(item) }
-            }
-        }
-        picked = keep
     }
 
     /// How many ids one look-up of the items already there asks for: the store keeps what it

@@ -44,10 +44,6 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     /// ``GadgetbridgeExport``); a file named `Gadgetbridge` or `Gadgetbridge.db` that is no
     /// database goes to it too, so the person hears why it is not one.
     case gadgetbridge
-    /// Spotify's listening history: a JSON array of plays, the Extended streaming history's (`ts`,
-    /// `ms_played`, `master_metadata_*`…) or the account data's (`endTime`, `msPlayed`…); see
-    /// ``SpotifyExport``.
-    case spotify
 
     /// The first 4 KiB of the regular file at `path`: what ``detect(_:name:)`` reads, and no more
     /// (a first scan tries every file a photo reader did not take). `nil` when it cannot be opened
@@ -229,22 +225,17 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
 
     /// A JSON array by its first element's keys: a listen (`listened_at`, `track_metadata`) is the
     /// older ListenBrainz export; a Timeline segment (`visit`, `activity`, `timelinePath`) is Google
-    /// Maps' location history on iOS; a play (`ts` and `ms_played`, or `endTime` and `msPlayed`) is
-    /// Spotify's history.
+    /// Maps' location history on iOS.
     static func jsonArray(_ body: ArraySlice<UInt8>) -> ExportKind? {
         let kinds: [String: ExportKind] = ["listened_at": .listenbrainz, "track_metadata": .listenbrainz,
                                            "visit": .mapsHistory, "activity": .mapsHistory, "timelinePath": .mapsHistory]
         var parser = JSONPullParser(bytes: body)
-        var keys = Set<String>()
         do {
             try parser.beginArray()
             guard try parser.nextElement(), try parser.peekKind() == .object else { return nil }
             try parser.beginObject()
             while try parser.nextKey() {
-                let key = String(decoding: parser.scratch, as: UTF8.self)
-                if let kind = kinds[key] { return kind }
-                keys.insert(key)
-                if isSpotifyPlay(keys: keys) { return .spotify }
+                if let kind = kinds[String(decoding: parser.scratch, as: UTF8.self)] { return kind }
                 try parser.skipValue()
             }
         } catch {}
