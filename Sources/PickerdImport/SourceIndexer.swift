@@ -257,7 +257,14 @@ public struct SourceIndexer: Sendable {
         let paths = batch.map(\.path) + sidecarPaths
         let results = Mutex([Result<(media: ProbedMedia, people: [String]), ProbeError>?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { () throws(ProbeError) in try reading.probe(path: paths[index], timeZone: timeZone, readPeople: true) }
+            let result: Result<(media: ProbedMedia, people: [String]), ProbeError>
+            if index < batch.count, paths[index].lowercased().hasSuffix(".json") {
+                // A JSON file no Takeout sidecar name matches (an app's own): no photo, and not to be
+                // named as a broken sidecar.
+                result = .failure(ProbeError(.unsupported, "not a photo or video format pickerd reads"))
+            } else {
+                result = Result { () throws(ProbeError) in try reading.probe(path: paths[index], timeZone: timeZone, readPeople: true) }
+            }
             results.withLock { $0[index] = result }
         }
         let read = results.withLock { $0 }
