@@ -8,6 +8,9 @@ public struct ProbedMedia: Sendable, Hashable {
         case photo
         /// A video (QuickTime MOV, MP4).
         case video
+        /// No media: a Google Photos Takeout sidecar (the JSON beside a photo), whose time, place
+        /// and people are the photo's where its own metadata lacks them.
+        case sidecar
     }
 
     /// A still or a video.

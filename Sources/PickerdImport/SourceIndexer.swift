@@ -150,8 +150,17 @@ public struct SourceIndexer: Sendable {
         var changes = SourceChanges()
         var toRead: [WalkedFile] = []
         var present = Set<String>()
+        // Google Photos Takeout's sidecars are read with their photos, never as files of their own;
+        // one that names no photo is named, each scan (it is no photo to remember as skipped).
+        let takeout = TakeoutSidecars(walk.files.map(\.path))
+        for (path, reason) in takeout.unmatched.sorted(by: { $0.key < $1.key }) { report.skipped.append(.init(path: path, reason: reason)) }
         for file in walk.files {
             present.insert(file.path)
+            if takeout.notMedia.contains(file.path) {
+                // Recorded as a file that is no photo before sidecars were read: no longer.
+                if known[file.path] != nil { changes.removedFiles.append(file.path) }
+                continue
+            }
             // The same file, unchanged: same inode (a file swapped in under the same name, even with
             // the same size and mtime, is read again) and no change to it at all (ctime).
             if let record = known[file.path], record.size == file.size, record.mtimeNs == file.mtimeNs,
@@ -208,7 +217,8 @@ public struct SourceIndexer: Sendable {
         let fingerprints = Fingerprints()
         for start in stride(from: 0, to: toRead.count, by: Self.batchSize) {
             let batch = Array(toRead[start..<min(start + Self.batchSize, toRead.count)])
-            try index(batch, source: source, known: known, linking: linking, fingerprints: fingerprints, report: &report)
+            try index(batch, source: source, known: known, linking: linking, fingerprints: fingerprints, sidecars: takeout.sidecar,
+                      report: &report)
             read += batch.count
             let elapsed = max(Date().timeIntervalSince(readingStarted), 0.001)
             let rate = Double(read) / elapsed
@@ -230,23 +240,52 @@ public struct SourceIndexer: Sendable {
     }
 
     private func index(_ batch: [WalkedFile], source: Source, known: [String: SourceFile], linking: Bool,
-                       fingerprints: Fingerprints, report: inout ScanReport) throws(StoreError) {
+                       fingerprints: Fingerprints, sidecars: [String: String], report: inout ScanReport) throws(StoreError) {
         var changes = SourceChanges()
         var probed: [Probed] = []
-        // The batch's files are read at once, as many at a time as there are readers (cores); what
-        // follows takes them in order.
-        let results = Mutex([Result<(media: ProbedMedia, people: [String]), ProbeError>?](repeating: nil, count: batch.count))
-        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-            let result = Result { () throws(ProbeError) in try reading.probe(path: batch[index].path, timeZone: timeZone, readPeople: true) }
+        // The batch's files are read at once, as many at a time as there are readers (cores), and
+        // with them the Takeout sidecars of its photos (one read however many photos share it: an
+        // edited version shares its original's); what follows takes them in order.
+        var sidecarPaths: [String] = []
+        var sidecarIndex: [String: Int] = [:]
+        for file in batch {
+            if let sidecar = sidecars[file.path], sidecarIndex[sidecar] == nil {
+                sidecarIndex[sidecar] = batch.count + sidecarPaths.count
+                sidecarPaths.append(sidecar)
+            }
+        }
+        let paths = batch.map(\.path) + sidecarPaths
+        let results = Mutex([Result<(media: ProbedMedia, people: [String]), ProbeError>?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result: Result<(media: ProbedMedia, people: [String]), ProbeError>
+            if index < batch.count, paths[index].lowercased().hasSuffix(".json") {
+                // A JSON file no Takeout sidecar name matches (an app's own): no photo, and not to be
+                // named as a broken sidecar.
+                result = .failure(ProbeError(.unsupported, "not a photo or video format pickerd reads"))
+            } else {
+                result = Result { () throws(ProbeError) in try reading.probe(path: paths[index], timeZone: timeZone, readPeople: true) }
+            }
             results.withLock { $0[index] = result }
         }
         let read = results.withLock { $0 }
+        var sidecarsNamed = Set<String>()
         for (index, file) in batch.enumerated() {
             let previous = known[file.path]
             if previous == nil { report.added += 1 } else { report.changed += 1 }
             do throws(ProbeError) {
                 guard let result = read[index] else { throw ProbeError(.unreadable, "it was not read") }
-                let (media, people) = try result.get()
+                var (media, people) = try result.get()
+                // A .json read as a sidecar that no photo's name matches is no photo.
+                guard media.kind != .sidecar else { throw ProbeError(.unsupported, "not a photo or video format pickerd reads") }
+                if let sidecar = sidecars[file.path], let at = sidecarIndex[sidecar], let said = read[at] {
+                    switch said {
+                    case .success(let (side, sidePeople)):
+                        Self.complete(&media, people: &people, from: side, people: sidePeople)
+                    case .failure(let error):
+                        // Named once; the photo is indexed with what its own file says.
+                        if sidecarsNamed.insert(sidecar).inserted { report.skipped.append(.init(path: sidecar, reason: error.message)) }
+                    }
+                }
                 // A changed file keeps its item's id (a reminder's link, what was released of it).
                 let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
                 probed.append(Probed(file: file, media: media, itemID: id, people: people))
@@ -430,6 +469,26 @@ public struct SourceIndexer: Sendable {
         // they give.
         try store.setPeople(people.filter { !$0.value.isEmpty })
         if linking { report.touched += try PeopleLinks(store: store).relink(touched).touched }
+    }
+
+    /// A photo's or video's metadata completed from its Google Photos Takeout sidecar: the time,
+    /// place and people Google kept, where the file's own metadata lacks them (Takeout's downloads
+    /// and edits often lose the EXIF).
+    ///
+    /// Where both give a time or a place, the file's own wins, even when they differ: EXIF is the
+    /// camera's word and carries the local offset the person lived in (the sidecar's time is bare
+    /// UTC seconds), and Google's time for a photo it received without one is when it was uploaded.
+    /// The cost: a date or place the person corrected in Google Photos, which Google writes only to
+    /// the sidecar, is not taken when the file states its own. A file with only a digitizing date
+    /// (a scan) keeps it: Google's taking time for a scan is that date or the upload's.
+    static func complete(_ media: inout ProbedMedia, people: inout [String], from sidecar: ProbedMedia, people named: [String]) {
+        guard sidecar.kind == .sidecar else { return }
+        if media.takenAtMs == nil, media.digitizedAtMs == nil, let taken = sidecar.takenAtMs {
+            media.takenAtMs = taken
+            media.utcOffsetSeconds = nil  // Google keeps no offset: the person's zone places it in the day
+        }
+        if media.coordinate == nil { media.coordinate = sidecar.coordinate }
+        if people.isEmpty { people = named }
     }
 
     /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:

@@ -40,6 +40,8 @@ public enum MediaProbe {
     /// - Returns: what the file says, and whom it names (empty when no one, or not looked for).
     /// - Throws: ``ProbeError``, as ``probe(path:timeZone:)``.
     public static func probe(path: String, timeZone: TimeZone = .current, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
+        // The importer asks for a Google Photos sidecar by its name (``TakeoutSidecar``).
+        if path.lowercased().hasSuffix(".json") { return try TakeoutSidecar.read(path: path) }
         let file = try MediaFile(path: path)
         guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
         let head = try file.read(at: 0, count: 32)

@@ -145,6 +145,84 @@ struct Row {
     var items = 0, suggestions = 0
     /// The indexer's own time (its "files in … s"), confined in pickerd and unconfined here, ms.
     var confinedIndexing = 0.0, inProcessIndexing = 0.0
+    /// The same photos as a Google Photos Takeout, indexed by pickerd with and without their JSON
+    /// sidecars (issue 41): the indexer's own time, ms.
+    var takeoutWith = 0.0, takeoutWithout = 0.0
+}
+
+/// The library's photos as a Google Photos Takeout lays them out (`Takeout/Google Photos/Photos from
+/// YYYY/IMG_….JPG`, hard links to the same files), each with its `NAME.supplemental-metadata.json`
+/// as Takeout writes it when `sidecars`.
+func makeTakeout(_ library: String, at root: String, sidecars: Bool) {
+    guard let walk = FileManager.default.enumerator(atPath: library) else { fail("cannot list \(library)") }
+    var made = Set<String>()
+    var i = 0
+    for case let relative as String in walk where relative.hasSuffix(".JPG") {
+        let name = (relative as NSString).lastPathComponent
+        let folder = root + "/Takeout/Google Photos/Photos from " + (relative.split(separator: "/").first.map(String.init) ?? "2019")
+        if made.insert(folder).inserted { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        guard link(library + "/" + relative, folder + "/" + name) == 0 else { fail("cannot link \(relative)") }
+        i += 1
+        guard sidecars else { continue }
+        let taken = 1_546_358_400 + i * 180
+        let json = """
+            {
+              "title": "\(name)",
+              "description": "",
+              "imageViews": "2",
+              "creationTime": {
+                "timestamp": "\(taken + 600)",
+                "formatted": ""
+              },
+              "photoTakenTime": {
+                "timestamp": "\(taken)",
+                "formatted": ""
+              },
+              "geoData": {
+                "latitude": 37.7793,
+                "longitude": -122.4193,
+                "altitude": 16.0,
+                "latitudeSpan": 0.0,
+                "longitudeSpan": 0.0
+              },
+              "geoDataExif": {
+                "latitude": 37.7793,
+                "longitude": -122.4193,
+                "altitude": 16.0,
+                "latitudeSpan": 0.0,
+                "longitudeSpan": 0.0
+              },
+              "people": [{
+                "name": "Ana"
+              }],
+              "url": "https://photos.google.com/photo/AF1QipOyLtYKtmMPyLhse9O8lOcWmb6LND5",
+              "googlePhotosOrigin": {
+                "mobileUpload": {
+                  "deviceType": "ANDROID_PHONE"
+                }
+              }
+            }
+            """
+        guard FileManager.default.createFile(atPath: folder + "/" + name + ".supplemental-metadata.json", contents: Data(json.utf8)) else {
+            fail("cannot write \(name)'s sidecar")
+        }
+    }
+}
+
+/// The indexer's own time for pickerd's first scan of a Takeout made of `library`, in ms.
+func takeoutScan(_ library: String, root: String, count: Int, sidecars: Bool) -> Double {
+    let takeout = root + (sidecars ? "/takeout-with" : "/takeout-without")
+    makeTakeout(library, at: takeout, sidecars: sidecars)
+    let pickerd = BenchPickerd(root: root + (sidecars ? "/pickerd-with" : "/pickerd-without"), bin: bin)
+    pickerd.start()
+    let added = pickerd.ctl(["sources", "add", takeout + "/Takeout"])
+    pickerd.stop()
+    try? FileManager.default.removeItem(atPath: takeout)
+    guard added.status == 0, added.out.contains("\(count) new") else { fail("Takeout scan: \(added.out) \(added.err)") }
+    guard let seconds = added.out.split(separator: " files in ").dropFirst().first?.split(separator: " ").first.flatMap({ Double($0) }) else {
+        fail("Takeout scan: no time in \(added.out)")
+    }
+    return seconds * 1000
 }
 
 /// The indexer's own time for a first scan of `library` in this process, reading unconfined, in ms.
@@ -226,6 +304,10 @@ for count in counts {
     // The same files, the same indexer, reading in this process without confinement: once more
     // after pickerd's scan (one ran before it), the faster of the two counting (the machine is shared).
     row.inProcessIndexing = min(row.inProcessIndexing, inProcessScan(library, root: root + "/in-process-after", count: count))
+    // The same photos as a Google Photos Takeout, without and with their sidecars (a reader reads
+    // each sidecar with its photo), each in a pickerd of its own.
+    row.takeoutWithout = takeoutScan(library, root: root, count: count, sidecars: false)
+    row.takeoutWith = takeoutScan(library, root: root, count: count, sidecars: true)
     rows.append(row)
     try? FileManager.default.removeItem(atPath: library)
     try? FileManager.default.removeItem(atPath: root)
@@ -244,6 +326,9 @@ let table: [(String, (Row) -> String)] = [
     ("indexer, confined readers, s", { f($0.confinedIndexing / 1000, 1) }),
     ("indexer, unconfined (before), s", { f($0.inProcessIndexing / 1000, 2) }),
     ("confined rate ÷ unconfined rate", { f($0.inProcessIndexing / max($0.confinedIndexing, 1), 2) + "×" }),
+    ("Takeout, no sidecars, s", { f($0.takeoutWithout / 1000, 1) }),
+    ("Takeout with sidecars, s", { f($0.takeoutWith / 1000, 1) }),
+    ("Takeout rate, with ÷ without", { f($0.takeoutWithout / max($0.takeoutWith, 1), 2) + "×" }),
     ("baseline: read 64 KiB each", { f($0.headers, 0) }),
     ("first scan ÷ baseline", { f($0.firstScan / $0.headers) + "×" }),
     ("rescan unchanged", { f($0.rescan, 0) }),
