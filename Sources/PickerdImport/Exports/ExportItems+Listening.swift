@@ -91,14 +91,18 @@ extension ExportItems {
     func matchAcrossSources(_ picked: inout [LibraryItem], existing: inout [UUID: Int]) throws(StoreError) {
         let tolerance = Self.sameListenToleranceMs
         var claimed = Set(existing.keys)
-        let unmatched = picked.indices.filter { existing[picked[$0].id] == nil }.sorted { picked[$0].startMs < picked[$1].startMs }
+        // The starts apart from the items: sorting and windowing touch only these (no item copied).
+        let starts = picked.map(\.startMs)
+        let unmatched = picked.indices.filter { existing[picked[$0].id] == nil }.sorted { starts[$0] < starts[$1] }
         var rest = unmatched[...]
         while let first = rest.first {
-            let from = picked[first].startMs
-            let dayEnd = rest.firstIndex { picked[$0].startMs - from > 86_400_000 } ?? rest.endIndex
-            let window = rest[..<min(dayEnd, rest.startIndex + Self.lookupChunk)]
-            rest = rest[window.endIndex...]
-            let to = picked[window.last!].startMs
+            let from = starts[first]
+            let limit = min(rest.endIndex, rest.startIndex + Self.lookupChunk)
+            var end = rest.startIndex
+            while end < limit, starts[rest[end]] - from <= 86_400_000 { end += 1 }
+            let window = rest[..<end]
+            rest = rest[end...]
+            let to = starts[window.last!]
             var nearby: [String: [(id: UUID, startMs: Int64, richness: Int)]] = [:]
             for item in try store.items(startingFrom: from - tolerance, to: to + tolerance) where !claimed.contains(item.id) {
                 guard let key = Self.listenKey(item) else { continue }
@@ -107,7 +111,7 @@ extension ExportItems {
             guard !nearby.isEmpty else { continue }
             for i in window {
                 guard let key = Self.listenKey(picked[i]), let candidates = nearby[key] else { continue }
-                let start = picked[i].startMs
+                let start = starts[i]
                 guard let best = candidates.filter({ abs($0.startMs - start) <= tolerance && !claimed.contains($0.id) })
                     .min(by: { abs($0.startMs - start) < abs($1.startMs - start) }) else { continue }
                 claimed.insert(best.id)
