@@ -8,8 +8,10 @@ import PickerdWire
 ///   export names one, else the artist) when its export marks it so; its id comes from the artist and
 ///   the track (case, spacing and Unicode composition folded) and the minute it was played, so the
 ///   same listen from ListenBrainz and from Last.fm (whose lastfm-to-csv dates stop at the minute) is
-///   one item. The copy already there stays unless the new one says more (a podcast where a song
-///   was, an album where there was none, a duration);
+///   one item; and a listen whose id the library lacks takes the id of the same play from another
+///   source (Spotify's start is its end less the time played) that started within two minutes
+///   (``ExportItems/sameListenToleranceMs``). The copy already there stays unless the new one says
+///   more (a podcast where a song was, an album where there was none, a duration);
 /// - a mood is a StateOfMind (no icon; the backgrounds and the valence classification of
 ///   ``StateOfMindStyle``) whose id comes from its format and minute, so importing the export again
 ///   changes only what the person changed in the app.
@@ -39,6 +41,7 @@ extension ExportItems {
                 let ids = picked[start..<min(start + Self.lookupChunk, picked.count)].map(\.id)
                 for item in try store.items(ids) { existing[item.id] = Self.richness(item) }
             }
+            try matchAcrossSources(&picked, existing: &existing)
             picked.removeAll { item in
                 guard let old = existing[item.id] else { return false }
                 written.duplicates += 1
@@ -65,6 +68,66 @@ extension ExportItems {
                 }
                 changes.items.append(item)
             }
+        }
+    }
+
+    /// How far apart two sources may put the start of one play and still be that play: two minutes.
+    /// Spotify keeps when a play ended and how long it played, so its start (the end less the time
+    /// played) is later than the real one by any pause; Last.fm's and ListenBrainz's scrobblers
+    /// (Spotify's own among them) send when the track started; and the minute in a listen's id
+    /// splits two starts seconds apart across a minute's boundary. A track played twice in a row is
+    /// at least 30 s apart (shorter ones never count), and each item already there is matched by one
+    /// listen at most, the nearest, so repeats stay two items.
+    public static let sameListenToleranceMs: Int64 = 120_000
+
+    /// Gives each listen whose own id the library lacks the id of the same play from another source
+    /// already there: a Song (or Podcast) with the same artist and track (show and episode), folded,
+    /// that started within ``sameListenToleranceMs`` (the nearest; each matched once). Read by time
+    /// window (a day, or ``lookupChunk`` listens, at most), so a library that has none reads little.
+    /// - Parameters:
+    ///   - picked: the file's listens' items; a matched one takes the id of the one already there.
+    ///   - existing: how rich each item already there is, by id; matched ones are added.
+    /// - Throws: ``StoreError`` reading what is already there.
+    func matchAcrossSources(_ picked: inout [LibraryItem], existing: inout [UUID: Int]) throws(StoreError) {
+        let tolerance = Self.sameListenToleranceMs
+        var claimed = Set(existing.keys)
+        // The starts apart from the items: sorting and windowing touch only these (no item copied).
+        let starts = picked.map(\.startMs)
+        let unmatched = picked.indices.filter { existing[picked[$0].id] == nil }.sorted { starts[$0] < starts[$1] }
+        var rest = unmatched[...]
+        while let first = rest.first {
+            let from = starts[first]
+            let limit = min(rest.endIndex, rest.startIndex + Self.lookupChunk)
+            var end = rest.startIndex
+            while end < limit, starts[rest[end]] - from <= 86_400_000 { end += 1 }
+            let window = rest[..<end]
+            rest = rest[end...]
+            let to = starts[window.last!]
+            var nearby: [String: [(id: UUID, startMs: Int64, richness: Int)]] = [:]
+            for item in try store.items(startingFrom: from - tolerance, to: to + tolerance) where !claimed.contains(item.id) {
+                guard let key = Self.listenKey(item) else { continue }
+                nearby[key, default: []].append((item.id, item.startMs, Self.richness(item)))
+            }
+            guard !nearby.isEmpty else { continue }
+            for i in window {
+                guard let key = Self.listenKey(picked[i]), let candidates = nearby[key] else { continue }
+                let start = starts[i]
+                guard let best = candidates.filter({ abs($0.startMs - start) <= tolerance && !claimed.contains($0.id) })
+                    .min(by: { abs($0.startMs - start) < abs($1.startMs - start) }) else { continue }
+                claimed.insert(best.id)
+                existing[best.id] = best.richness
+                picked[i].id = best.id
+            }
+        }
+    }
+
+    /// What makes two listens' items the same play's, time aside: a song's artist and title, a
+    /// podcast's show and episode, folded; nil for other items.
+    static func listenKey(_ item: LibraryItem) -> String? {
+        switch item.asset {
+        case .song(let s): return "s|\(fold(s.artist))|\(fold(s.song))"
+        case .podcast(let p): return "p|\(fold(p.show))|\(fold(p.episode))"
+        default: return nil
         }
     }
 

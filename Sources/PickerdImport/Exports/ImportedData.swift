@@ -15,7 +15,7 @@ public struct ImportedData: Sendable, Hashable {
     /// (Records.json, OwnTracks), with `home` inferred when the export has no label; empty for the
     /// formats that carry their own places. See PickerdReaders' `StayDetector.significantPlaces(from:radiusMeters:)`.
     public var places: [SignificantPlace] = []
-    /// Songs and podcast episodes listened to (ListenBrainz, Last.fm).
+    /// Songs and podcast episodes listened to (ListenBrainz, Last.fm, Spotify).
     public var listens: [ImportedListen] = []
     /// Moods logged (Daylio), as State of Mind samples.
     public var moods: [ImportedMood] = []
@@ -191,12 +191,12 @@ public struct SignificantPlace: Sendable, Hashable {
     }
 }
 
-/// One listen from a listening-history export (ListenBrainz, Last.fm): a song, or a podcast
+/// One listen from a listening-history export (ListenBrainz, Last.fm, Spotify): a song, or a podcast
 /// episode when the export says so. ``ExportItems`` makes it a Song or a Podcast item whose id
 /// comes from the artist, the track and the minute it was played, so the same listen from two
 /// exports is one item.
 public struct ImportedListen: Sendable, Hashable {
-    /// When it was played (ListenBrainz: playback start), ms since 1970.
+    /// When it was played (ListenBrainz: playback start; Spotify: the play's end less its time played), ms since 1970.
     public var startMs: Int64
     /// How long the track is, when the export says (ListenBrainz `duration_ms` / `duration`).
     public var durationMs: Int64?
@@ -208,7 +208,7 @@ public struct ImportedListen: Sendable, Hashable {
     public var album: String
     /// Whether the export marks it a podcast episode (see PickerdReaders' `ListenBrainzExport`).
     public var isPodcast: Bool
-    /// The format it came from: `listenbrainz`, `lastfm`.
+    /// The format it came from: `listenbrainz`, `lastfm`, `spotify`.
     public var format: String
 
     /// Creates a listen.

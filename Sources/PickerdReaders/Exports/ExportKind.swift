@@ -32,6 +32,10 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     case listenbrainz
     /// A Last.fm scrobbles CSV, by its header or its shape (see ``LastFMExport``).
     case lastfm
+    /// A Spotify history: a JSON array of plays, the extended streaming history's (`ts`,
+    /// `ms_played`, `master_metadata_…`) or the account data's (`endTime`, `msPlayed`); an empty
+    /// array, or a file that is not JSON, only when Spotify's name for it says so (see ``SpotifyExport``).
+    case spotify
     /// A Daylio CSV export (its header begins `full_date`, or `year` in Daylio's older layout).
     case daylio
     /// A vCard file (`BEGIN:VCARD`, after any BOM and blank lines): one card or many.
@@ -81,6 +85,9 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
     /// - Returns: the kind, nil when it is none of these (or the prefix is empty).
     public static func detect(_ prefix: [UInt8], name: String) -> ExportKind? {
         if let kind = detectContent(prefix, name: name) { return kind }
+        // Spotify's names: its podcast history is `[]` for someone who played none, and a file so
+        // named that is not JSON goes to its reader, which says why.
+        if !prefix.isEmpty, SpotifyExport.isHistoryName(name) { return .spotify }
         let lower = name.lowercased()
         return lower == "gadgetbridge" || lower == "gadgetbridge.db" ? .gadgetbridge : nil
     }
@@ -98,7 +105,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
         switch body.first {
         case UInt8(ascii: "{"): return json(body, name: name)
         case UInt8(ascii: "<"): return xml(body)
-        case UInt8(ascii: "["): return jsonArray(body)
+        case UInt8(ascii: "["): return jsonArray(body) ?? (spotifyArray(body) ? .spotify : nil)
         default: return textDirectory(body) ?? ownTracks(body) ?? listeningCSV(body) ?? olderDaylio(body)
         }
     }
@@ -170,7 +177,7 @@ public enum ExportKind: String, Sendable, Hashable, CaseIterable {
             } catch {}
             return keys.isEmpty ? "JSON that is no export this reader knows" : "JSON whose keys (\(keys.joined(separator: ", "))) are no export's"
         case UInt8(ascii: "["):
-            return "a JSON array whose first element is no listen and no Timeline segment"
+            return "a JSON array whose first element is no listen, no Spotify play and no Timeline segment"
         case UInt8(ascii: "<"):
             return "XML (or HTML) whose root is none of <gpx>, <TrainingCenterDatabase> and <HealthData>"
         default:

@@ -47,6 +47,8 @@ enum ExportReaders {
             return (try ListenBrainzExport.read(path: path, name: name), 0)
         case .lastfm:
             return (try LastFMExport.read(path: path, name: name), 0)
+        case .spotify:
+            return (try SpotifyExport.read(path: path, name: name), 0)
         case .daylio:
             return (try DaylioExport.read(path: path, name: name), 0)
         case .vcard:

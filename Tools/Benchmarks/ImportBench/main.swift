@@ -7,7 +7,7 @@
 // (what pickerd did before its files were read by pickerd-reader, issue 28), so the confined
 // readers' rate is a ratio of the rate without them. Tools/bench-import builds it and runs it.
 //
-//   pickerd-bench-import BIN-DIR WORK-DIR COUNT...
+//   pickerd-bench-import BIN-DIR WORK-DIR COUNT... [spotify[=PLAYS]]
 
 import BenchSupport
 import Foundation
@@ -24,7 +24,9 @@ func fail(_ message: String) -> Never { benchFail("bench-import", message) }
 let arguments = CommandLine.arguments
 guard arguments.count >= 4 else { fail("usage: pickerd-bench-import BIN-DIR WORK-DIR COUNT...") }
 let bin = arguments[1], work = arguments[2]
-let counts = arguments.dropFirst(3).map { Int($0) ?? 0 }
+// `spotify` or `spotify=PLAYS`: the Spotify history benchmark (SpotifyBench.swift) after the photos.
+let spotifyPlays = arguments.dropFirst(3).first { $0.hasPrefix("spotify") }.map { Int($0.split(separator: "=").last ?? "") ?? 1_000_000 }
+let counts = arguments.dropFirst(3).filter { !$0.hasPrefix("spotify") }.map { Int($0) ?? 0 }
 guard counts.allSatisfy({ $0 > 0 }) else { fail("each COUNT is a number of photos") }
 
 /// A JPEG made by ImageMagick with a camera's EXIF written by exiftool: the template every file is
@@ -239,7 +241,7 @@ func inProcessScan(_ library: String, root: String, count: Int) -> Double {
 }
 
 var rows: [Row] = []
-let picture = template(work + "/template.jpg")
+let picture = counts.isEmpty ? (bytes: [UInt8](), date: 0..<0) : template(work + "/template.jpg")
 for count in counts {
     var row = Row(count: count)
     let root = work + "/run-\(count)", library = work + "/photos-\(count)"
@@ -316,32 +318,36 @@ for count in counts {
 func cell(_ values: [String]) -> String {
     values.enumerated().map { $1.padding(toLength: $0 == 0 ? 30 : 14, withPad: " ", startingAt: 0) }.joined()
 }
-print("")
-print("indexing a folder of JPEGs with EXIF (release build; warm page cache; times in ms unless said; memory in MB)")
-print(cell(["photos"] + rows.map { "\($0.count)" }))
-let table: [(String, (Row) -> String)] = [
-    ("items / suggestions", { "\($0.items) / \($0.suggestions)" }),
-    ("first scan, s", { f($0.firstScan / 1000, 2) }),
-    ("first scan, files/s", { f(Double($0.count) / ($0.firstScan / 1000), 0) }),
-    ("indexer, confined readers, s", { f($0.confinedIndexing / 1000, 1) }),
-    ("indexer, unconfined (before), s", { f($0.inProcessIndexing / 1000, 2) }),
-    ("confined rate ÷ unconfined rate", { f($0.inProcessIndexing / max($0.confinedIndexing, 1), 2) + "×" }),
-    ("Takeout, no sidecars, s", { f($0.takeoutWithout / 1000, 1) }),
-    ("Takeout with sidecars, s", { f($0.takeoutWith / 1000, 1) }),
-    ("Takeout rate, with ÷ without", { f($0.takeoutWithout / max($0.takeoutWith, 1), 2) + "×" }),
-    ("baseline: read 64 KiB each", { f($0.headers, 0) }),
-    ("first scan ÷ baseline", { f($0.firstScan / $0.headers) + "×" }),
-    ("rescan unchanged", { f($0.rescan, 0) }),
-    ("baseline: find (size, mtime)", { f($0.find, 0) }),
-    ("rescan ÷ baseline", { f($0.rescan / $0.find) + "×" }),
-    ("RSS at rest", { f($0.rssRest) }),
-    ("RSS peak while indexing", { f($0.rssPeak) }),
-    ("RSS after", { f($0.rssAfter) }),
-    ("library request idle", { f($0.idleRequest, 2) }),
-    ("… while indexing (median)", { f($0.busyRequest, 2) }),
-    ("… while indexing (p99)", { f($0.busyRequestP99, 2) }),
-    ("… requests answered", { "\($0.busyRequests)" }),
-    ("100k extrapolated: scan, s", { f($0.firstScan / 1000 * 100_000 / Double($0.count), 0) }),
-    ("100k extrapolated: rescan, s", { f($0.rescan / 1000 * 100_000 / Double($0.count), 1) }),
-]
-for (name, value) in table { print(cell([name] + rows.map(value))) }
+if !rows.isEmpty {
+    print("")
+    print("indexing a folder of JPEGs with EXIF (release build; warm page cache; times in ms unless said; memory in MB)")
+    print(cell(["photos"] + rows.map { "\($0.count)" }))
+    let table: [(String, (Row) -> String)] = [
+        ("items / suggestions", { "\($0.items) / \($0.suggestions)" }),
+        ("first scan, s", { f($0.firstScan / 1000, 2) }),
+        ("first scan, files/s", { f(Double($0.count) / ($0.firstScan / 1000), 0) }),
+        ("indexer, confined readers, s", { f($0.confinedIndexing / 1000, 1) }),
+        ("indexer, unconfined (before), s", { f($0.inProcessIndexing / 1000, 2) }),
+        ("confined rate ÷ unconfined rate", { f($0.inProcessIndexing / max($0.confinedIndexing, 1), 2) + "×" }),
+        ("Takeout, no sidecars, s", { f($0.takeoutWithout / 1000, 1) }),
+        ("Takeout with sidecars, s", { f($0.takeoutWith / 1000, 1) }),
+        ("Takeout rate, with ÷ without", { f($0.takeoutWithout / max($0.takeoutWith, 1), 2) + "×" }),
+        ("baseline: read 64 KiB each", { f($0.headers, 0) }),
+        ("first scan ÷ baseline", { f($0.firstScan / $0.headers) + "×" }),
+        ("rescan unchanged", { f($0.rescan, 0) }),
+        ("baseline: find (size, mtime)", { f($0.find, 0) }),
+        ("rescan ÷ baseline", { f($0.rescan / $0.find) + "×" }),
+        ("RSS at rest", { f($0.rssRest) }),
+        ("RSS peak while indexing", { f($0.rssPeak) }),
+        ("RSS after", { f($0.rssAfter) }),
+        ("library request idle", { f($0.idleRequest, 2) }),
+        ("… while indexing (median)", { f($0.busyRequest, 2) }),
+        ("… while indexing (p99)", { f($0.busyRequestP99, 2) }),
+        ("… requests answered", { "\($0.busyRequests)" }),
+        ("100k extrapolated: scan, s", { f($0.firstScan / 1000 * 100_000 / Double($0.count), 0) }),
+        ("100k extrapolated: rescan, s", { f($0.rescan / 1000 * 100_000 / Double($0.count), 1) }),
+    ]
+    for (name, value) in table { print(cell([name] + rows.map(value))) }
+}
+
+if let spotifyPlays { spotifyBench(bin: bin, work: work, plays: spotifyPlays) }
