@@ -53,7 +53,7 @@ ALLOWED = {
     "exports/icalendar/calendars/timezone_same_start_and_offset.ics": "END:VCALENDARD at line 23: a broken file, refused with its line; icalendar reads past it",
 }
 
-PHOTO_EXTENSIONS = {"jpg", "jpeg", "mpo", "tif", "tiff", "png", "webp", "heic", "heif", "avif", "dng"}
+PHOTO_EXTENSIONS = {"jpg", "jpeg", "mpo", "tif", "tiff", "png", "webp", "heic", "heif", "avif", "jxl", "dng"}
 COMPARED = collections.Counter()  # FIT sessions and GPX tracks compared
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
