@@ -84,6 +84,13 @@ let package = Package(
         // libswscale-dev, libavutil-dev.
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libwebp (WebP photos: decoding for thumbnails; their metadata is read in Swift).
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        // libjxl (JPEG XL photos: size, the container's Exif box, Brotli-compressed ones included,
+        // and decoding for thumbnails; single-threaded, no parallel runner). Not through pkg-config:
+        // libjxl.pc's cflags carry -DHWY_SHARED_DEFINE, a flag SwiftPM refuses (with a warning);
+        // its headers are in the system's include path.
+        .systemLibrary(name: "CJxl", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(
             name: "CFFmpeg",
             pkgConfig: "libavformat",
@@ -95,10 +102,11 @@ let package = Package(
         // pickerd-reader use it: pickerd links none of these libraries.
         .target(
             name: "CMedia",
-            dependencies: ["CExif", "CHeif", "CFFmpeg"],
+            dependencies: ["CExif", "CHeif", "CWebP", "CJxl", "CFFmpeg"],
             cSettings: [.define("_GNU_SOURCE")],
             linkerSettings: [
-                .linkedLibrary("exif"), .linkedLibrary("heif"), .linkedLibrary("avformat"),
+                .linkedLibrary("exif"), .linkedLibrary("heif"), .linkedLibrary("webp"), .linkedLibrary("jxl"),
+                .linkedLibrary("avformat"),
                 .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil"),
                 .linkedLibrary("z"),
             ]

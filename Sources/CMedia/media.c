@@ -16,6 +16,8 @@
 #include <libexif/exif-data.h>
 #include <libexif/exif-utils.h>
 #include <libheif/heif.h>
+#include <webp/decode.h>
+#include <jxl/decode.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/display.h>
@@ -750,6 +752,247 @@ pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size
     }
     heif_image_handle_release(handle);
     heif_context_free(ctx);
+    return status;
+}
+
+pm_status pm_decode_webp(const uint8_t *data, size_t size, int max_side, pm_rgb *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    WebPBitstreamFeatures features;
+    VP8StatusCode code = WebPGetFeatures(data, size, &features);
+    if (code != VP8_STATUS_OK) {
+        set_error(error, error_size, "libwebp cannot read its header (status %d)", (int)code);
+        return code == VP8_STATUS_UNSUPPORTED_FEATURE ? PM_UNSUPPORTED : PM_CORRUPT;
+    }
+    if (features.width <= 0 || features.height <= 0 || (int64_t)features.width * features.height > PM_MAX_PIXELS) {
+        set_error(error, error_size, "%dx%d is over the %lld-pixel limit or empty", features.width, features.height, PM_MAX_PIXELS);
+        return PM_UNSUPPORTED;
+    }
+    // An animation: WebPDecode reads a bare frame, not the ANMF chunks; libwebp's demux library
+    // would, but a preview of the first frame is not worth a second library, so it is refused.
+    if (features.has_animation) {
+        set_error(error, error_size, "an animated WebP (no preview of animations)");
+        return PM_UNSUPPORTED;
+    }
+    int width = 0, height = 0;
+    uint8_t *rgb = WebPDecodeRGB(data, size, &width, &height);
+    if (!rgb || width <= 0 || height <= 0) {
+        WebPFree(rgb);
+        set_error(error, error_size, "libwebp cannot decode its image data");
+        return PM_CORRUPT;
+    }
+    const uint8_t *src[4] = {rgb, NULL, NULL, NULL};
+    int src_stride[4] = {width * 3, 0, 0, 0};
+    pm_status status = scale_to_rgb(src, src_stride, width, height, AV_PIX_FMT_RGB24, max_side, out, error, error_size);
+    WebPFree(rgb);
+    return status;
+}
+
+// MARK: JPEG XL
+
+/// The most bytes of an Exif box kept (libexif reads 64 KiB of it anyway).
+#define PM_JXL_MAX_EXIF (1 << 20)
+/// The size of the pieces a JPEG XL file is fed to libjxl in.
+#define PM_JXL_CHUNK (256 * 1024)
+
+/// A libjxl decoder fed from a descriptor: the bytes it has not consumed are kept and topped up.
+typedef struct pm_jxl_feed {
+    pm_fd_source source;
+    uint8_t *buffer;
+    size_t held, capacity;
+    int at_end;
+} pm_jxl_feed;
+
+/// The most unconsumed input held for libjxl (it keeps what it needs of a section itself; this
+/// bounds a decoder that asks for more without taking any).
+#define PM_JXL_MAX_HELD ((size_t)256 << 20)
+
+/// Gives libjxl more input: -1 on a read error, 0 when the file has no more, 1 otherwise.
+static int jxl_feed_more(JxlDecoder *dec, pm_jxl_feed *feed) {
+    size_t left = JxlDecoderReleaseInput(dec);
+    if (left > 0 && left < feed->held) memmove(feed->buffer, feed->buffer + (feed->held - left), left);
+    feed->held = left;
+    if (feed->at_end) return 0;
+    if (feed->capacity - feed->held < PM_JXL_CHUNK) {
+        // libjxl took nothing and wants more: it needs a larger piece at once.
+        if (feed->capacity >= PM_JXL_MAX_HELD) return 0;
+        uint8_t *grown = realloc(feed->buffer, feed->capacity * 2);
+        if (!grown) return 0;
+        feed->buffer = grown;
+        feed->capacity *= 2;
+    }
+    ssize_t n = fd_source_read(&feed->source, feed->buffer + feed->held, feed->capacity - feed->held);
+    if (n < 0) return -1;
+    if (n == 0) feed->at_end = 1;
+    feed->held += (size_t)n;
+    JxlDecoderSetInput(dec, feed->buffer, feed->held);
+    if (feed->at_end) JxlDecoderCloseInput(dec);
+    return n > 0 || feed->held > 0 ? 1 : 0;
+}
+
+static pm_status jxl_begin(int fd, pm_jxl_feed *feed, JxlDecoder **dec, int events, char *error, size_t error_size) {
+    memset(feed, 0, sizeof *feed);
+    *dec = NULL;
+    pm_status status = open_source(&feed->source, fd, error, error_size);
+    if (status != PM_OK) return status;
+    feed->capacity = PM_JXL_CHUNK * 2;
+    feed->buffer = malloc(feed->capacity);
+    *dec = JxlDecoderCreate(NULL);
+    if (!feed->buffer || !*dec || JxlDecoderSubscribeEvents(*dec, events) != JXL_DEC_SUCCESS) {
+        set_error(error, error_size, "libjxl cannot start a decoder");
+        return PM_CORRUPT;
+    }
+    return PM_OK;
+}
+
+static void jxl_end(pm_jxl_feed *feed, JxlDecoder *dec) {
+    if (dec) JxlDecoderDestroy(dec);
+    free(feed->buffer);
+}
+
+pm_status pm_jxl_probe_fd(int fd, pm_jxl_info *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    pm_jxl_feed feed;
+    JxlDecoder *dec;
+    pm_status status = jxl_begin(fd, &feed, &dec, JXL_DEC_BASIC_INFO | JXL_DEC_BOX, error, error_size);
+    uint8_t *exif = NULL;
+    size_t exif_capacity = 0;
+    int in_exif = 0, have_info = 0;
+    if (status != PM_OK) goto done;
+    // Brotli-compressed (`brob`) boxes are handed over decompressed; libjxl built without Brotli
+    // refuses, and then only bare boxes are read.
+    JxlDecoderSetDecompressBoxes(dec, JXL_TRUE);
+    uint8_t signature[12];
+    ssize_t n = pread(fd, signature, sizeof signature, 0);
+    out->is_container = n == 12 && memcmp(signature + 4, "JXL ", 4) == 0;
+    for (int steps = 0;; steps++) {
+        if (steps > 1000000) { set_error(error, error_size, "libjxl did not finish"); status = PM_CORRUPT; break; }
+        JxlDecoderStatus s = JxlDecoderProcessInput(dec);
+        if (s == JXL_DEC_NEED_MORE_INPUT) {
+            int more = jxl_feed_more(dec, &feed);
+            if (more < 0) { set_error(error, error_size, "cannot read it: %s", strerror(errno)); status = PM_UNREADABLE; break; }
+            if (more == 0) {
+                if (have_info && !in_exif) break;  // a bare codestream's header is all there is to read
+                set_error(error, error_size, "the file ends early");
+                status = PM_CORRUPT;
+                break;
+            }
+            continue;
+        }
+        if (s == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo basic;
+            if (JxlDecoderGetBasicInfo(dec, &basic) != JXL_DEC_SUCCESS) { set_error(error, error_size, "no readable header"); status = PM_CORRUPT; break; }
+            // Orientations 5…8 swap the sides as displayed (libjxl applies them when decoding).
+            int swaps = basic.orientation >= JXL_ORIENT_TRANSPOSE;
+            out->width = swaps ? basic.ysize : basic.xsize;
+            out->height = swaps ? basic.xsize : basic.ysize;
+            have_info = 1;
+            if (!out->is_container) break;  // a bare codestream (FF 0A) has no boxes
+            continue;
+        }
+        if (s == JXL_DEC_BOX || s == JXL_DEC_SUCCESS) {
+            if (in_exif) {
+                size_t left = JxlDecoderReleaseBoxBuffer(dec);
+                size_t used = exif_capacity - left;
+                if (!out->has_exif && used > 4) {
+                    size_t offset = (size_t)exif[0] << 24 | (size_t)exif[1] << 16 | (size_t)exif[2] << 8 | exif[3];
+                    if (offset < used - 4 && pm_exif_read(exif + 4 + offset, used - 4 - offset, &out->exif) == PM_OK) out->has_exif = 1;
+                }
+                in_exif = 0;
+            }
+            if (s == JXL_DEC_SUCCESS) break;
+            JxlBoxType type;
+            if (!out->has_exif && JxlDecoderGetBoxType(dec, type, JXL_TRUE) == JXL_DEC_SUCCESS && memcmp(type, "Exif", 4) == 0) {
+                if (!exif) { exif_capacity = PM_JXL_MAX_EXIF; exif = malloc(exif_capacity); }
+                if (exif && JxlDecoderSetBoxBuffer(dec, exif, exif_capacity) == JXL_DEC_SUCCESS) in_exif = 1;
+            }
+            continue;
+        }
+        if (s == JXL_DEC_BOX_NEED_MORE_OUTPUT) {
+            // An Exif box over 1 MiB: what was read is kept, the rest skipped.
+            size_t left = JxlDecoderReleaseBoxBuffer(dec);
+            if (!out->has_exif && exif_capacity - left > 4) {
+                size_t used = exif_capacity - left;
+                size_t offset = (size_t)exif[0] << 24 | (size_t)exif[1] << 16 | (size_t)exif[2] << 8 | exif[3];
+                if (offset < used - 4 && pm_exif_read(exif + 4 + offset, used - 4 - offset, &out->exif) == PM_OK) out->has_exif = 1;
+            }
+            in_exif = 0;
+            continue;
+        }
+        set_error(error, error_size, "libjxl cannot read it (status %d)", (int)s);
+        status = s == JXL_DEC_ERROR ? PM_CORRUPT : PM_UNSUPPORTED;
+        break;
+    }
+    if (status == PM_OK && !have_info) { set_error(error, error_size, "no image header"); status = PM_CORRUPT; }
+done:
+    free(exif);
+    jxl_end(&feed, dec);
+    return status;
+}
+
+pm_status pm_decode_jxl_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size) {
+    memset(out, 0, sizeof *out);
+    pm_jxl_feed feed;
+    JxlDecoder *dec;
+    pm_status status = jxl_begin(fd, &feed, &dec, JXL_DEC_BASIC_INFO | JXL_DEC_FULL_IMAGE, error, error_size);
+    uint8_t *pixels = NULL;
+    int width = 0, height = 0;
+    JxlPixelFormat format = {3, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    if (status != PM_OK) goto done;
+    for (int steps = 0;; steps++) {
+        if (steps > 1000000) { set_error(error, error_size, "libjxl did not finish"); status = PM_CORRUPT; break; }
+        JxlDecoderStatus s = JxlDecoderProcessInput(dec);
+        if (s == JXL_DEC_NEED_MORE_INPUT) {
+            int more = jxl_feed_more(dec, &feed);
+            if (more < 0) { set_error(error, error_size, "cannot read it: %s", strerror(errno)); status = PM_UNREADABLE; break; }
+            if (more == 0) { set_error(error, error_size, "the file ends before its image is whole"); status = PM_CORRUPT; break; }
+            continue;
+        }
+        if (s == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo basic;
+            if (JxlDecoderGetBasicInfo(dec, &basic) != JXL_DEC_SUCCESS) { set_error(error, error_size, "no readable header"); status = PM_CORRUPT; break; }
+            if (basic.xsize == 0 || basic.ysize == 0 || (int64_t)basic.xsize * basic.ysize > PM_MAX_PIXELS) {
+                set_error(error, error_size, "%ux%u is over the %lld-pixel limit or empty", basic.xsize, basic.ysize, PM_MAX_PIXELS);
+                status = PM_UNSUPPORTED;
+                break;
+            }
+            continue;
+        }
+        if (s == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t size = 0;
+            JxlBasicInfo basic;
+            if (JxlDecoderImageOutBufferSize(dec, &format, &size) != JXL_DEC_SUCCESS || JxlDecoderGetBasicInfo(dec, &basic) != JXL_DEC_SUCCESS) {
+                set_error(error, error_size, "libjxl gives no output size");
+                status = PM_CORRUPT;
+                break;
+            }
+            int swaps = basic.orientation >= JXL_ORIENT_TRANSPOSE;
+            width = (int)(swaps ? basic.ysize : basic.xsize);
+            height = (int)(swaps ? basic.xsize : basic.ysize);
+            free(pixels);
+            pixels = malloc(size);
+            if (!pixels || size < (size_t)width * height * 3 || JxlDecoderSetImageOutBuffer(dec, &format, pixels, size) != JXL_DEC_SUCCESS) {
+                set_error(error, error_size, "cannot hold its pixels");
+                status = PM_CORRUPT;
+                break;
+            }
+            continue;
+        }
+        if (s == JXL_DEC_FULL_IMAGE) {
+            // The first frame (an animation's first) is the preview.
+            if (!pixels) { set_error(error, error_size, "libjxl decoded no pixels"); status = PM_CORRUPT; break; }
+            const uint8_t *src[4] = {pixels, NULL, NULL, NULL};
+            int src_stride[4] = {width * 3, 0, 0, 0};
+            status = scale_to_rgb(src, src_stride, width, height, AV_PIX_FMT_RGB24, max_side, out, error, error_size);
+            break;
+        }
+        if (s == JXL_DEC_SUCCESS) { set_error(error, error_size, "libjxl decoded no image"); status = PM_CORRUPT; break; }
+        set_error(error, error_size, "libjxl cannot decode it (status %d)", (int)s);
+        status = s == JXL_DEC_ERROR ? PM_CORRUPT : PM_UNSUPPORTED;
+        break;
+    }
+done:
+    free(pixels);
+    jxl_end(&feed, dec);
     return status;
 }
 

@@ -22,7 +22,8 @@ struct SealedMedia: Sendable {
 
     /// A sealed copy with location metadata removed, decided by the file's content
     /// (``ExifRedactor/strippingLocation(_:)``: JPEG with its appended images and motion-photo movies,
-    /// PNG, TIFF and DNG, HEIC, QuickTime and MP4, WebP, GIF); a type it cannot redact throws.
+    /// PNG, TIFF and DNG, HEIC and AVIF, QuickTime and MP4, WebP, JPEG XL, GIF); a type it cannot
+    /// redact throws.
     func redactedCopy(_ media: StoredMedia) throws -> OwnedFileDescriptor {
         let source = try open(media)
         defer { try? source.close() }

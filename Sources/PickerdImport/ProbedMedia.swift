@@ -16,7 +16,7 @@ public struct ProbedMedia: Sendable, Hashable {
     /// A still or a video.
     public var kind: Kind
     /// A MIME type from the file's content (`image/jpeg`, `image/heic`, `image/png`, `image/tiff`,
-    /// `video/quicktime`, `video/mp4`), never from its name.
+    /// `image/avif`, `image/webp`, `image/jxl`, `video/quicktime`, `video/mp4`), never from its name.
     public var contentType: String
     /// When it was taken, ms since 1970: EXIF `DateTimeOriginal` read in `OffsetTimeOriginal` (or
     /// the person's time zone when the file has no offset), a video's QuickTime creation date.

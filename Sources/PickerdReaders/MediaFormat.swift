@@ -1,6 +1,6 @@
 /// The formats pickerd reads, told apart by content.
 enum MediaFormat: Equatable {
-    case jpeg, png, tiff, heic, quicktime, mp4
+    case jpeg, png, tiff, heic, avif, webp, jxl, quicktime, mp4
 
     /// Its MIME type.
     var contentType: String {
@@ -9,27 +9,18 @@ enum MediaFormat: Equatable {
         case .png: "image/png"
         case .tiff: "image/tiff"
         case .heic: "image/heic"
+        case .avif: "image/avif"
+        case .webp: "image/webp"
+        case .jxl: "image/jxl"
         case .quicktime: "video/quicktime"
         case .mp4: "video/mp4"
         }
     }
 
-    /// The name of a photo format `head` starts that pickerd knows but does not read (WebP, AVIF,
-    /// BigTIFF, JPEG XL), so that such a photo is named as what it is, not as no photo at all.
+    /// The name of a photo format `head` starts that pickerd knows but does not read (BigTIFF), so
+    /// that such a photo is named as what it is, not as no photo at all.
     static func unreadImage(head: [UInt8]) -> String? {
-        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) { return "a WebP image" }
         if head.starts(with: [0x49, 0x49, 0x2B, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2B]) { return "a BigTIFF" }
-        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "a JPEG XL image" }
-        if head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) {
-            let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
-            var brands = [String(decoding: head[8..<12], as: UTF8.self)]
-            var at = 16
-            while at + 4 <= min(head.count, max(boxSize, 12)) {
-                brands.append(String(decoding: head[at..<(at + 4)], as: UTF8.self))
-                at += 4
-            }
-            if brands.contains("avif") || brands.contains("avis") { return "an AVIF image" }
-        }
         return nil
     }
 
@@ -38,7 +29,14 @@ enum MediaFormat: Equatable {
         if head.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg; return }
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff; return }
+        // JPEG XL: a bare codestream (FF 0A), or the ISO BMFF container's `JXL ` signature box.
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) {
+            self = .jxl
+            return
+        }
         guard head.count >= 12 else { return nil }
+        // RIFF, its size, then the form type: a WebP's chunks (VP8, VP8L or VP8X first) follow.
+        if head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) { self = .webp; return }
         let box = String(decoding: head[4..<8], as: UTF8.self)
         if box == "ftyp" {
             let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
@@ -54,11 +52,14 @@ enum MediaFormat: Equatable {
                                     "MSNV", "dash", "f4v ", "3gp4", "3gp5", "3gp6", "3gp7", "3gp8", "3gp9", "3gg6", "3gg9", "3ge6", "3ge7",
                                     "3gs7", "3g2a", "3g2b", "3g2c", "kddi", "mmp4"]
             let major = brands[0]
-            if heic.contains(major) {
-                // A bare HEIF brand whose compatible brands say AV1 (AVIF) is not HEIC.
+            if major == "avif" || major == "avis" {
+                self = .avif  // AV1 in HEIF: libheif reads it as a HEIC, decoding with its AV1 plugin (dav1d, aom)
+            } else if heic.contains(major) {
+                // A bare HEIF brand whose compatible brands say AV1 (AVIF) and not HEVC is an AVIF.
                 if (major == "mif1" || major == "msf1"), brands.contains("avif") || brands.contains("avis"),
                    !brands.dropFirst().contains(where: { ["heic", "heix", "hevc", "hevx"].contains($0) }) {
-                    return nil
+                    self = .avif
+                    return
                 }
                 self = .heic
             } else if major == "qt  " {

@@ -57,12 +57,21 @@ public enum MediaProbe {
             return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [])
         case .png: return (try probePNG(file, timeZone: timeZone), [])
         case .tiff: return (try probeTIFF(file, timeZone: timeZone), [])
-        case .heic:
-            let media = try probeHEIC(file, timeZone: timeZone)
+        case .heic, .avif:
+            let media = try probeHEIC(file, format: format, timeZone: timeZone)
             guard readPeople else { return (media, []) }
             // The XMP item of a HEIC: exiftool and cameras write it ahead of the image data.
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
             return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
+        case .jxl:
+            let media = try probeJXL(file, timeZone: timeZone)
+            guard readPeople else { return (media, []) }
+            // An uncompressed `xml ` box ahead of the codestream (a `brob` one is not scanned).
+            let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
+            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
+        case .webp:
+            let (media, xmp) = try probeWebP(file, timeZone: timeZone, wantXMP: readPeople)
+            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [])
         case .quicktime, .mp4: return (try probeVideo(file, format: format, timeZone: timeZone), [])
         }
     }
@@ -329,12 +338,15 @@ public enum MediaProbe {
         return out
     }
 
-    private static func probeHEIC(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
-        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.heic.contentType)
+    /// A HEIC's or an AVIF's metadata: both are HEIF files, which libheif reads alike (an AVIF's
+    /// image items are AV1, decoded by libheif's dav1d or aom plugin only for thumbnails).
+    private static func probeHEIC(_ file: MediaFile, format: MediaFormat, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: format.contentType)
         var info = pm_heif_info()
         var error = [CChar](repeating: 0, count: 256)
         let status = pm_heif_probe_fd(file.fd, &info, &error, error.count)
-        guard status == PM_OK else { throw ProbeError(status, message: "HEIC: " + CText.error(error)) }
+        let name = format == .avif ? "AVIF" : "HEIC"
+        guard status == PM_OK else { throw ProbeError(status, message: "\(name): " + CText.error(error)) }
         if info.has_exif != 0 { apply(info.exif, to: &media, timeZone: timeZone) }
         // libheif applies the file's own rotation (irot/imir), which takes precedence over EXIF's
         // Orientation in HEIF: sizes are as displayed and nothing is left to rotate.
@@ -342,6 +354,102 @@ public enum MediaProbe {
         media.pixelWidth = info.width
         media.pixelHeight = info.height
         return media
+    }
+
+    /// A JPEG XL's metadata: its size and the container's `Exif` box (bare or Brotli-compressed in
+    /// a `brob` box), read by libjxl. A bare codestream (FF 0A) has no metadata but its size.
+    private static func probeJXL(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.jxl.contentType)
+        var info = pm_jxl_info()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = pm_jxl_probe_fd(file.fd, &info, &error, error.count)
+        guard status == PM_OK else { throw ProbeError(status, message: "JPEG XL: " + CText.error(error)) }
+        if info.has_exif != 0 { apply(info.exif, to: &media, timeZone: timeZone) }
+        // libjxl applies the codestream's orientation when decoding (JPEG XL's own field, which
+        // a writer keeps in step with EXIF's): sizes are as displayed and nothing is left to rotate.
+        media.orientation = 1
+        media.pixelWidth = info.width
+        media.pixelHeight = info.height
+        return media
+    }
+
+    /// The most bytes of an `EXIF` or `XMP ` chunk of a WebP that are read (libexif reads at most
+    /// 64 KiB of EXIF anyway; an XMP packet naming people is far smaller).
+    static let maximumWebPMetadataChunk = 4 << 20
+
+    /// A WebP's metadata and, when `wantXMP`, its `XMP ` chunk's packet. The RIFF chunks are
+    /// walked by their headers (Google's "WebP Container Specification"): the pixel size from the
+    /// first image chunk (`VP8X`'s canvas, else `VP8 `'s key-frame header or `VP8L`'s header), the
+    /// `EXIF` chunk's TIFF (libwebp's tools write it bare; some writers put JPEG's "Exif\0\0"
+    /// before it: `pm_exif_read` takes both). Chunks are padded to even sizes.
+    ///
+    /// Corrupt: a RIFF size past the end of the file (a cut copy), a chunk that runs past the RIFF
+    /// data, no image chunk, an image chunk whose header is not VP8's or VP8L's.
+    private static func probeWebP(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?) {
+        var media = ProbedMedia(kind: .photo, contentType: MediaFormat.webp.contentType)
+        let header = try file.read(at: 0, count: 12)
+        guard header.count == 12 else { throw ProbeError(.corrupt, "WebP: truncated RIFF header") }
+        func le(_ b: [UInt8], _ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(b[at + $1]) << (8 * $1) } }
+        let end = Int64(le(header, 4, 4)) + 8
+        guard end <= file.size else {
+            throw ProbeError(.corrupt, "WebP: truncated (the RIFF data says \(end) bytes, the file has \(file.size))")
+        }
+        var offset: Int64 = 12
+        var size: (width: UInt32, height: UInt32)?
+        var sawImage = false
+        var exifBlock: [UInt8]?
+        var xmp: [UInt8]?
+        var chunks = 0
+        while offset + 8 <= end {
+            chunks += 1
+            guard chunks < 100_000 else { throw ProbeError(.corrupt, "WebP: too many chunks") }
+            let chunk = try file.read(at: offset, count: 8)
+            guard chunk.count == 8 else { throw ProbeError(.corrupt, "WebP: truncated chunk header") }
+            let type = chunk[0..<4].map { (0x20...0x7E).contains($0) ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+            let length = Int64(le(chunk, 4, 4))
+            let body = offset + 8
+            guard body + length <= end else {
+                throw ProbeError(.corrupt, "WebP: chunk \(type) runs past the end of the RIFF data")
+            }
+            switch type {
+            case "VP8X" where size == nil:
+                let vp8x = try file.read(at: body, count: 10)
+                guard vp8x.count == 10 else { throw ProbeError(.corrupt, "WebP: truncated VP8X chunk") }
+                size = (UInt32(le(vp8x, 4, 3) + 1), UInt32(le(vp8x, 7, 3) + 1))
+            case "VP8 ", "VP8L", "ANMF":
+                if type == "VP8 " || type == "VP8L" {
+                    let bits = try file.read(at: body, count: 10)
+                    if type == "VP8 " {
+                        // A key frame's tag (3 bytes), the start code 9D 01 2A, then 14-bit width and height.
+                        guard bits.count == 10, bits[3...5].elementsEqual([0x9D, 0x01, 0x2A]) else {
+                            throw ProbeError(.corrupt, "WebP: the VP8 chunk has no key-frame header")
+                        }
+                        if size == nil { size = (UInt32(le(bits, 6, 2) & 0x3FFF), UInt32(le(bits, 8, 2) & 0x3FFF)) }
+                    } else {
+                        // The signature 2F, then 14 bits of width − 1 and 14 of height − 1.
+                        guard bits.count >= 5, bits[0] == 0x2F else { throw ProbeError(.corrupt, "WebP: the VP8L chunk has no signature") }
+                        let packed = le(bits, 1, 4)
+                        if size == nil { size = (UInt32(packed & 0x3FFF) + 1, UInt32((packed >> 14) & 0x3FFF) + 1) }
+                    }
+                }
+                sawImage = true
+            case "EXIF" where exifBlock == nil && length >= 8:
+                exifBlock = try file.read(at: body, count: Int(min(length, Int64(maximumWebPMetadataChunk))))
+            case "XMP " where wantXMP && xmp == nil:
+                xmp = try file.read(at: body, count: Int(min(length, Int64(maximumWebPMetadataChunk))))
+            default:
+                break
+            }
+            offset = body + length + (length & 1)
+        }
+        guard sawImage else { throw ProbeError(.corrupt, "WebP: no image chunk (VP8, VP8L or ANMF)") }
+        if let exifBlock, let exif = readExif(exifBlock) { apply(exif, to: &media, timeZone: timeZone) }
+        // The bitstream's size is the picture's; EXIF's PixelXDimension may describe an original.
+        if let size, size.width > 0, size.height > 0 {
+            media.pixelWidth = size.width
+            media.pixelHeight = size.height
+        }
+        return (media, xmp)
     }
 
     // MARK: Videos

@@ -2,14 +2,19 @@ import CMedia
 public import PickerdImport
 
 /// Small previews of a person's photos and videos for the pickers: decodes the picture (a HEIC
-/// through libheif; a video's first frame, a JPEG, PNG or TIFF through FFmpeg), scales it to fit,
-/// turns it upright and encodes a PNG without metadata (FFmpeg's PNG encoder).
+/// or an AVIF through libheif, a WebP through libwebp, a JPEG XL through libjxl; a video's first
+/// frame, a JPEG, PNG or TIFF through FFmpeg), scales it to fit, turns it upright and encodes a
+/// PNG without metadata (FFmpeg's PNG encoder).
 public enum Thumbnailer {
+    /// The largest WebP previewed (libwebp decodes from memory, so the file is read whole): far
+    /// above a phone's or a camera's WebP.
+    static let maximumWebPBytes: Int64 = 64 << 20
+
     /// A PNG preview of `path`.
     /// - Parameters:
     ///   - path: the file.
     ///   - contentType: its type as ``MediaProbe`` read it (`image/jpeg`, `image/png`, `image/tiff`,
-    ///     `image/heic`, `video/quicktime`, `video/mp4`).
+    ///     `image/heic`, `image/avif`, `image/webp`, `image/jxl`, `video/quicktime`, `video/mp4`).
     ///   - maxSide: the preview's longest side in pixels (aspect kept; a smaller picture is not enlarged).
     ///   - orientation: the EXIF orientation 1…8 to apply, as ``ProbedMedia/orientation`` reports it
     ///     (for a HEIC that is 1: libheif applies the file's own rotation; for a video, its display
@@ -26,8 +31,17 @@ public enum Thumbnailer {
         var error = [CChar](repeating: 0, count: 256)
         let status: pm_status
         switch contentType {
-        case "image/heic", "image/heif":
+        case "image/heic", "image/heif", "image/avif":
             status = pm_decode_heif_fd(file.fd, side, &rgb, &error, error.count)
+        case "image/jxl":
+            status = pm_decode_jxl_fd(file.fd, side, &rgb, &error, error.count)
+        case "image/webp":
+            // libwebp decodes from memory: the file is read whole, bounded.
+            guard file.size <= maximumWebPBytes else {
+                throw ProbeError(.unsupported, "thumbnail: a WebP of \(file.size) bytes is over the \(maximumWebPBytes)-byte limit")
+            }
+            let bytes = try file.read(at: 0, count: Int(file.size))
+            status = bytes.withUnsafeBufferPointer { pm_decode_webp($0.baseAddress, $0.count, side, &rgb, &error, error.count) }
         case "image/jpeg":
             status = pm_decode_av_fd(file.fd, "jpeg_pipe", side, &rgb, &error, error.count)
         case "image/png":

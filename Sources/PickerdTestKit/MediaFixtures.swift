@@ -137,6 +137,39 @@ public enum MediaFixtures {
         try writeExif(exif, to: path)
     }
 
+    /// A WebP made by libwebp's `cwebp` (lossy VP8, or lossless VP8L) from an ImageMagick PNG, with
+    /// EXIF written by exiftool (which turns the file into the extended format: `VP8X`, then the
+    /// image chunk, then an `EXIF` chunk, as Android's camera apps lay it out).
+    public static func webp(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, lossless: Bool = false,
+                            exif: Exif = Exif()) throws {
+        let source = path + ".source.png"
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 4))", source])
+        try run("cwebp", ["-quiet"] + (lossless ? ["-lossless"] : ["-q", "80"]) + [source, "-o", path])
+        try writeExif(exif, to: path)
+    }
+
+    /// An AVIF made by ImageMagick (libheif with libaom: 4:2:0, as phones and browsers write it;
+    /// Debian 12's `heif-enc -A` aborts in libaom on its 4:2:2 default), with EXIF written by exiftool.
+    /// Even sides: AV1's 4:2:0 wants them.
+    public static func avif(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, exif: Exif = Exif()) throws {
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 4))", "-quality", "60", "avif:" + path])
+        try writeExif(exif, to: path)
+    }
+
+    /// A JPEG XL made by libjxl's `cjxl` from an ImageMagick PNG: a bare codestream (`FF 0A`) as
+    /// cjxl writes it, or, when `exif` has tags, the container exiftool wraps it in with an `Exif` box.
+    public static func jxl(at path: String, width: Int = 96, height: Int = 64, seed: Int = 0, exif: Exif = Exif()) throws {
+        let source = path + ".source.png"
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        try run("convert", ["-size", "\(width)x\(height)", "gradient:\(colour(seed))-\(colour(seed + 4))", source])
+        try run("cjxl", ["--quiet", "-q", "90", source, path])
+        let arguments = exif.arguments
+        guard !arguments.isEmpty else { return }
+        // -m: exiftool's notice that it wraps the codestream in the container is a "minor" warning.
+        try run("exiftool", ["-m", "-q", "-overwrite_original"] + arguments + [path])
+    }
+
     /// A short clip made by FFmpeg (its test pattern) in the container `path`'s extension names
     /// (`.mov` or `.mp4`), with QuickTime metadata as an iPhone writes it: `creationDate`
     /// (`com.apple.quicktime.creationdate`, with its offset), `location.ISO6709`, `content.identifier`.

@@ -44,7 +44,7 @@ extension ConformanceTests {
 }
 
 extension ConformanceTests {
-    @Test("17. without a kept place no type leaves with a location: TIFF, DNG, a multi-picture JPEG, a motion photo with an MP4 trailer",
+    @Test("17. without a kept place no type leaves with a location: TIFF, DNG, a multi-picture JPEG, a motion photo with an MP4 trailer, WebP, AVIF, JPEG XL",
           arguments: Caller.allCases)
     func everyTypeRedacted(caller: Caller) throws {
         let world = try World(script: #"{"reviews": [{"title": "Morning in Intendente", "keep": ["photo"]}]}"#)
@@ -83,6 +83,19 @@ extension ConformanceTests {
             var motion = try Data(contentsOf: URL(fileURLWithPath: work + "/still.jpg"))
             motion += try Data(contentsOf: URL(fileURLWithPath: work + "/motion.mp4"))
             try motion.write(to: URL(fileURLWithPath: pictures + "/PXL_20240504_MP.jpg"))
+            // The newer photo formats, from their own encoders: libwebp's cwebp, ImageMagick over
+            // libheif and libaom (AVIF), libjxl's cjxl; exiftool writes each one's EXIF with GPS
+            // (a WebP `EXIF` chunk, an AVIF Exif item, a JPEG XL `Exif` box).
+            try tool("/usr/bin/convert", ["-size", "64x48", "gradient:yellow-blue", work + "/webp.png"])
+            try tool("/usr/bin/cwebp", ["-quiet", work + "/webp.png", "-o", pictures + "/PXL_20240504_1.webp"])
+            try located(pictures + "/PXL_20240504_1.webp", "10:05")
+            try tool("/usr/bin/convert", ["-size", "64x48", "gradient:white-blue", "-quality", "60", "avif:" + pictures + "/photo.avif"])
+            try located(pictures + "/photo.avif", "10:15")
+            try tool("/usr/bin/convert", ["-size", "64x48", "gradient:black-blue", work + "/jxl.png"])
+            try tool("/usr/bin/cjxl", ["--quiet", work + "/jxl.png", pictures + "/photo.jxl"])
+            try tool("/usr/bin/exiftool", ["-m", "-q", "-overwrite_original", "-DateTimeOriginal=2024:05:04 10:25:00", "-OffsetTimeOriginal=+01:00",
+                                           "-GPSLatitude=38.7223", "-GPSLatitudeRef=N", "-GPSLongitude=9.1393", "-GPSLongitudeRef=W",
+                                           pictures + "/photo.jxl"])
 
             let added = try world.pickerd.ctl(["sources", "add", pictures])
             guard added.status == 0 else { return (false, "sources add: \(added.stderr)") }
@@ -99,8 +112,8 @@ extension ConformanceTests {
                 }
             }
             let approved = lines.last?["result"] as? String == "approved"
-            return (approved && files.count == 4 && located.isEmpty,
-                    "approved \(approved), \(files.count) files (TIFF, DNG, multi-picture JPEG, motion photo); "
+            return (approved && files.count == 7 && located.isEmpty,
+                    "approved \(approved), \(files.count) files (TIFF, DNG, multi-picture JPEG, motion photo, WebP, AVIF, JPEG XL); "
                     + (located.isEmpty ? "exiftool (all groups, embedded too) finds no location in any" : "still located: \(located)"))
         }
     }

@@ -48,11 +48,28 @@ int main(int argc, char **argv) {
         char error[256] = {0};
         uint8_t head[12] = {0};
         pread(fds[i], head, sizeof head, 0);
-        int heif = memcmp(head + 4, "ftyp", 4) == 0 && (memcmp(head + 8, "heic", 4) == 0 || memcmp(head + 8, "mif1", 4) == 0);
+        int heif = memcmp(head + 4, "ftyp", 4) == 0 && (memcmp(head + 8, "heic", 4) == 0 || memcmp(head + 8, "mif1", 4) == 0 ||
+                                                       memcmp(head + 8, "avif", 4) == 0);
+        int webp = memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0;
+        int jxl = (head[0] == 0xFF && head[1] == 0x0A) || memcmp(head + 4, "JXL ", 4) == 0;
+        const char *library = heif ? "libheif" : webp ? "libwebp" : jxl ? "libjxl" : "FFmpeg";
         pm_rgb rgb;
         pm_status probe, decode;
         unsigned width = 0, height = 0;
-        if (heif) {
+        if (webp) {
+            // As pickerd-reader does: the file read whole through its descriptor, decoded from memory.
+            off_t size = lseek(fds[i], 0, SEEK_END);
+            uint8_t *bytes = size > 0 && size < (64 << 20) ? malloc((size_t)size) : NULL;
+            probe = bytes && pread(fds[i], bytes, (size_t)size, 0) == size ? PM_OK : PM_UNREADABLE;
+            decode = probe == PM_OK ? pm_decode_webp(bytes, (size_t)size, 64, &rgb, error, sizeof error) : PM_UNREADABLE;
+            if (decode != PM_UNREADABLE) width = (unsigned)rgb.width, height = (unsigned)rgb.height;
+            free(bytes);
+        } else if (jxl) {
+            pm_jxl_info info;
+            probe = pm_jxl_probe_fd(fds[i], &info, error, sizeof error);
+            width = info.width, height = info.height;
+            decode = pm_decode_jxl_fd(fds[i], 64, &rgb, error, sizeof error);
+        } else if (heif) {
             pm_heif_info info;
             probe = pm_heif_probe_fd(fds[i], &info, error, sizeof error);
             width = info.width, height = info.height;
@@ -63,7 +80,7 @@ int main(int argc, char **argv) {
             width = info.width, height = info.height;
             decode = pm_decode_av_fd(fds[i], NULL, 64, &rgb, error, sizeof error);
         }
-        printf("%s: %s probe %d (%ux%u), decode %d (%dx%d)%s%s\n", argv[i + 1], heif ? "libheif" : "FFmpeg", probe, width, height,
+        printf("%s: %s probe %d (%ux%u), decode %d (%dx%d)%s%s\n", argv[i + 1], library, probe, width, height,
                decode, rgb.width, rgb.height, error[0] ? ": " : "", error);
         if (probe == PM_OK && decode == PM_OK) read++; else refused++;
         pm_rgb_free(&rgb);

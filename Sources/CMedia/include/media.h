@@ -1,4 +1,4 @@
-// CMedia: small C wrappers over libexif, libheif and FFmpeg for pickerd's importer.
+// CMedia: small C wrappers over libexif, libheif, libwebp, libjxl and FFmpeg for pickerd's importer.
 //
 // Files: every reader takes a descriptor of a regular file (the caller's; never closed here) and
 // reads it with `pread(2)` at positions of its own; no path ever reaches libheif or FFmpeg, and
@@ -212,6 +212,51 @@ pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb 
 /// - Parameters: as `pm_decode_av_fd` (without `format_name`).
 /// - Returns: as `pm_decode_av_fd`.
 pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size);
+
+// MARK: JPEG XL
+
+/// What `pm_jxl_probe_fd` read.
+typedef struct pm_jxl_info {
+    /// The image's size as displayed (libjxl applies the codestream's orientation).
+    uint32_t width, height;
+    /// 1 when an `Exif` box (bare, or Brotli-compressed in a `brob` box) was read into `exif`.
+    int has_exif;
+    /// The Exif box's fields (zeroed when `has_exif` is 0).
+    pm_exif_info exif;
+    /// 1 when the file is a container (`JXL ` signature box), 0 for a bare codestream (FF 0A).
+    int is_container;
+} pm_jxl_info;
+
+/// Reads a JPEG XL file's size and its `Exif` box with libjxl, without decoding pixels. The file
+/// is fed to libjxl in pieces read with `pread(2)`; `brob` boxes are decompressed by libjxl
+/// (Brotli). The Exif box starts with a 4-byte big-endian offset to the TIFF header; this skips it.
+/// - Parameters:
+///   - fd: a descriptor of the file (a regular file; borrowed, not closed).
+///   - out: filled (zeroed first).
+///   - error: receives a sentence on failure (may be NULL).
+///   - error_size: `error`'s capacity.
+/// - Returns: `PM_OK`, `PM_UNREADABLE`, `PM_CORRUPT` (libjxl cannot parse it, or it ends early).
+pm_status pm_jxl_probe_fd(int fd, pm_jxl_info *out, char *error, size_t error_size);
+
+/// Decodes a JPEG XL file's image (an animation's first frame; its orientation applied) with
+/// libjxl on the calling thread, and scales it to fit `max_side` (aspect kept, never enlarged).
+/// Refuses images over `PM_MAX_PIXELS` before decoding.
+/// - Parameters: as `pm_decode_heif_fd`.
+/// - Returns: as `pm_decode_heif_fd`.
+pm_status pm_decode_jxl_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size);
+
+/// Decodes a still WebP image (an animation is refused) held in memory with libwebp and
+/// scales it with libswscale to fit `max_side` (aspect kept, never enlarged). Refuses images over
+/// `PM_MAX_PIXELS` before decoding (the size is read from the bitstream's header first).
+/// - Parameters:
+///   - data: the whole file's bytes (borrowed; the caller read them with a bound).
+///   - size: their length.
+///   - max_side: the longest side of the result, at least 1.
+///   - out: receives the pixels (caller frees with `pm_rgb_free`); zeroed on failure.
+///   - error: receives a sentence on failure (may be NULL).
+///   - error_size: `error`'s capacity.
+/// - Returns: `PM_OK`, `PM_CORRUPT` (libwebp cannot decode it), `PM_UNSUPPORTED` (too large).
+pm_status pm_decode_webp(const uint8_t *data, size_t size, int max_side, pm_rgb *out, char *error, size_t error_size);
 
 /// Encodes RGB24 pixels (rows of `width * 3` bytes) as a PNG with FFmpeg's PNG encoder
 /// (deflate-compressed; IHDR, IDAT and IEND only, no metadata).

@@ -20,6 +20,9 @@ import PickerdChecksum
 ///   `©xyz`, `loci`, location keys in `keys`/`ilst`, and XMP (`XMP_`, `uuid`). See
 ///   `ContainerRedactor.swift` for what each one becomes.
 /// - WebP: the `EXIF` chunk's TIFF and the `XMP ` chunk; anything after the RIFF data is cut off.
+/// - JPEG XL: a bare codestream holds no metadata; the container's `Exif` box's TIFF and `xml `
+///   box, and every box it does not understand (`brob`, `jumb`, `jbrd`, …) becomes a `free` box of
+///   zeroes. See `JPEGXLRedactor.swift`.
 /// - GIF: an XMP application extension's location properties; anything after the trailer is cut off.
 /// - YUV4MPEG2 (pickerd's own generated videos): `X` parameters other than the colour ones are
 ///   dropped from the stream and frame headers; the pictures carry nothing else.
@@ -45,8 +48,8 @@ public enum ExifRedactor {
     }
 
     /// The file without location metadata.
-    /// - Parameter bytes: a TIFF (or DNG), PNG, JPEG, HEIC/HEIF/AVIF, MOV, MP4, WebP, GIF or
-    ///   YUV4MPEG2 file, whole. Pass it as the last use of the caller's array and it is edited
+    /// - Parameter bytes: a TIFF (or DNG), PNG, JPEG, HEIC/HEIF/AVIF, MOV, MP4, WebP, JPEG XL, GIF
+    ///   or YUV4MPEG2 file, whole. Pass it as the last use of the caller's array and it is edited
     ///   without being copied.
     /// - Returns: the same file with its location metadata removed or blanked, the same length
     ///   except that a trailer that was not understood (after a JPEG's last image, a PNG's `IEND`, a
@@ -63,6 +66,8 @@ public enum ExifRedactor {
             if end < bytes.count { bytes.removeSubrange(end...) }
         } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             try stripTIFF(&bytes)
+        } else if isJPEGXL(bytes) {
+            try jpegXL(&bytes)
         } else if isISOBaseMedia(bytes) {
             try isoBaseMedia(&bytes)
         } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), bytes[8..<12].elementsEqual("WEBP".utf8) {

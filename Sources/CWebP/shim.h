@@ -1,0 +1,2 @@
+// libwebp's decoder (Debian: libwebp-dev), found through pkg-config.
+#include <webp/decode.h>
