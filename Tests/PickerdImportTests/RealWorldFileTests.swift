@@ -169,8 +169,9 @@ import Testing
         try MediaFixtures.heic(at: root + "/new/IMG_0042.HEIC", exif: .init(dateTimeOriginal: "2020:03:01 10:00:00", offsetTimeOriginal: "+00:00",
                                                                             make: "Apple", model: "iPhone 11"))
         try MediaFixtures.clip(at: root + "/new/IMG_0042.MOV", seconds: 2, creationDate: "2020-03-01T10:00:01+0000")
-        // A clip whose only still of its name is five years older: no pair.
-        try MediaFixtures.jpeg(at: root + "/old/IMG_0007.jpg", exif: .init(dateTimeOriginal: "2015:06:01 10:00:00", offsetTimeOriginal: "+00:00",
+        // A clip whose only still of its name is five years older: no pair. (Another picture than
+        // new/IMG_0042.jpg's: the same bytes would be one photo, a copy.)
+        try MediaFixtures.jpeg(at: root + "/old/IMG_0007.jpg", seed: 1, exif: .init(dateTimeOriginal: "2015:06:01 10:00:00", offsetTimeOriginal: "+00:00",
                                                                            latitude: 51.5, longitude: -0.12, make: "Apple", model: "iPhone 6"))
         try MediaFixtures.clip(at: root + "/old/IMG_0007.MOV", seconds: 2, creationDate: "2020-03-01T10:00:01+0000")
         let report = try SourceIndexer(store: store, timeZone: Self.utc).scan(try store.addSource(path: root, timeMs: 0))
