@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 public import Logging
+import PickerdImport
 import PickerdMoments
 public import PickerdStore
 public import PickerdTransport

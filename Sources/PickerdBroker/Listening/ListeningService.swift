@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PickerdImport
 import PickerdMoments
 import PickerdStore
 import PickerdWire

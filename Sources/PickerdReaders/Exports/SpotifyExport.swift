@@ -30,8 +30,8 @@ public import PickerdImport
 ///   (a podcast's: `podcastName`, `episodeName`), `endTime` in UTC to the minute.
 ///
 /// A play started `ms_played` before it ended (pauses aside: Spotify keeps no start). It becomes a
-/// listen when it counts by the listening rule pickerd applies to live plays (PickerdBroker's
-/// `ListeningRules`: half the track or four minutes, whichever is less; never a track under 30 s):
+/// listen when it counts by the listening rule pickerd applies to live plays
+/// (``ListeningRules``: half the track or four minutes, whichever is less; never a track under 30 s):
 /// Spotify does not give a track's length, but a play that ended because the track did
 /// (`reason_end` `trackdone`) was the whole track, so it counts from 30 s; a play cut short counts
 /// from four minutes (the rule for a track of unknown length). The account data has no `reason_end`:
@@ -47,10 +47,6 @@ public import PickerdImport
 /// breaks off) is refused whole, naming the line. Streamed: one play at a time, memory bounded by
 /// what is kept (the listens, their artist and album strings shared).
 public enum SpotifyExport {
-    /// The shortest play that counts when it reached the track's end: the listening rule's minimum track.
-    public static let minimumTrackMs: Int64 = 30_000
-    /// The shortest play that counts when the track's length is unknown: the listening rule's cap.
-    public static let capMs: Int64 = 240_000
     /// How many broken records are named one by one before the rest are only counted.
     static let maximumNamed = 20
 
@@ -276,9 +272,11 @@ public enum SpotifyExport {
     ///   - reasonEnd: why it ended (extended history); nil in the account data.
     ///   - extended: whether it comes from the extended history (which says why a play ended).
     public static func counts(msPlayed: Int64, reasonEnd: String?, extended: Bool) -> Bool {
-        guard msPlayed >= minimumTrackMs else { return false }
-        if !extended || reasonEnd == "trackdone" { return true }
-        return msPlayed >= capMs
+        // A play that ran to the track's end (or, in the account data, which does not say, is
+        // taken to have) was the whole track: its length. One cut short leaves the length unknown.
+        let length: Duration? = !extended || reasonEnd == "trackdone" ? .milliseconds(msPlayed) : nil
+        guard let needed = ListeningRules().threshold(length: length) else { return false }
+        return .milliseconds(msPlayed) >= needed
     }
 
     /// The listen `play` is, nil when it is none (what was left out counted in `data`, except a
