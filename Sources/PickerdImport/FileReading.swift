@@ -67,6 +67,13 @@ public struct ExportRead: Sendable {
 public protocol FileReading: Sendable {
     /// A photo's or video's metadata (PickerdReaders' `MediaProbe`).
     func probe(path: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String])
+    /// A photo's or video's metadata read with its Google Photos Takeout sidecar, completed by
+    /// ``TakeoutSidecars/complete(_:people:from:people:)``: one request for both.
+    /// - Returns: what the file and its sidecar say, whom they name, and why the sidecar could not
+    ///   be read (`nil` when it was; the file's own metadata is then what it says alone).
+    /// - Throws: ``ProbeError`` when the photo or video itself cannot be read.
+    func probe(path: String, sidecar: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
+        -> (media: ProbedMedia, people: [String], sidecarProblem: String?)
     /// The workout a GPX, TCX or FIT file (or a .gz of one) in a source holds; `nil` when it holds none.
     func workout(path: String, size: Int) throws(ProbeError) -> ImportedWorkout?
     /// An export's files read (``ExportImporter``): one, or an archive's members.
@@ -85,4 +92,20 @@ public protocol FileReading: Sendable {
     ///   - files: the files found, in order.
     ///   - granted: whether a reader may read a file (it asks for each by path).
     func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String])
+}
+
+extension FileReading {
+    /// The photo and its sidecar read one after the other, and completed: for readings in this
+    /// process, where a round trip costs nothing.
+    public func probe(path: String, sidecar: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
+        -> (media: ProbedMedia, people: [String], sidecarProblem: String?) {
+        var (media, people) = try probe(path: path, timeZone: timeZone, readPeople: readPeople)
+        do throws(ProbeError) {
+            let (said, named) = try probe(path: sidecar, timeZone: timeZone, readPeople: readPeople)
+            TakeoutSidecars.complete(&media, people: &people, from: said, people: named)
+            return (media, people, nil)
+        } catch {
+            return (media, people, error.message)
+        }
+    }
 }

@@ -36,6 +36,9 @@ struct FolderWalk {
     var files: [WalkedFile] = []
     /// Entries left out, by path, with why.
     var skipped: [String: String] = [:]
+    /// Of those, the folders not looked into (hidden ones, links to folders): what they hold is not
+    /// even counted, so pickerd names them where the person looks at their sources.
+    var skippedFolders: Set<String> = []
     /// Folders that could not be read, by path, with why.
     var unreadableFolders: [String: String] = [:]
     /// The folders listed.
@@ -76,6 +79,7 @@ struct FolderWalk {
                     if recursive {
                         if name.hasPrefix(".") {
                             skipped[path] = "a hidden folder (its name starts with a dot): not looked into"
+                            skippedFolders.insert(path)
                         } else {
                             pending.append((path, true))
                         }
@@ -92,6 +96,7 @@ struct FolderWalk {
                         files.append(Self.file(path, target))
                     } else if target.st_mode & S_IFMT == S_IFDIR {
                         skipped[path] = "a symbolic link to a folder: not followed (add that folder as a source)"
+                        skippedFolders.insert(path)
                     } else {
                         skipped[path] = "a symbolic link to something that is not a file"
                     }

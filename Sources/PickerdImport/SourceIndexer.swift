@@ -106,6 +106,10 @@ public struct SourceIndexer: Sendable {
     public let reading: any FileReading
     /// Files read and written per transaction.
     static let batchSize = 500
+    /// The role of a Google Photos Takeout sidecar's record: a file with no item, whose photos are
+    /// read again when it changes.
+    static let sidecarRole = "sidecar"
+
     /// Longest clip paired with a still of the same name when no content identifier says so.
     static let livePhotoClipMaxMs: Int64 = 6_000
 
@@ -154,10 +158,22 @@ public struct SourceIndexer: Sendable {
         // one that names no photo is named, each scan (it is no photo to remember as skipped).
         let takeout = TakeoutSidecars(walk.files.map(\.path))
         for (path, reason) in takeout.unmatched.sorted(by: { $0.key < $1.key }) { report.skipped.append(.init(path: path, reason: reason)) }
+        // A sidecar in use has a record of its own (role `sidecar`, no item), so one added or
+        // changed alone has its photos read again; one deleted, below.
+        let sidecars = Set(takeout.sidecar.values)
+        var sidecarsChanged = Set<String>()
         for file in walk.files {
             present.insert(file.path)
+            if sidecars.contains(file.path) {
+                if let record = known[file.path], record.role == Self.sidecarRole, record.size == file.size, record.mtimeNs == file.mtimeNs,
+                   record.device == file.device, record.inode == file.inode, record.ctimeNs == file.ctimeNs { continue }
+                sidecarsChanged.insert(file.path)
+                changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
+                                                device: file.device, inode: file.inode, role: Self.sidecarRole, ctimeNs: file.ctimeNs))
+                continue
+            }
             if takeout.notMedia.contains(file.path) {
-                // Recorded as a file that is no photo before sidecars were read: no longer.
+                // An album's metadata, or a sidecar no photo uses now: no file to remember.
                 if known[file.path] != nil { changes.removedFiles.append(file.path) }
                 continue
             }
@@ -170,6 +186,17 @@ public struct SourceIndexer: Sendable {
                 continue
             }
             toRead.append(file)
+        }
+        // Photos whose sidecar came, changed or went, themselves unchanged: read again with it (or
+        // without it: what it alone said leaves).
+        let goneSidecars = known.values.filter { $0.role == Self.sidecarRole && !present.contains($0.path) }.map(\.path)
+        if !sidecarsChanged.isEmpty || !goneSidecars.isEmpty {
+            let before = goneSidecars.isEmpty ? takeout : TakeoutSidecars(walk.files.map(\.path) + goneSidecars)
+            let reading = Set(toRead.map(\.path))
+            let gone = Set(goneSidecars)
+            let photos = Set(takeout.sidecar.filter { sidecarsChanged.contains($0.value) }.keys)
+                .union(before.sidecar.filter { gone.contains($0.value) }.keys)
+            toRead += walk.files.filter { photos.contains($0.path) && !reading.contains($0.path) && known[$0.path] != nil }
         }
         // Gone: recorded here, not found. A new file with a gone file's device, inode, size and mtime
         // is that file, moved: its record and media follow it and its item stays.
@@ -190,7 +217,7 @@ public struct SourceIndexer: Sendable {
             changes.removedFiles.append(record.path)
             // A copy or an edit's original gone: its item stays, shown by the file that holds it.
             if let id = record.itemID, !PhotoCopies.isFurtherFile(record.role) { changes.removedItems.append(id); orphans.insert(id) }
-            report.removed += 1
+            if record.role != Self.sidecarRole { report.removed += 1 }
         }
         // A Live Photo whose still or clip went: the file that stays is read again on its own.
         if !orphans.isEmpty {
@@ -202,6 +229,8 @@ public struct SourceIndexer: Sendable {
             }
         }
         for (path, reason) in walk.skipped { report.skipped.append(.init(path: path, reason: reason)) }
+        try store.replaceSkippedFolders(of: source.id, under: scope.filter(\.recursive).map(\.path),
+                                        with: walk.skipped.filter { walk.skippedFolders.contains($0.key) })
         let cleared = try store.apply(changes)
         report.touched += cleared
         // People: the Contact items photos give, made again where photos changed (only when the
@@ -243,27 +272,25 @@ public struct SourceIndexer: Sendable {
                        fingerprints: Fingerprints, sidecars: [String: String], report: inout ScanReport) throws(StoreError) {
         var changes = SourceChanges()
         var probed: [Probed] = []
-        // The batch's files are read at once, as many at a time as there are readers (cores), and
-        // with them the Takeout sidecars of its photos (one read however many photos share it: an
-        // edited version shares its original's); what follows takes them in order.
-        var sidecarPaths: [String] = []
-        var sidecarIndex: [String: Int] = [:]
-        for file in batch {
-            if let sidecar = sidecars[file.path], sidecarIndex[sidecar] == nil {
-                sidecarIndex[sidecar] = batch.count + sidecarPaths.count
-                sidecarPaths.append(sidecar)
-            }
-        }
-        let paths = batch.map(\.path) + sidecarPaths
-        let results = Mutex([Result<(media: ProbedMedia, people: [String]), ProbeError>?](repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result: Result<(media: ProbedMedia, people: [String]), ProbeError>
-            if index < batch.count, paths[index].lowercased().hasSuffix(".json") {
+        // The batch's files are read at once, as many at a time as there are readers (cores), each
+        // photo with its Takeout sidecar, if it has one, in the same request (an edited version's
+        // is its original's, read again: a few hundred bytes); what follows takes them in order.
+        typealias Read = (media: ProbedMedia, people: [String], sidecarProblem: String?)
+        let results = Mutex([Result<Read, ProbeError>?](repeating: nil, count: batch.count))
+        DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+            let path = batch[index].path
+            let result: Result<Read, ProbeError>
+            if path.lowercased().hasSuffix(".json") {
                 // A JSON file no Takeout sidecar name matches (an app's own): no photo, and not to be
                 // named as a broken sidecar.
                 result = .failure(ProbeError(.unsupported, "not a photo or video format pickerd reads"))
+            } else if let sidecar = sidecars[path] {
+                result = Result { () throws(ProbeError) in try reading.probe(path: path, sidecar: sidecar, timeZone: timeZone, readPeople: true) }
             } else {
-                result = Result { () throws(ProbeError) in try reading.probe(path: paths[index], timeZone: timeZone, readPeople: true) }
+                result = Result { () throws(ProbeError) in
+                    let (media, people) = try reading.probe(path: path, timeZone: timeZone, readPeople: true)
+                    return (media, people, nil)
+                }
             }
             results.withLock { $0[index] = result }
         }
@@ -274,17 +301,12 @@ public struct SourceIndexer: Sendable {
             if previous == nil { report.added += 1 } else { report.changed += 1 }
             do throws(ProbeError) {
                 guard let result = read[index] else { throw ProbeError(.unreadable, "it was not read") }
-                var (media, people) = try result.get()
+                let (media, people, sidecarProblem) = try result.get()
                 // A .json read as a sidecar that no photo's name matches is no photo.
                 guard media.kind != .sidecar else { throw ProbeError(.unsupported, "not a photo or video format pickerd reads") }
-                if let sidecar = sidecars[file.path], let at = sidecarIndex[sidecar], let said = read[at] {
-                    switch said {
-                    case .success(let (side, sidePeople)):
-                        Self.complete(&media, people: &people, from: side, people: sidePeople)
-                    case .failure(let error):
-                        // Named once; the photo is indexed with what its own file says.
-                        if sidecarsNamed.insert(sidecar).inserted { report.skipped.append(.init(path: sidecar, reason: error.message)) }
-                    }
+                // A broken sidecar is named once; the photo is indexed with what its own file says.
+                if let problem = sidecarProblem, let sidecar = sidecars[file.path], sidecarsNamed.insert(sidecar).inserted {
+                    report.skipped.append(.init(path: sidecar, reason: problem))
                 }
                 // A changed file keeps its item's id (a reminder's link, what was released of it).
                 let id = previous?.itemID ?? SuggestionBuilder.stableID("file|" + file.path)
@@ -469,26 +491,6 @@ public struct SourceIndexer: Sendable {
         // they give.
         try store.setPeople(people.filter { !$0.value.isEmpty })
         if linking { report.touched += try PeopleLinks(store: store).relink(touched).touched }
-    }
-
-    /// A photo's or video's metadata completed from its Google Photos Takeout sidecar: the time,
-    /// place and people Google kept, where the file's own metadata lacks them (Takeout's downloads
-    /// and edits often lose the EXIF).
-    ///
-    /// Where both give a time or a place, the file's own wins, even when they differ: EXIF is the
-    /// camera's word and carries the local offset the person lived in (the sidecar's time is bare
-    /// UTC seconds), and Google's time for a photo it received without one is when it was uploaded.
-    /// The cost: a date or place the person corrected in Google Photos, which Google writes only to
-    /// the sidecar, is not taken when the file states its own. A file with only a digitizing date
-    /// (a scan) keeps it: Google's taking time for a scan is that date or the upload's.
-    static func complete(_ media: inout ProbedMedia, people: inout [String], from sidecar: ProbedMedia, people named: [String]) {
-        guard sidecar.kind == .sidecar else { return }
-        if media.takenAtMs == nil, media.digitizedAtMs == nil, let taken = sidecar.takenAtMs {
-            media.takenAtMs = taken
-            media.utcOffsetSeconds = nil  // Google keeps no offset: the person's zone places it in the day
-        }
-        if media.coordinate == nil { media.coordinate = sidecar.coordinate }
-        if people.isEmpty { people = named }
     }
 
     /// The workout a GPX, TCX or FIT file (or a gzip of one) in a source holds, as a library item:

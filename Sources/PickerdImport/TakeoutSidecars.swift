@@ -15,7 +15,7 @@
 /// Names only: the sidecars are read (by a reader, ``FileReading/probe(path:timeZone:readPeople:)``)
 /// when their photo is. Album folders' `metadata.json` (`title`, `description`, `date`) is
 /// recognised and left alone: the store keeps no album titles yet.
-struct TakeoutSidecars {
+public struct TakeoutSidecars {
     /// The sidecar of each photo or video that has one, by the media file's path.
     var sidecar: [String: String] = [:]
     /// Sidecars and album metadata files: neither media nor files to name as skipped.
@@ -120,5 +120,27 @@ struct TakeoutSidecars {
         let dup = String(text[open...])
         text = String(text[..<open])
         return dup
+    }
+}
+
+extension TakeoutSidecars {
+    /// A photo's or video's metadata completed from its Google Photos Takeout sidecar: the time,
+    /// place and people Google kept, where the file's own metadata lacks them (Takeout's downloads
+    /// and edits often lose the EXIF). Done where the sidecar is read, in the reader.
+    ///
+    /// Where both give a time or a place, the file's own wins, even when they differ: EXIF is the
+    /// camera's word and carries the local offset the person lived in (the sidecar's time is bare
+    /// UTC seconds), and Google's time for a photo it received without one is when it was uploaded.
+    /// The cost: a date or place the person corrected in Google Photos, which Google writes only to
+    /// the sidecar, is not taken when the file states its own. A file with only a digitizing date
+    /// (a scan) keeps it: Google's taking time for a scan is that date or the upload's.
+    public static func complete(_ media: inout ProbedMedia, people: inout [String], from sidecar: ProbedMedia, people named: [String]) {
+        guard sidecar.kind == .sidecar else { return }
+        if media.takenAtMs == nil, media.digitizedAtMs == nil, let taken = sidecar.takenAtMs {
+            media.takenAtMs = taken
+            media.utcOffsetSeconds = nil  // Google keeps no offset: the person's zone places it in the day
+        }
+        if media.coordinate == nil { media.coordinate = sidecar.coordinate }
+        if people.isEmpty { people = named }
     }
 }

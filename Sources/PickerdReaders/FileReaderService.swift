@@ -17,18 +17,41 @@ public enum FileReaderService {
     ///   - descriptor: the file it is about, opened by pickerd.
     ///   - send: sends a reply (progress, a part, the answer).
     public static func handle(_ request: ReaderRequest, descriptor: Int32?, send: (ReaderReply.Kind) -> Void) {
+        handle(request, descriptors: descriptor.map { [$0] } ?? [], send: send)
+    }
+
+    /// Answers one request.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - descriptors: the file it is about, opened by pickerd, and a second read with it (a
+    ///     photo's sidecar, when the request names one).
+    ///   - send: sends a reply (progress, a part, the answer).
+    public static func handle(_ request: ReaderRequest, descriptors: [Int32], send: (ReaderReply.Kind) -> Void) {
         func over<T>(_ name: String, _ body: () -> T) -> T {
-            guard let descriptor else { return body() }
+            guard let descriptor = descriptors.first else { return body() }
             return ReaderFiles.withOverlay([name: descriptor], body)
         }
         switch request.kind {
         case .probeMedia(let m)?:
             let zone = zone(m.timeZone)
-            let probed = over(m.name) {
-                Result { () throws(ProbeError) in try MediaProbe.probe(path: m.name, timeZone: zone, readPeople: m.readPeople) }
+            var files: [String: Int32] = [:]
+            if let descriptor = descriptors.first { files[m.name] = descriptor }
+            let sidecar = m.sidecarName.isEmpty || descriptors.count < 2 ? nil : m.sidecarName
+            if let sidecar { files[sidecar] = descriptors[1] }
+            let probed = ReaderFiles.withOverlay(files) {
+                Result { () throws(ProbeError) -> (media: ProbedMedia, people: [String], sidecarProblem: String?) in
+                    guard let sidecar else {
+                        let (media, people) = try MediaProbe.probe(path: m.name, timeZone: zone, readPeople: m.readPeople)
+                        return (media, people, nil)
+                    }
+                    return try InProcessReading().probe(path: m.name, sidecar: sidecar, timeZone: zone, readPeople: m.readPeople)
+                }
             }
             switch probed {
-            case .success(let (media, people)): send(.probed(media.message(people: people)))
+            case .success(let (media, people, problem)):
+                var message = media.message(people: people)
+                message.sidecarProblem = problem ?? ""
+                send(.probed(message))
             case .failure(let error): send(.failure(error.failure))
             }
         case .readWorkout(let m)?:

@@ -397,6 +397,18 @@ extension Store {
             // only with indexed files of its size, found on this index.
             try db.execute(sql: "CREATE INDEX source_file_by_size ON source_file(size)")
         }
+        migrator.registerMigration("v14: the folders a source's scans do not look into") { db in
+            // Hidden folders (`.thumbnails`, an app's `.photoprism`) and links to folders, named in
+            // `pickerctl sources list` with why (issue 41), rather than left out silently. Each
+            // scan of a folder replaces what it said of the folders below it.
+            try db.execute(sql: """
+                CREATE TABLE source_skipped_folder (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+                    reason TEXT NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 }

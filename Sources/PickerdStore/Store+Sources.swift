@@ -320,6 +320,40 @@ extension Store {
         }
     }
 
+    /// Records the folders a scan did not look into (hidden ones, links to folders), replacing what
+    /// earlier scans said of the folders below `folders`.
+    /// - Parameters:
+    ///   - sourceID: the source.
+    ///   - folders: the folders the scan looked at with every folder below them.
+    ///   - skipped: the folders it did not look into, by path, with why.
+    /// - Throws: ``StoreError`` when the store cannot be written.
+    public func replaceSkippedFolders(of sourceID: Int64, under folders: [String], with skipped: [String: String]) throws(StoreError) {
+        guard !folders.isEmpty else { return }
+        try write("record the folders not looked into") { db in
+            for folder in folders {
+                let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+                try db.execute(sql: "DELETE FROM source_skipped_folder WHERE source_id = ? AND substr(path, 1, ?) = ?",
+                               arguments: [sourceID, prefix.utf8.count, prefix])
+            }
+            for (path, reason) in skipped {
+                try db.execute(sql: "INSERT OR REPLACE INTO source_skipped_folder (path, source_id, reason) VALUES (?, ?, ?)",
+                               arguments: [path, sourceID, reason])
+            }
+        }
+    }
+
+    /// The folders each source's scans did not look into, by source, in path order, with why.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func skippedFolders() throws(StoreError) -> [Int64: [(path: String, reason: String)]] {
+        try read("list the folders not looked into") { db in
+            var folders: [Int64: [(path: String, reason: String)]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT source_id, path, reason FROM source_skipped_folder ORDER BY path") {
+                folders[row["source_id"], default: []].append((row["path"], row["reason"]))
+            }
+            return folders
+        }
+    }
+
     private static func source(_ row: Row) -> Source {
         Source(id: row["id"], path: row["path"], addedMs: row["added_ms"], lastScanMs: row["last_scan_ms"],
                lastScanSeconds: row["last_scan_seconds"])

@@ -87,6 +87,7 @@ func printSources(_ reply: SourcesListReply) {
             : " (\(source.notMemories) kept out of suggestions: \(source.notMemoryReasons.joined(separator: ", ")))"
         print("  \(source.indexed) photos and videos indexed\(keptOut), \(source.skipped) files skipped")
         print("  \(scanned); \(source.watched ? "watched for changes" : "not watched")")
+        for folder in source.skippedFolders { print("  not looked into: \(folder)") }
         if !source.problem.isEmpty { print("  problem: \(source.problem)") }
     }
     for p in reply.scanning { print("indexing: " + describe(p)) }

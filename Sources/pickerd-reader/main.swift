@@ -127,5 +127,5 @@ while true {
     }
     guard let (request, descriptors) = received else { exit(0) }  // pickerd closed: done
     channel.currentID.store(request.id, ordering: .relaxed)
-    FileReaderService.handle(request, descriptor: descriptors.first?.descriptor?.rawValue, send: channel.send)
+    FileReaderService.handle(request, descriptors: descriptors.compactMap { $0.descriptor?.rawValue }, send: channel.send)
 }

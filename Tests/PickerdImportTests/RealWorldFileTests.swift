@@ -485,6 +485,16 @@ import Testing
         let report = try SourceIndexer(store: temporary.store, timeZone: Self.utc).scan(try temporary.store.addSource(path: root, timeMs: 0))
         #expect(report.skipped.map(\.path) == [root + "/.thumbnails"])
         #expect(report.skipped.first?.reason == "a hidden folder (its name starts with a dot): not looked into")
+        // Kept for `pickerctl sources list`, once; a scan of one folder alone leaves it; a full
+        // scan after it went forgets it.
+        let source = try #require(try temporary.store.sources().first)
+        #expect(try temporary.store.skippedFolders()[source.id]?.map(\.path) == [root + "/.thumbnails"])
+        _ = try SourceIndexer(store: temporary.store, timeZone: Self.utc).scan(source, folders: [ScanFolder(path: root, recursive: false)])
+        _ = try SourceIndexer(store: temporary.store, timeZone: Self.utc).scan(source)
+        #expect(try temporary.store.skippedFolders()[source.id]?.map(\.path) == [root + "/.thumbnails"])
+        try FileManager.default.removeItem(atPath: root + "/.thumbnails")
+        _ = try SourceIndexer(store: temporary.store, timeZone: Self.utc).scan(source)
+        #expect(try temporary.store.skippedFolders()[source.id] == nil)
     }
 
     @Test("10: a broken PNG's message shows its chunk type escaped, never raw bytes")

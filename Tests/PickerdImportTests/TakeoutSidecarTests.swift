@@ -192,6 +192,22 @@ struct TakeoutSidecarTests {
         let again = try SourceIndexer(store: store, timeZone: zone).scan(source)
         #expect(again.added == 0 && again.changed == 0 && again.removed == 0, "\(again)")
         #expect(try store.items().count == 6)
+
+        // The sidecar changed alone (the person moved the photo's place in Google Photos and took
+        // out again): its photo is read again, the same item with the new place.
+        let strippedSidecar = year + "/IMG_20260316_091523.jpg.supplemental-metadata.json"
+        try Self.sidecar(title: "IMG_20260316_091523.jpg", taken: taken, latitude: 48.8566, longitude: 2.3522)
+            .write(toFile: strippedSidecar, atomically: true, encoding: .utf8)
+        let moved = try SourceIndexer(store: store, timeZone: zone).scan(source)
+        #expect(moved.changed == 1 && moved.added == 0 && moved.removed == 0, "\(moved)")
+        #expect(try store.items().first { $0.id == stripped.id }?.coordinate?.latitude == 48.8566)
+        // Deleted alone: the photo is read again without it, and what only the sidecar said leaves.
+        try FileManager.default.removeItem(atPath: strippedSidecar)
+        let without = try SourceIndexer(store: store, timeZone: zone).scan(source)
+        #expect(without.changed == 1 && without.removed == 0, "\(without)")
+        let alone = try #require(try store.items().first { $0.id == stripped.id })
+        #expect(alone.coordinate == nil)
+        #expect(alone.startMs != taken * 1000)
     }
 
     @Test("the person's XMP names win; the sidecar's people fill a photo that names no one")
@@ -201,12 +217,12 @@ struct TakeoutSidecarTests {
         var side = ProbedMedia(kind: .sidecar, contentType: "application/json")
         side.takenAtMs = 1_000
         side.coordinate = Coordinate(latitude: 1, longitude: 2)
-        SourceIndexer.complete(&media, people: &people, from: side, people: ["Ana"])
+        TakeoutSidecars.complete(&media, people: &people, from: side, people: ["Ana"])
         #expect(people == ["Ana"] && media.takenAtMs == 1_000 && media.coordinate?.latitude == 1)
         var named = ["Ben"]
         var dated = ProbedMedia(kind: .photo, contentType: "image/jpeg")
         dated.takenAtMs = 5_000
-        SourceIndexer.complete(&dated, people: &named, from: side, people: ["Ana"])
+        TakeoutSidecars.complete(&dated, people: &named, from: side, people: ["Ana"])
         #expect(named == ["Ben"] && dated.takenAtMs == 5_000)
     }
 }

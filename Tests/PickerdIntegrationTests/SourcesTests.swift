@@ -29,6 +29,9 @@ struct SourcesTests {
         let pictures = pickerd.root + "/home/Pictures"
         try Self.makeMorning(pictures)
         try "not a photo".write(toFile: pictures + "/notes.txt", atomically: true, encoding: .utf8)
+        // A gallery app's hidden thumbnails: not looked into, and named so in the list.
+        try FileManager.default.createDirectory(atPath: pictures + "/.thumbnails", withIntermediateDirectories: true)
+        try MediaFixtures.jpeg(at: pictures + "/.thumbnails/IMG_0001.jpg", seed: 1)
 
         let added = try pickerd.ctl(["sources", "add", pictures])
         #expect(added.status == 0, "\(added.stderr)")
@@ -39,6 +42,7 @@ struct SourcesTests {
         let list = try pickerd.ctl(["sources", "list"])
         #expect(list.stdout.contains("4 photos and videos indexed") || list.stdout.contains("5 photos and videos indexed"), "\(list.stdout)")
         #expect(list.stdout.contains("watched for changes"))
+        #expect(list.stdout.contains("not looked into: \(pictures)/.thumbnails: a hidden folder (its name starts with a dot)"), "\(list.stdout)")
         let status = try pickerd.ctl(["status"])
         #expect(status.stdout.contains("library: 4 items"), "\(status.stdout)")
         #expect(status.stdout.contains("sources: 1 folder"))
@@ -95,6 +99,38 @@ struct SourcesTests {
         #expect(try store.items().isEmpty)
         #expect(try store.suggestions().isEmpty)
         #expect(FileManager.default.fileExists(atPath: pictures + "/IMG_0002.JPG"), "the person's files stay")
+        #expect(pickerd.stop() == 0)
+    }
+
+    @Test("a Google Photos Takeout through pickerd's confined readers: each photo read with its sidecar in one request, a broken sidecar named, one changed alone noticed")
+    func takeoutSidecars() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let folder = pickerd.root + "/home/Takeout/Google Photos/Photos from 2026"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // A download stripped of its EXIF: Google's sidecar has its time (16 Mar 2026 08:15:23 UTC) and place.
+        func sidecar(_ title: String, latitude: Double) -> String {
+            #"{"title": "\#(title)", "photoTakenTime": {"timestamp": "1773648923", "formatted": ""}, "#
+                + #""geoData": {"latitude": \#(latitude), "longitude": 13.405, "altitude": 0.0}}"#
+        }
+        try MediaFixtures.jpeg(at: folder + "/IMG_0001.jpg", seed: 1)
+        try sidecar("IMG_0001.jpg", latitude: 52.52).write(toFile: folder + "/IMG_0001.jpg.supplemental-metadata.json", atomically: true, encoding: .utf8)
+        try MediaFixtures.jpeg(at: folder + "/IMG_0002.jpg", seed: 2)
+        try "{\"title\": ".write(toFile: folder + "/IMG_0002.jpg.supplemental-metadata.json", atomically: true, encoding: .utf8)
+
+        let added = try pickerd.ctl(["sources", "add", pickerd.root + "/home/Takeout"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("IMG_0002.jpg.supplemental-metadata.json: "), "the broken sidecar is named: \(added.stdout)")
+        let store = try Store(dataDirectory: pickerd.data)
+        let photo = try #require(try store.items().first { $0.media.first?.filename == "IMG_0001.jpg" })
+        #expect(photo.startMs == 1_773_648_923_000)
+        #expect(photo.coordinate?.latitude == 52.52)
+        #expect(try store.items().count == 2)
+
+        // The person moved its place in Google Photos and took it out again: only the sidecar changed.
+        try sidecar("IMG_0001.jpg", latitude: 48.8566).write(toFile: folder + "/IMG_0001.jpg.supplemental-metadata.json", atomically: true, encoding: .utf8)
+        // The watcher sees it (its folder's scan reads the photo again); a rescan would too.
+        #expect(eventually(timeout: 20) { (try? store.items().first { $0.id == photo.id }?.coordinate?.latitude) == 48.8566 },
+                "the photo keeps the old place: \(pickerd.logText.suffix(2000))")
         #expect(pickerd.stop() == 0)
     }
 

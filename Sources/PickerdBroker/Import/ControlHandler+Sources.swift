@@ -11,13 +11,15 @@ extension ControlHandler {
         let store = broker.store
         let counts = try store.sourceCounts()
         let sources = try store.sources()
+        let skippedFolders = try store.skippedFolders()
         let infos = sources.map { source in
             let c = counts[source.id] ?? SourceCounts()
             return SourceInfo(path: source.path, addedMs: source.addedMs, lastScanMs: source.lastScanMs ?? 0,
                               lastScanSeconds: source.lastScanSeconds ?? 0, files: UInt64(c.files), indexed: UInt64(c.indexed),
                               notMemories: UInt64(c.notMemories), skipped: UInt64(c.skipped),
                               watched: broker.importer.isWatched(source.path), problem: broker.importer.problem(of: source.path) ?? "",
-                              notMemoryReasons: NotAMemoryRules.phrases(c.notMemoryReasons))
+                              notMemoryReasons: NotAMemoryRules.phrases(c.notMemoryReasons),
+                              skippedFolders: (skippedFolders[source.id] ?? []).map { "\($0.path): \($0.reason)" })
         }
         let paths = sources.map(\.path)
         let offered = UserDirs.mediaFolders().filter { folder in

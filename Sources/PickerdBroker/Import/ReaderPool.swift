@@ -119,6 +119,23 @@ final class ReaderPool: FileReading, Sendable {
         }
     }
 
+    func probe(path: String, sidecar: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
+        -> (media: ProbedMedia, people: [String], sidecarProblem: String?) {
+        // A sidecar that cannot be opened is named so, and the photo read alone.
+        var opened = false
+        let reply = try ask(path, also: sidecar) { also in
+            opened = also
+            return .probeMedia(ReaderProbeMedia(name: path, timeZone: timeZone.identifier, readPeople: readPeople, sidecarName: also ? sidecar : ""))
+        }
+        switch reply.last {
+        case .probed(let m)?:
+            let problem = !opened ? "cannot open it: \(String(cString: strerror(EACCES)))" : m.sidecarProblem.isEmpty ? nil : m.sidecarProblem
+            return (try ProbedMedia(m), m.people, problem)
+        case .failure(let failure)?: throw ProbeError(failure)
+        default: throw ProbeError(.corrupt, "its reader gave no answer pickerd understands")
+        }
+    }
+
     func workout(path: String, size: Int) throws(ProbeError) -> ImportedWorkout? {
         let reply = try ask(path) { .readWorkout(ReaderReadWorkout(name: path, size: UInt64(max(size, 0)))) }
         guard case .workout(let m)? = reply.last, m.found, let workout = m.workout else { return nil }
@@ -187,6 +204,14 @@ final class ReaderPool: FileReading, Sendable {
     ///   down (the message is the ``ReaderBreakdown``'s words).
     private func ask(_ path: String?, granted: (String) -> Bool = { _ in false }, progress: (Int) -> Void = { _ in },
                      _ kind: () -> ReaderRequest.Kind) throws(ProbeError) -> [ReaderReply.Kind] {
+        try ask(path, also: nil, granted: granted, progress: progress) { _ in kind() }
+    }
+
+    /// Has a reader answer one request about `path` and a second file read with it (`also`: a
+    /// photo's sidecar), both opened here and passed; `kind` is told whether the second could be
+    /// opened (when not, the request is about `path` alone).
+    private func ask(_ path: String?, also: String?, granted: (String) -> Bool = { _ in false }, progress: (Int) -> Void = { _ in },
+                     _ kind: (Bool) -> ReaderRequest.Kind) throws(ProbeError) -> [ReaderReply.Kind] {
         var fd: Int32?
         if let path {
             guard let opened = RegularFile.open(path) else {
@@ -195,6 +220,8 @@ final class ReaderPool: FileReading, Sendable {
             fd = opened
         }
         defer { if let fd { Glibc.close(fd) } }
+        let second = also.flatMap { RegularFile.open($0) }
+        defer { if let second { Glibc.close(second) } }
         var info = stat()
         let sizeMiB = fd.map { fstat($0, &info) == 0 ? Double(info.st_size) / 1_048_576 : 0 } ?? 0
         slots.wait()
@@ -205,7 +232,8 @@ final class ReaderPool: FileReading, Sendable {
         case .failure(let breakdown): throw ProbeError(.unreadable, breakdown.description)
         }
         let id = nextID.add(1, ordering: .relaxed).oldValue
-        let outcome = converse(reader, ReaderRequest(id: id, kind: kind()), fd: fd, sizeMiB: sizeMiB, granted: granted, progress: progress)
+        let outcome = converse(reader, ReaderRequest(id: id, kind: kind(second != nil)), fds: [fd, second].compactMap { $0 }, sizeMiB: sizeMiB,
+                               granted: granted, progress: progress)
         switch outcome {
         case .success(let replies):
             idle.withLock { $0.append(reader) }
@@ -255,7 +283,7 @@ final class ReaderPool: FileReading, Sendable {
 
     /// Sends the request and reads replies until the last, answering the reader's requests for
     /// other files, and watching its time and memory.
-    private func converse(_ reader: Reader, _ request: ReaderRequest, fd: Int32?, sizeMiB: Double, granted: (String) -> Bool,
+    private func converse(_ reader: Reader, _ request: ReaderRequest, fds: [Int32], sizeMiB: Double, granted: (String) -> Bool,
                           progress: (Int) -> Void) -> Result<[ReaderReply.Kind], ReaderBreakdown> {
         let cpuBase = configuration.cpuSeconds + configuration.cpuSecondsPerMiB * sizeMiB
         // Streamed entries' inflated bytes, as the reader tells them: more time, within a cap.
@@ -269,7 +297,7 @@ final class ReaderPool: FileReading, Sendable {
             return .failure(breakdown)
         }
         do {
-            try reader.connection.sendMessage(request, descriptors: fd.map { [FileDescriptor(rawValue: $0)] } ?? [])
+            try reader.connection.sendMessage(request, descriptors: fds.map { FileDescriptor(rawValue: $0) })
         } catch {
             return broken(died(reader))
         }

@@ -2529,6 +2529,9 @@ public struct SourceInfo: Hashable, Sendable {
     /// first: "3 screenshots", "1 picture saved by a messaging app without camera metadata". Their
     /// counts add up to not_memories.
     public var notMemoryReasons: [String]
+    /// Folders its scans do not look into, each "path: why": hidden ones (.thumbnails, an app's
+    /// .photoprism) and symbolic links to folders. What they hold is not counted anywhere else.
+    public var skippedFolders: [String]
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -2543,7 +2546,8 @@ public struct SourceInfo: Hashable, Sendable {
     ///   - watched: the field's value.
     ///   - problem: the field's value.
     ///   - notMemoryReasons: the field's value.
-    public init(path: String = "", addedMs: Int64 = 0, lastScanMs: Int64 = 0, lastScanSeconds: Double = 0, files: UInt64 = 0, indexed: UInt64 = 0, notMemories: UInt64 = 0, skipped: UInt64 = 0, watched: Bool = false, problem: String = "", notMemoryReasons: [String] = []) {
+    ///   - skippedFolders: the field's value.
+    public init(path: String = "", addedMs: Int64 = 0, lastScanMs: Int64 = 0, lastScanSeconds: Double = 0, files: UInt64 = 0, indexed: UInt64 = 0, notMemories: UInt64 = 0, skipped: UInt64 = 0, watched: Bool = false, problem: String = "", notMemoryReasons: [String] = [], skippedFolders: [String] = []) {
         self.path = path
         self.addedMs = addedMs
         self.lastScanMs = lastScanMs
@@ -2555,6 +2559,7 @@ public struct SourceInfo: Hashable, Sendable {
         self.watched = watched
         self.problem = problem
         self.notMemoryReasons = notMemoryReasons
+        self.skippedFolders = skippedFolders
     }
 }
 
@@ -2575,6 +2580,7 @@ extension SourceInfo: CMessageConvertible {
         self.watched = c.watched != 0
         self.problem = swiftString(c.problem)
         self.notMemoryReasons = cArray(c.not_memory_reasons, c.n_not_memory_reasons).map { swiftString($0) }
+        self.skippedFolders = cArray(c.skipped_folders, c.n_skipped_folders).map { swiftString($0) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__SourceInfo> {
@@ -2592,6 +2598,8 @@ extension SourceInfo: CMessageConvertible {
         c.pointee.problem = arena.string(self.problem)
         c.pointee.n_not_memory_reasons = self.notMemoryReasons.count
         c.pointee.not_memory_reasons = arena.array(self.notMemoryReasons.map { Optional(arena.string($0)) })
+        c.pointee.n_skipped_folders = self.skippedFolders.count
+        c.pointee.skipped_folders = arena.array(self.skippedFolders.map { Optional(arena.string($0)) })
         return c
     }
 

@@ -211,16 +211,22 @@ public struct ReaderProbeMedia: Hashable, Sendable {
     public var timeZone: String
     /// also the people an XMP block names
     public var readPeople: Bool
+    /// Set when the photo has a Google Photos Takeout sidecar: the request carries a second
+    /// descriptor, the sidecar's, read with the photo (one round trip for both) and what it says
+    /// filled in where the photo's own file says nothing (ReaderProbed.sidecar_problem when it cannot).
+    public var sidecarName: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - name: the field's value.
     ///   - timeZone: the field's value.
     ///   - readPeople: the field's value.
-    public init(name: String = "", timeZone: String = "", readPeople: Bool = false) {
+    ///   - sidecarName: the field's value.
+    public init(name: String = "", timeZone: String = "", readPeople: Bool = false, sidecarName: String = "") {
         self.name = name
         self.timeZone = timeZone
         self.readPeople = readPeople
+        self.sidecarName = sidecarName
     }
 }
 
@@ -233,6 +239,7 @@ extension ReaderProbeMedia: CMessageConvertible {
         self.name = swiftString(c.name)
         self.timeZone = swiftString(c.time_zone)
         self.readPeople = c.read_people != 0
+        self.sidecarName = swiftString(c.sidecar_name)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProbeMedia> {
@@ -241,6 +248,7 @@ extension ReaderProbeMedia: CMessageConvertible {
         c.pointee.name = arena.string(self.name)
         c.pointee.time_zone = arena.string(self.timeZone)
         c.pointee.read_people = self.readPeople ? 1 : 0
+        c.pointee.sidecar_name = arena.string(self.sidecarName)
         return c
     }
 
@@ -1042,6 +1050,8 @@ public struct ReaderProbed: Hashable, Sendable {
     public var hasContentIdentifier: Bool
     /// `has_burst_identifier` (field 23).
     public var hasBurstIdentifier: Bool
+    /// why the sidecar asked for could not be read; empty when it was
+    public var sidecarProblem: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -1068,7 +1078,8 @@ public struct ReaderProbed: Hashable, Sendable {
     ///   - hasSoftware: the field's value.
     ///   - hasContentIdentifier: the field's value.
     ///   - hasBurstIdentifier: the field's value.
-    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false) {
+    ///   - sidecarProblem: the field's value.
+    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "") {
         self.kind = kind
         self.contentType = contentType
         self.takenAtMs = takenAtMs
@@ -1092,6 +1103,7 @@ public struct ReaderProbed: Hashable, Sendable {
         self.hasSoftware = hasSoftware
         self.hasContentIdentifier = hasContentIdentifier
         self.hasBurstIdentifier = hasBurstIdentifier
+        self.sidecarProblem = sidecarProblem
     }
 }
 
@@ -1124,6 +1136,7 @@ extension ReaderProbed: CMessageConvertible {
         self.hasSoftware = c.has_software != 0
         self.hasContentIdentifier = c.has_content_identifier != 0
         self.hasBurstIdentifier = c.has_burst_identifier != 0
+        self.sidecarProblem = swiftString(c.sidecar_problem)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProbed> {
@@ -1173,6 +1186,7 @@ extension ReaderProbed: CMessageConvertible {
         c.pointee.has_software = self.hasSoftware ? 1 : 0
         c.pointee.has_content_identifier = self.hasContentIdentifier ? 1 : 0
         c.pointee.has_burst_identifier = self.hasBurstIdentifier ? 1 : 0
+        c.pointee.sidecar_problem = arena.string(self.sidecarProblem)
         return c
     }
 

@@ -833,7 +833,7 @@ extension ScanSummary {
 extension SourceInfo {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [SourceInfo] {
-        [SourceInfo(path: "SourceInfo.path #0 ✓ ünïcode", addedMs: -2007, lastScanMs: -3007, lastScanSeconds: 1 * 4.25, files: 500003, indexed: 600003, notMemories: 700003, skipped: 800003, watched: true, problem: "SourceInfo.problem #0 ✓ ünïcode", notMemoryReasons: ["SourceInfo.not_memory_reasons #1 ✓ ünïcode", "SourceInfo.not_memory_reasons #2 ✓ ünïcode"])]
+        [SourceInfo(path: "SourceInfo.path #0 ✓ ünïcode", addedMs: -2007, lastScanMs: -3007, lastScanSeconds: 1 * 4.25, files: 500003, indexed: 600003, notMemories: 700003, skipped: 800003, watched: true, problem: "SourceInfo.problem #0 ✓ ünïcode", notMemoryReasons: ["SourceInfo.not_memory_reasons #1 ✓ ünïcode", "SourceInfo.not_memory_reasons #2 ✓ ünïcode"], skippedFolders: ["SourceInfo.skipped_folders #1 ✓ ünïcode", "SourceInfo.skipped_folders #2 ✓ ünïcode"])]
     }
 }
 
@@ -1460,7 +1460,7 @@ extension ReaderPlanImport {
 extension ReaderProbeMedia {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProbeMedia] {
-        [ReaderProbeMedia(name: "ReaderProbeMedia.name #0 ✓ ünïcode", timeZone: "ReaderProbeMedia.time_zone #0 ✓ ünïcode", readPeople: true)]
+        [ReaderProbeMedia(name: "ReaderProbeMedia.name #0 ✓ ünïcode", timeZone: "ReaderProbeMedia.time_zone #0 ✓ ünïcode", readPeople: true, sidecarName: "ReaderProbeMedia.sidecar_name #0 ✓ ünïcode")]
     }
 }
 
@@ -1585,7 +1585,7 @@ extension ReaderCoordinate {
 extension ReaderProbed {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProbed] {
-        [ReaderProbed(kind: "ReaderProbed.kind #0 ✓ ünïcode", contentType: "ReaderProbed.content_type #0 ✓ ünïcode", takenAtMs: -3007, utcOffsetS: -4007, digitizedAtMs: -5007, coordinate: ReaderCoordinate.fixtures[0], make: "ReaderProbed.make #0 ✓ ünïcode", model: "ReaderProbed.model #0 ✓ ünïcode", software: "ReaderProbed.software #0 ✓ ünïcode", hasExposure: true, orientation: -11007, pixelWidth: 1200003, pixelHeight: 1300003, durationMs: -14007, contentIdentifier: "ReaderProbed.content_identifier #0 ✓ ünïcode", burstIdentifier: "ReaderProbed.burst_identifier #0 ✓ ünïcode", imageDataEndsEarly: true, people: ["ReaderProbed.people #1 ✓ ünïcode", "ReaderProbed.people #2 ✓ ünïcode"], hasMake: true, hasModel: true, hasSoftware: true, hasContentIdentifier: true, hasBurstIdentifier: true)]
+        [ReaderProbed(kind: "ReaderProbed.kind #0 ✓ ünïcode", contentType: "ReaderProbed.content_type #0 ✓ ünïcode", takenAtMs: -3007, utcOffsetS: -4007, digitizedAtMs: -5007, coordinate: ReaderCoordinate.fixtures[0], make: "ReaderProbed.make #0 ✓ ünïcode", model: "ReaderProbed.model #0 ✓ ünïcode", software: "ReaderProbed.software #0 ✓ ünïcode", hasExposure: true, orientation: -11007, pixelWidth: 1200003, pixelHeight: 1300003, durationMs: -14007, contentIdentifier: "ReaderProbed.content_identifier #0 ✓ ünïcode", burstIdentifier: "ReaderProbed.burst_identifier #0 ✓ ünïcode", imageDataEndsEarly: true, people: ["ReaderProbed.people #1 ✓ ünïcode", "ReaderProbed.people #2 ✓ ünïcode"], hasMake: true, hasModel: true, hasSoftware: true, hasContentIdentifier: true, hasBurstIdentifier: true, sidecarProblem: "ReaderProbed.sidecar_problem #0 ✓ ünïcode")]
     }
 }
 

@@ -5318,7 +5318,7 @@ const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor =
   (ProtobufCMessageInit) pickerd__v1__scan_summary__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptors[11] =
+static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptors[12] =
 {
   {
     "path",
@@ -5452,6 +5452,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__source_info__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "skipped_folders",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__SourceInfo, n_skipped_folders),
+    offsetof(Pickerd__V1__SourceInfo, skipped_folders),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
   1,   /* field[1] = added_ms */
@@ -5464,12 +5476,13 @@ static const unsigned pickerd__v1__source_info__field_indices_by_name[] = {
   0,   /* field[0] = path */
   9,   /* field[9] = problem */
   7,   /* field[7] = skipped */
+  11,   /* field[11] = skipped_folders */
   8,   /* field[8] = watched */
 };
 static const ProtobufCIntRange pickerd__v1__source_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor =
 {
@@ -5479,7 +5492,7 @@ const ProtobufCMessageDescriptor pickerd__v1__source_info__descriptor =
   "Pickerd__V1__SourceInfo",
   "pickerd.v1",
   sizeof(Pickerd__V1__SourceInfo),
-  11,
+  12,
   pickerd__v1__source_info__field_descriptors,
   pickerd__v1__source_info__field_indices_by_name,
   1,  pickerd__v1__source_info__number_ranges,

@@ -1601,7 +1601,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_plan_import__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_plan_import__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_probe_media__field_descriptors[3] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_probe_media__field_descriptors[4] =
 {
   {
     "name",
@@ -1639,16 +1639,29 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_probe_media__field_des
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sidecar_name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbeMedia, sidecar_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_probe_media__field_indices_by_name[] = {
   0,   /* field[0] = name */
   2,   /* field[2] = read_people */
+  3,   /* field[3] = sidecar_name */
   1,   /* field[1] = time_zone */
 };
 static const ProtobufCIntRange pickerd__v1__reader_probe_media__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_probe_media__descriptor =
 {
@@ -1658,7 +1671,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probe_media__descriptor =
   "Pickerd__V1__ReaderProbeMedia",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProbeMedia),
-  3,
+  4,
   pickerd__v1__reader_probe_media__field_descriptors,
   pickerd__v1__reader_probe_media__field_indices_by_name,
   1,  pickerd__v1__reader_probe_media__number_ranges,
@@ -2382,7 +2395,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_coordinate__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_coordinate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[23] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[24] =
 {
   {
     "kind",
@@ -2660,6 +2673,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "sidecar_problem",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, sidecar_problem),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   15,   /* field[15] = burst_identifier */
@@ -2682,6 +2707,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   17,   /* field[17] = people */
   12,   /* field[12] = pixel_height */
   11,   /* field[11] = pixel_width */
+  23,   /* field[23] = sidecar_problem */
   8,   /* field[8] = software */
   2,   /* field[2] = taken_at_ms */
   3,   /* field[3] = utc_offset_s */
@@ -2689,7 +2715,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_probed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 23 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
 {
@@ -2699,7 +2725,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
   "Pickerd__V1__ReaderProbed",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProbed),
-  23,
+  24,
   pickerd__v1__reader_probed__field_descriptors,
   pickerd__v1__reader_probed__field_indices_by_name,
   1,  pickerd__v1__reader_probed__number_ranges,

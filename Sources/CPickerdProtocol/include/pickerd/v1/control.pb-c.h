@@ -795,10 +795,16 @@ struct  Pickerd__V1__SourceInfo
    */
   size_t n_not_memory_reasons;
   char **not_memory_reasons;
+  /*
+   * Folders its scans do not look into, each "path: why": hidden ones (.thumbnails, an app's
+   * .photoprism) and symbolic links to folders. What they hold is not counted anywhere else.
+   */
+  size_t n_skipped_folders;
+  char **skipped_folders;
 };
 #define PICKERD__V1__SOURCE_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__source_info__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL }
 
 
 struct  Pickerd__V1__SourcesListRequest

@@ -158,10 +158,16 @@ struct  Pickerd__V1__ReaderProbeMedia
    * also the people an XMP block names
    */
   protobuf_c_boolean read_people;
+  /*
+   * Set when the photo has a Google Photos Takeout sidecar: the request carries a second
+   * descriptor, the sidecar's, read with the photo (one round trip for both) and what it says
+   * filled in where the photo's own file says nothing (ReaderProbed.sidecar_problem when it cannot).
+   */
+  char *sidecar_name;
 };
 #define PICKERD__V1__READER_PROBE_MEDIA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probe_media__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__ReaderReadWorkout
@@ -381,10 +387,14 @@ struct  Pickerd__V1__ReaderProbed
   protobuf_c_boolean has_software;
   protobuf_c_boolean has_content_identifier;
   protobuf_c_boolean has_burst_identifier;
+  /*
+   * why the sidecar asked for could not be read; empty when it was
+   */
+  char *sidecar_problem;
 };
 #define PICKERD__V1__READER_PROBED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probed__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__ReaderPoint
