@@ -118,7 +118,7 @@ func spotifyBench(bin: String, work: String, plays: Int) {
     guard imported.status == 0, imported.out.contains("songs") else { fail("pickerctl import: \(imported.out) \(imported.err)") }
 
     print("")
-    print("importing a Spotify extended streaming history (release build; warm page cache)")
+    print("importing a Spotify extended streaming history (\(buildConfiguration) build; warm page cache)")
     print("| measure | value |")
     print("|---|---:|")
     print("| plays / files / MB | \(plays) / \(files.count) / \(bytes >> 20) |")
@@ -130,4 +130,13 @@ func spotifyBench(bin: String, work: String, plays: Int) {
     print("| pickerd RSS peak while importing, MB (VmHWM) | \(f(peak)) (\(f(hwm))) ; \(f(peak / max(rest, 1), 1))× at rest; target ≤ 100 |")
     print("| library after | \(status.split(separator: "\n").first { $0.hasPrefix("library: ") } ?? "") |")
     try? FileManager.default.removeItem(atPath: work + "/spotify")
+}
+
+/// The build this benchmark runs in, for its report: `PICKERD_BENCH_CONFIG=debug` (Tools/test's smoke run) is no measurement.
+var buildConfiguration: String {
+    #if DEBUG
+    "debug"
+    #else
+    "release"
+    #endif
 }

@@ -320,7 +320,7 @@ func cell(_ values: [String]) -> String {
 }
 if !rows.isEmpty {
     print("")
-    print("indexing a folder of JPEGs with EXIF (release build; warm page cache; times in ms unless said; memory in MB)")
+    print("indexing a folder of JPEGs with EXIF (\(buildConfiguration) build; warm page cache; times in ms unless said; memory in MB)")
     print(cell(["photos"] + rows.map { "\($0.count)" }))
     let table: [(String, (Row) -> String)] = [
         ("items / suggestions", { "\($0.items) / \($0.suggestions)" }),
@@ -351,3 +351,4 @@ if !rows.isEmpty {
 }
 
 if let spotifyPlays { spotifyBench(bin: bin, work: work, plays: spotifyPlays) }
+
