@@ -41,7 +41,7 @@ def main():
     arguments = sys.argv[1:]
     _url, rednotebook_arguments = take_url(arguments)
     # RedNotebook reads its arguments when its module is imported: it sees only its own.
-    sys.argv = [sys.argv[0]] + rednotebook_arguments
+    sys.argv = ["rednotebook-suggestions"] + rednotebook_arguments
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         import rednotebook  # noqa: F401  (installed where Python looks: pip, or a distribution's)
