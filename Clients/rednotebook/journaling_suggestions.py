@@ -20,6 +20,7 @@ approval that was written out whole (pickerd not running, the person cancelled, 
 that failed half-way) leaves the day's text as it was and says so in the status bar.
 """
 
+import ctypes
 import datetime
 import logging
 import os
@@ -246,17 +247,55 @@ def write_out(suggestion, data_dir, now=None):
 
 # --- the action -----------------------------------------------------------------------------------
 
-def parent_handle(window):
-    """The main window as xdg-desktop-portal names a parent ("x11:<hex XID>"), or None.
+# GTK 3 exports a Wayland window (xdg-foreign) only through gdk_wayland_window_export_handle(), which
+# introspection does not offer (GTK 3 ships no GdkWayland typelib): it is called through ctypes.
+_WAYLAND_EXPORTED = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)
+_pending_exports = set()  # the callbacks GDK holds, alive until it calls them
 
-    On Wayland, GTK 3 exports a handle only through gdk_wayland_window_export_handle(), which
-    introspection does not offer (GTK 3 ships no GdkWayland typelib): the picker opens without a
-    parent there, as a window of its own (under XWayland, GDK_BACKEND=x11, it is over RedNotebook's).
-    """
+
+def _gdk3_function(name, argtypes, restype):
+    try:
+        function = getattr(ctypes.CDLL("libgdk-3.so.0"), name)
+    except (OSError, AttributeError):
+        return None
+    function.argtypes, function.restype = argtypes, restype
+    return function
+
+
+def export_parent(window, done):
+    """Names the window as xdg-desktop-portal names a parent, then calls done(handle or None):
+    "x11:<hex XID>" on X11, "wayland:<handle>" (an exported xdg-foreign handle) on Wayland."""
     gdk_window = window.get_window()
-    if GdkX11 is not None and gdk_window is not None and isinstance(gdk_window, GdkX11.X11Window):
-        return "x11:%x" % gdk_window.get_xid()
-    return None
+    if gdk_window is None:
+        done(None)
+        return
+    if GdkX11 is not None and isinstance(gdk_window, GdkX11.X11Window):
+        done("x11:%x" % gdk_window.get_xid())
+        return
+    if gdk_window.__gtype__.name == "GdkWaylandWindow":
+        export = _gdk3_function("gdk_wayland_window_export_handle",
+                                [ctypes.c_void_p, _WAYLAND_EXPORTED, ctypes.c_void_p, ctypes.c_void_p], ctypes.c_int)
+
+        def exported(_window, handle, _data):
+            _pending_exports.discard(callback)
+            done("wayland:" + handle.decode())
+
+        callback = _WAYLAND_EXPORTED(exported)
+        _pending_exports.add(callback)
+        # PyGObject hashes a GObject by its address, which is the GdkWindow * GDK's C API takes.
+        if export is not None and export(hash(gdk_window), callback, None, None):
+            return
+        _pending_exports.discard(callback)
+    done(None)
+
+
+def unexport_parent(window):
+    """Withdraws a Wayland handle export_parent made (nothing on X11)."""
+    gdk_window = window.get_window()
+    if gdk_window is not None and gdk_window.__gtype__.name == "GdkWaylandWindow":
+        unexport = _gdk3_function("gdk_wayland_window_unexport_handle", [ctypes.c_void_p], None)
+        if unexport is not None:
+            unexport(hash(gdk_window))
 
 
 class JournalingSuggestions:
@@ -311,9 +350,12 @@ class JournalingSuggestions:
             self.button.set_sensitive(False)
         # The day the suggestion goes into is the one on screen when the person asked.
         self.target_date = self.journal.date
-        parent = parent_handle(self.main_window.main_frame)
-        logging.info(f"Journaling suggestions: presenting the picker over {parent or 'no parent window'}")
-        self.picker.present(parent, suggestion_id or None, None, self.on_presented)
+
+        def present_over(parent):
+            logging.info(f"Journaling suggestions: presenting the picker over {parent or 'no parent window'}")
+            self.picker.present(parent, suggestion_id or None, None, self.on_presented)
+
+        export_parent(self.main_window.main_frame, present_over)
 
     def present_url(self, url):
         """A reminder's URL: today's page, then the picker opened on the suggestion it names."""
@@ -328,6 +370,7 @@ class JournalingSuggestions:
 
     def on_presented(self, picker, result):
         self.presenting = False
+        unexport_parent(self.main_window.main_frame)
         if self.button is not None:
             self.button.set_sensitive(True)
         try:
