@@ -140,6 +140,23 @@ struct RoutineTests {
         #expect(built.contains { $0.kind == .stateOfMind && $0.itemIDs == [lone.id] })
     }
 
+    @Test("a colleague met at the weekly meeting is routine; a friend met once is a moment")
+    func routinePeople() {
+        func contact(_ name: String, _ time: Int64) -> LibraryItem {
+            LibraryItem(id: UUID(), asset: .contact(Contact(name: name)), startMs: time)
+        }
+        let weekly = (0..<4).map { contact("Timo Richter", Self.monday + Int64($0) * 7 * Self.day + 9 * Self.hour) }
+        let once = contact("Sam Okafor", Self.monday + 2 * Self.day + 18 * Self.hour)
+        let input = StageTests.input(StageTests.nights + weekly + [once])
+        var claims = Claims(), found: [Moment] = []
+        StandaloneMoments().run(input, claims: &claims, found: &found)
+        #expect(found.filter { $0.kind == .contact }.map { $0.items[0].id } == [once.id])
+        // In two weeks only: not yet routine.
+        var two: [Moment] = []
+        StandaloneMoments().run(StageTests.input(StageTests.nights + weekly.prefix(2)), claims: &claims, found: &two)
+        #expect(two.filter { $0.kind == .contact }.count == 2)
+    }
+
     static func song(_ time: Int64, artist: String, title: String = "Track", album: String = "Album") -> LibraryItem {
         LibraryItem(id: UUID(), asset: .song(Song(song: title, artist: artist, album: album)), startMs: time, endMs: time + 4 * minute)
     }

@@ -3,13 +3,27 @@ import PickerdStore
 import PickerdWire
 
 /// What no moment took stands alone: a reflection prompt, a mood, a person (once a day: two photos
-/// an hour apart that name her are one "catching up"), a day's motion. A photo outside a run is not
+/// an hour apart that name her are one "catching up"; never one met in
+/// ``MomentTuning/routinePersonWeeks`` weeks within ``MomentTuning/routineLookaround``: the colleague
+/// at the weekly meeting is routine), a day's motion. A photo outside a run is not
 /// a moment. Nothing is taken: no later stage wants these kinds.
 struct StandaloneMoments: MomentStage {
     func run(_ input: StageInput, claims: inout Claims, found: inout [Moment]) {
         var people = Set<String>()
+        // When each person was met (every contact item of the window, taken or not): a person met
+        // most weeks (the colleague at the weekly meeting) is routine, as work is, and no moment alone.
+        var met: [String: [LibraryItem]] = [:]
+        for item in input.timeline.items {
+            if case .contact(let c) = item.asset { met[c.name, default: []].append(item) }
+        }
+        let reach = input.tuning.routineLookaround.ms
         for item in input.timeline.items where !claims.holds(item) {
-            if case .contact(let c) = item.asset, !people.insert("\(c.name)|\(input.time.day(of: item))").inserted { continue }
+            if case .contact(let c) = item.asset {
+                guard people.insert("\(c.name)|\(input.time.day(of: item))").inserted else { continue }
+                let weeks = Set(met[c.name, default: []].filter { abs($0.startMs - item.startMs) <= reach }
+                    .map { input.time.week(of: $0.startMs, offset: $0.utcOffsetSeconds).start })
+                if weeks.count >= input.tuning.routinePersonWeeks { continue }
+            }
             let kind: SuggestionKind? = switch item.kind {
             case .reflection: .reflection
             case .stateOfMind: .stateOfMind
