@@ -69,8 +69,9 @@ public struct MomentTuning: Sendable, Hashable {
     /// A routine workout this many times as long as the route's usual (the median of its repeats: by
     /// distance where known, else by time) is notable again: the long way home.
     public var routineLonger = 1.5
-    /// A person met alone (no moment took them) in this many distinct weeks within
-    /// ``routineLookaround`` is routine (the colleague at the weekly meeting): no moment of their own.
+    /// A person met in this many distinct weeks within ``routineLookaround`` is routine (the
+    /// colleague at the weekly meeting): no moment of their own, alone or as a calendar event's only
+    /// people; they still join an outing, an evening or photos they were part of.
     public var routinePersonWeeks = 3
     /// A week's listening of one album is an album played through when this many of its tracks were
     /// played within ``albumSitting`` of each other.

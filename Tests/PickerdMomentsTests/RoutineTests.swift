@@ -155,6 +155,15 @@ struct RoutineTests {
         var two: [Moment] = []
         StandaloneMoments().run(StageTests.input(StageTests.nights + weekly.prefix(2)), claims: &claims, found: &two)
         #expect(two.filter { $0.kind == .contact }.count == 2)
+        // Nor does the weekly meeting, whose only person is the colleague, make a moment.
+        let meetings = weekly.map { EventSpan(id: "team|\($0.startMs)", title: "Team-Weekly", startMs: $0.startMs, endMs: $0.startMs + Self.hour, allDay: false) }
+        let dinner = EventSpan(id: "dinner", title: "Dinner with Sam", startMs: once.startMs - Self.hour, endMs: once.startMs + 2 * Self.hour, allDay: false)
+        let withEvents = StageInput(timeline: Timeline(StageTests.nights + weekly + [once]), whereabouts: input.whereabouts, time: input.time,
+                                    events: meetings + [dinner], tuning: .standard)
+        var fresh = Claims(), events: [Moment] = []
+        PhotoMoments().run(withEvents, claims: &fresh, found: &events)
+        #expect(events.map(\.kind) == [.contact])
+        #expect(events.first?.items.map(\.id) == [once.id])
     }
 
     static func song(_ time: Int64, artist: String, title: String = "Track", album: String = "Album") -> LibraryItem {

@@ -10,19 +10,9 @@ import PickerdWire
 struct StandaloneMoments: MomentStage {
     func run(_ input: StageInput, claims: inout Claims, found: inout [Moment]) {
         var people = Set<String>()
-        // When each person was met (every contact item of the window, taken or not): a person met
-        // most weeks (the colleague at the weekly meeting) is routine, as work is, and no moment alone.
-        var met: [String: [LibraryItem]] = [:]
-        for item in input.timeline.items {
-            if case .contact(let c) = item.asset { met[c.name, default: []].append(item) }
-        }
-        let reach = input.tuning.routineLookaround.ms
         for item in input.timeline.items where !claims.holds(item) {
             if case .contact(let c) = item.asset {
-                guard people.insert("\(c.name)|\(input.time.day(of: item))").inserted else { continue }
-                let weeks = Set(met[c.name, default: []].filter { abs($0.startMs - item.startMs) <= reach }
-                    .map { input.time.week(of: $0.startMs, offset: $0.utcOffsetSeconds).start })
-                if weeks.count >= input.tuning.routinePersonWeeks { continue }
+                guard people.insert("\(c.name)|\(input.time.day(of: item))").inserted, !input.isRoutinePerson(item) else { continue }
             }
             let kind: SuggestionKind? = switch item.kind {
             case .reflection: .reflection
