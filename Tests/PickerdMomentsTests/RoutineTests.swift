@@ -166,6 +166,18 @@ struct RoutineTests {
         #expect(events.first?.items.map(\.id) == [once.id])
     }
 
+    @Test("a day at work is no outing for the colleague met most weeks; it is for a friend who drops by")
+    func colleagueAtWork() {
+        func contact(_ name: String, _ time: Int64) -> LibraryItem {
+            LibraryItem(id: UUID(), asset: .contact(Contact(name: name)), startMs: time)
+        }
+        let weekly = (0..<3).map { contact("Timo Richter", Self.monday - 7 * Self.day + Int64($0) * 7 * Self.day + 10 * Self.hour) }
+        let friend = contact("Sam Okafor", Self.monday + 3 * Self.day + 15 * Self.hour)
+        var claims = Claims(), found: [Moment] = []
+        OutingMoments().run(StageTests.input(Self.life + weekly + [friend]), claims: &claims, found: &found)
+        #expect(found.flatMap(\.items).filter { $0.kind == .contact }.map(\.id) == [friend.id])
+    }
+
     static func song(_ time: Int64, artist: String, title: String = "Track", album: String = "Album") -> LibraryItem {
         LibraryItem(id: UUID(), asset: .song(Song(song: title, artist: artist, album: album)), startMs: time, endMs: time + 4 * minute)
     }
