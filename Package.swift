@@ -339,6 +339,12 @@ let package = Package(
             dependencies: ["BenchSupport", "PickerdImport", "PickerdMoments", "PickerdReaders", "PickerdStore"],
             path: "Tools/Benchmarks/HealthBench"
         ),
+        // Tools/bench-moments: a store's Recommended and Recent's first page as JSON, for its scorer.
+        .executableTarget(
+            name: "pickerd-bench-lists",
+            dependencies: ["PickerdMoments", "PickerdStore", "PickerdWire"],
+            path: "Tools/Benchmarks/ListsDump"
+        ),
         // Tools/bench-places: the gazetteer's index (build time, memory) and lookups against a linear scan.
         .executableTarget(
             name: "pickerd-bench-places",

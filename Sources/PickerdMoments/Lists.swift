@@ -59,7 +59,13 @@ extension SuggestionBuilder {
             .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
         let newest = visible.map(\.suggestion.endMs).max() ?? 0
         let byListed = Dictionary(visible.map { ($0.suggestion.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return SuggestionLists(recommended: recommended(visible.map(\.suggestion), newest: newest).compactMap { byListed[$0.id] },
+        // Which categories each holds, of what the person may see (a highlight has two or more).
+        let candidates = visible.map { listed in
+            var s = listed.suggestion
+            s.categoryMask = Store.mask(Set(listed.items.map(\.kind.category)))
+            return s
+        }
+        return SuggestionLists(recommended: recommended(candidates, newest: newest).compactMap { byListed[$0.id] },
                                recent: recent)
     }
 
@@ -75,7 +81,12 @@ extension SuggestionBuilder {
     public func firstPage(from store: Store, enabled: Set<PickerdWire.Category>, now: Int64, pageSize: Int) throws(StoreError) -> FirstPage {
         let mask = Store.mask(enabled)
         let hidden = HiddenRules(try store.hiddenRules())
-        let stored = try store.candidates(kinds: Self.kinds, enabled: mask, limit: tuning.candidatesPerKind)
+        // Each with the categories the person may see of it (a highlight has two or more).
+        let stored = try store.candidates(kinds: Self.kinds, enabled: mask, limit: tuning.candidatesPerKind).map { s in
+            var s = s
+            s.categoryMask &= mask
+            return s
+        }
         // On this day, in earlier years: worth a look again, and titled so.
         let today = Civil.date(time.day(now))
         let earlier = try store.suggestions(onMonthDay: today.month * 100 + today.day, endingBefore: now - tuning.onThisDayAge.ms,
@@ -86,7 +97,8 @@ extension SuggestionBuilder {
         var bonus: [UUID: Double] = [:]
         // Ranked only among what the person may see: a hidden suggestion takes no place in Recommended.
         var candidates = stored.filter { !hidden.hides(suggestion: $0.id) }
-        for s in earlier where bonus[s.id] == nil && !hidden.hides(suggestion: s.id) {
+        for var s in earlier where bonus[s.id] == nil && !hidden.hides(suggestion: s.id) {
+            s.categoryMask &= mask
             candidates.removeAll { $0.id == s.id }
             candidates.append(s)
             bonus[s.id] = tuning.onThisDayBonus

@@ -14,8 +14,9 @@ public struct MomentEngine: Sendable {
     /// The version of what the engine makes of a library: raised whenever the same library would
     /// give other moments (new kinds, titles, windows, sources), so that pickerd builds a store's
     /// moments again when it starts with a newer engine than the one that built them. 1: until
-    /// versions were recorded; 2: neighbourhood names, stays from photos (issue 31).
-    public static let version = 2
+    /// versions were recorded; 2: neighbourhood names, stays from photos (issue 31); 3: routine
+    /// workouts, moods joined to their day's moment, only listening that stands out (issue 42).
+    public static let version = 3
 
     /// How far before and after a window the engine reads, so a trip or a run of photos that
     /// crosses its edge is seen whole (and left to the window where it begins).

@@ -46,6 +46,43 @@ public struct MomentTuning: Sendable, Hashable {
     /// of visits by distance, so the bar round the corner is not home and the café visited every
     /// morning is routine however its fixes scatter.
     public var knownPlaceRadius = 150.0
+    // MARK: Routine workouts and listening
+
+    /// A workout is a **routine route** when its route runs between two different known places
+    /// (home, work, a frequent place: the commute) and the same activity between the same two places
+    /// was done on at least this many distinct days ("several days": three rides to work in six
+    /// weeks are the way to work, one is an outing).
+    public var routineRouteDays = 3
+    /// A workout is a **routine session** when it was at a frequent place or work (a visit there holds
+    /// most of it: the gym, the climbing wall) and the same activity was done there on at least
+    /// ``routineSessionDays`` distinct days in at least ``routineSessionWeeks`` distinct weeks
+    /// ("most weeks": the frequent places' four days, and not one holiday week's).
+    public var routineSessionDays = 4, routineSessionWeeks = 2
+    /// How far either side of a workout its repeats are counted: never more than the engine reads
+    /// around a window (``MomentEngine``'s 21 days), so a workout is routine or not whichever window
+    /// builds it.
+    public var routineLookaround = Duration.days(21)
+    /// How far from a known place's centre a route may start or end and still be from or to it, in
+    /// metres: a bike is unlocked in the street, a watch finds its fix a block away (twice the
+    /// visits' ``knownPlaceRadius``).
+    public var routeEndRadius = 300.0
+    /// A routine workout this many times as long as the route's usual (the median of its repeats: by
+    /// distance where known, else by time) is notable again: the long way home.
+    public var routineLonger = 1.5
+    /// A person met in this many distinct weeks within ``routineLookaround`` is routine (the
+    /// colleague at the weekly meeting): no moment of their own, alone or as a calendar event's only
+    /// people; they still join an outing, an evening or photos they were part of.
+    public var routinePersonWeeks = 3
+    /// A week's listening of one album is an album played through when this many of its tracks were
+    /// played within ``albumSitting`` of each other.
+    public var albumTracks = 5, albumSitting = Duration.hours(2)
+    /// A week's listening of one artist (or show) is of someone **new to the person** when it holds at
+    /// least ``newArtistPlays`` plays and none in the ``newArtistLookback`` before the week, while
+    /// those days hold at least ``newArtistHistory`` plays of others, one of them in the lookback's
+    /// first week (in a library's first weeks every artist is new, and none stands out). The lookback
+    /// is within what the engine reads around a window.
+    public var newArtistPlays = 3, newArtistLookback = Duration.days(21), newArtistHistory = 10
+
     /// A week's summary: how many of its photos it spreads over the week, how many days with the most
     /// steps, how many moods.
     public var weekPhotos = 4, weekMotion = 3, weekMoods = 2
@@ -75,6 +112,13 @@ public struct MomentTuning: Sendable, Hashable {
     public var repeatWindow = 3
     /// The most suggestions Recommended holds: a short list a person scrolls, not the library.
     public var recommendedLimit = 24
+    /// Whether Recommended holds highlights only (``SuggestionBuilder/isHighlight(_:)``): a trip, a
+    /// week, a person, a prompt, a lone mood, a moment of two categories or more. Off, it chooses
+    /// among every kind as before issue 42 (`Tools/bench-moments` measures both from one store).
+    public var recommendHighlightsOnly = true
+    /// The most moods standing alone Recommended holds (with highlights only): a day nothing else
+    /// marks is worth a look, and a daily mood app gives one every day.
+    public var recommendedLoneMoods = 1
     /// The most suggestions of one kind Recommended holds.
     public var recommendedPerKind = 3
     /// How many candidates of each kind Recommended considers (best by rank, and newest).

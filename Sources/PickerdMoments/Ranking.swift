@@ -34,7 +34,22 @@ extension SuggestionBuilder {
         return base + variety
     }
 
-    /// Recommended, chosen from `candidates`: the best score first, where recency adds up to
+    /// The kinds of moment that are highlights whatever they hold: a trip, a week's summary, a
+    /// person, a reflection prompt, and a mood standing alone (a mood joins the moment of its day
+    /// when there is one, ``JoinedMoods``, so one alone is a day nothing else marks).
+    static let highlightKinds: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection, .stateOfMind]
+
+    /// Whether a suggestion may be in Recommended, which holds highlights: a kind in
+    /// ``highlightKinds``, or a moment with items of two categories or more (a workout and where it
+    /// went, an outing and its photos or the people there; an event joins people and photos), as
+    /// `categoryMask` says of what the person may see. Never a single song or a week of one
+    /// artist's songs, a day's steps alone, nor a run of photos alone.
+    static func isHighlight(_ suggestion: StoredSuggestion) -> Bool {
+        highlightKinds.contains(suggestion.kind) || suggestion.categoryMask.nonzeroBitCount >= 2
+    }
+
+    /// Recommended, chosen from `candidates` (highlights only, ``isHighlight(_:)``, and none that lies
+    /// within a trip among them, at most ``MomentTuning/recommendedLoneMoods`` moods): the best score first, where recency adds up to
     /// ``MomentTuning/recencyWeight`` (halving in about five days before the library's newest moment)
     /// and a kind among the last ``MomentTuning/repeatWindow`` picks costs ``MomentTuning/repeatPenalty``
     /// each, so kinds mix; a title already chosen is passed over; at most
@@ -47,7 +62,15 @@ extension SuggestionBuilder {
     func recommended(_ candidates: [StoredSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [StoredSuggestion] {
         typealias Entry = (suggestion: StoredSuggestion, score: Double, id: OrderKey)
         var queues: [SuggestionKind: ArraySlice<Entry>] = [:]
-        for (kind, members) in Dictionary(grouping: candidates, by: \.kind) {
+        var pool = candidates
+        if tuning.recommendHighlightsOnly {
+            // A trip stands for what happened during it: its sights are in Recent, inside the trip.
+            let trips = candidates.filter { $0.kind == .trip && $0.endMs > $0.startMs }
+            pool = candidates.filter { s in
+                Self.isHighlight(s) && (s.kind == .trip || !trips.contains { $0.startMs <= s.startMs && s.endMs <= $0.endMs })
+            }
+        }
+        for (kind, members) in Dictionary(grouping: pool, by: \.kind) {
             queues[kind] = members.map { s -> Entry in
                 let age = Double(max(0, newest - s.endMs)) / Double(LocalTime.dayMs)
                 return (s, s.rank + tuning.recencyWeight * exp(-age / tuning.recencyDays) + (bonus[s.id] ?? 0), Self.orderKey(s.id))
@@ -68,7 +91,9 @@ extension SuggestionBuilder {
             let next = queues[kind]!.removeFirst().suggestion
             if titles.insert(next.title.lowercased()).inserted { chosen.append(next) }
             // A kind has its say a few times, then leaves room for the others.
-            if chosen.count(where: { $0.kind == kind }) >= tuning.recommendedPerKind { queues[kind] = nil }
+            // A day nothing else marks is worth a look, not three: one lone mood at most.
+            let limit = tuning.recommendHighlightsOnly && kind == .stateOfMind ? tuning.recommendedLoneMoods : tuning.recommendedPerKind
+            if chosen.count(where: { $0.kind == kind }) >= limit { queues[kind] = nil }
         }
         return chosen
     }

@@ -45,8 +45,8 @@ public struct SuggestionBuilder: Sendable {
     /// The stages that find moments, in order. The order is the rule of who owns an item: each takes
     /// what the moments it finds hold (``Claims``), and the stages after it leave those items alone.
     static let stages: [any MomentStage] = [
-        WorkoutMoments(), OutingMoments(), HomeMoments(), TripMoments(), WeeklySummaries(), PhotoMoments(),
-        StandaloneMoments(), ListeningMoments(),
+        RoutineWorkouts(), WorkoutMoments(), OutingMoments(), HomeMoments(), TripMoments(), WeeklySummaries(), PhotoMoments(),
+        JoinedMoods(), StandaloneMoments(), ListeningMoments(),
     ]
 
     /// Builds every suggestion from a whole library (home found from it).

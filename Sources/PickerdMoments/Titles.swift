@@ -21,7 +21,8 @@ extension SuggestionBuilder {
         switch kind {
         case .workout: first = items.first { $0.kind == .workout } ?? first
         case .timeAtHome: first = items.first { HomeMoments.content.contains($0.kind) } ?? first
-        default: break
+        // A mood that joined the moment (``JoinedMoods``) may come first in time: the day's.
+        default: first = items.first { $0.kind != .stateOfMind } ?? first
         }
         let part = time.partOfDay(first)
         let located = items.lazy.compactMap { item -> Location? in
@@ -41,11 +42,11 @@ extension SuggestionBuilder {
                 if case .workout(let w) = item.asset, let name = w.details?.localizedName, Self.isOwnName(name) { return name }
                 return nil
             }).first { return own }
-            let noun = items.lazy.compactMap { item -> String? in
-                if case .workout(let w) = item.asset { return Self.activityNoun(w.details) }
+            let details = items.lazy.compactMap { item -> WorkoutDetails? in
+                if case .workout(let w) = item.asset { return w.details ?? WorkoutDetails() }
                 return nil
             }.first
-            let activity = noun.map { "\(part) \($0)" } ?? "\(part) activity"
+            let activity = Self.activityTitle(details, part: part)
             return place.map { "\(activity) \($0)" } ?? activity
         case .outing:
             let with = people.isEmpty ? "" : " with " + people.prefix(2).joined(separator: " and ")
@@ -131,18 +132,53 @@ extension SuggestionBuilder {
         return !words.allSatisfy { generic.contains($0) }
     }
 
-    static func activityNoun(_ details: WorkoutDetails?) -> String? {
-        guard let details else { return nil }
-        return switch details.activityType {
-        case 37: "run"
-        case 52: "walk"
-        case 24: "hike"
-        case 57: "yoga"
-        case 13: "ride"
-        case 46: "swim"
-        default: details.localizedName.isEmpty ? nil : details.localizedName.lowercased()
-        }
+    /// A workout as people say it: "Morning run", "Evening ride", "Climbing", "Ski day". Runs, walks,
+    /// rides, hikes, swims, rows and yoga take the part of the day; every other HealthKit activity
+    /// type is its own words (``activityWords``), never "activity". A type pickerd does not know (or
+    /// other) is what its data calls it ("Morning kayaking"), else a "workout".
+    /// - Parameters:
+    ///   - details: the workout's details (`nil`: none given).
+    ///   - part: the part of the day it started in ("Morning").
+    static func activityTitle(_ details: WorkoutDetails?, part: String) -> String {
+        let type = details?.activityType ?? HealthKitActivityType.other
+        if let (words, withPart) = activityWords[type] { return withPart ? "\(part) \(words)" : words }
+        let own = details?.localizedName.trimmingCharacters(in: .whitespaces) ?? ""
+        let generic: Set = ["", "other", "activity", "workout", "unknown", "generic", "sport"]
+        return generic.contains(own.lowercased()) ? "\(part) workout" : "\(part) \(own.lowercased())"
     }
+
+    /// HealthKit's `HKWorkoutActivityType` raw values.
+    enum HealthKitActivityType {
+        /// `.other`.
+        static let other: UInt32 = 3000
+    }
+
+    /// Each HealthKit activity type (`HKWorkoutActivityType`'s raw values) as people say it, and
+    /// whether the part of the day comes before it ("Morning run") or the words stand alone ("Ski
+    /// day", "Climbing"). Paddle sports are "Paddling": HealthKit's one type holds kayaks, canoes and
+    /// stand-up boards alike.
+    static let activityWords: [UInt32: (String, Bool)] = [
+        37: ("run", true), 52: ("walk", true), 24: ("hike", true), 13: ("ride", true), 46: ("swim", true),
+        35: ("row", true), 57: ("yoga", true), 70: ("wheelchair walk", true), 71: ("wheelchair run", true),
+        1: ("American football", false), 2: ("Archery", false), 3: ("Australian football", false), 4: ("Badminton", false),
+        5: ("Baseball", false), 6: ("Basketball", false), 7: ("Bowling", false), 8: ("Boxing", false), 9: ("Climbing", false),
+        10: ("Cricket", false), 11: ("Cross training", false), 12: ("Curling", false), 14: ("Dancing", false),
+        15: ("Dance workout", false), 16: ("Elliptical", false), 17: ("Horse riding", false), 18: ("Fencing", false),
+        19: ("Fishing", false), 20: ("Strength training", false), 21: ("Golf", false), 22: ("Gymnastics", false),
+        23: ("Handball", false), 25: ("Hockey", false), 26: ("Hunting", false), 27: ("Lacrosse", false),
+        28: ("Martial arts", false), 29: ("Mind and body", false), 30: ("Cardio", false), 31: ("Paddling", false),
+        32: ("Play", false), 33: ("Recovery", false), 34: ("Racquetball", false), 36: ("Rugby", false), 38: ("Sailing", false),
+        39: ("Skating", false), 40: ("Snow sports", false), 41: ("Football", false), 42: ("Softball", false),
+        43: ("Squash", false), 44: ("Stair climbing", false), 45: ("Surfing", false), 47: ("Table tennis", false),
+        48: ("Tennis", false), 49: ("Athletics", false), 50: ("Weight training", false), 51: ("Volleyball", false),
+        53: ("Water fitness", false), 54: ("Water polo", false), 55: ("Water sports", false), 56: ("Wrestling", false),
+        58: ("Barre", false), 59: ("Core training", false), 60: ("Cross-country skiing", false), 61: ("Ski day", false),
+        62: ("Stretching", false), 63: ("HIIT", false), 64: ("Jump rope", false), 65: ("Kickboxing", false),
+        66: ("Pilates", false), 67: ("Snowboarding", false), 68: ("Stairs", false), 69: ("Step training", false),
+        72: ("Tai chi", false), 73: ("Cardio", false), 74: ("Handcycling", false), 75: ("Disc sports", false),
+        76: ("Fitness gaming", false), 77: ("Cardio dance", false), 78: ("Dancing", false), 79: ("Pickleball", false),
+        80: ("Cool-down", false), 82: ("Triathlon", false), 83: ("Transition", false), 84: ("Diving", false),
+    ]
 
     /// What the person calls the place they live (the demo's, and any library's "Home").
     static let homePlaceName = "Home"

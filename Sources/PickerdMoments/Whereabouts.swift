@@ -69,6 +69,16 @@ extension SuggestionBuilder {
             return routine.contains { $0.coordinate.distance(to: there) <= radius }
         }
 
+        /// Which known place `coordinate` is at, at `timeMs`: `"home"` within `within` metres of the
+        /// home of that time, else `"place N"` for the nearest work or frequent place within it, else
+        /// `nil`. A key for telling one route between known places from another, never shown.
+        func knownPlace(at coordinate: Coordinate, time timeMs: Int64, within: Double) -> String? {
+            if let home = home(at: timeMs), home.distance(to: coordinate) <= within { return "home" }
+            let nearest = routine.indices.map { ($0, routine[$0].coordinate.distance(to: coordinate)) }
+                .filter { $0.1 <= within }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+            return nearest.map { "place \($0.0)" }
+        }
+
         /// Whether a visit is at home or a routine place.
         func isKnown(_ visit: LibraryItem) -> Bool { isHome(visit) || isRoutine(visit) }
 

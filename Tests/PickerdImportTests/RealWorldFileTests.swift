@@ -283,11 +283,14 @@ import Testing
         {"endTime": "2024-05-04T12:40:00.000-04:00", "startTime": "2024-05-04T12:00:00.000-04:00",
          "activity": {"probability": "0.97", "end": "geo:40.800500,-73.972500", "topCandidate": {"type": "running", "probability": "0.9"},
                       "distanceMeters": "2510.0", "start": "geo:40.782900,-73.965400"}},
+        {"endTime": "2024-05-04T13:05:00.000-04:00", "startTime": "2024-05-04T12:50:00.000-04:00",
+         "activity": {"probability": "0.95", "end": "geo:40.782900,-73.965400", "topCandidate": {"type": "walking", "probability": "0.9"},
+                      "distanceMeters": "1120.0", "start": "geo:40.791000,-73.969000"}},
         {"endTime": "2024-05-04T14:00:00.000-04:00", "startTime": "2024-05-04T12:00:00.000-04:00",
          "timelinePath": [{"point": "geo:40.790000,-73.968000", "durationMinutesOffsetFromStartTime": "20"}]}
         """
 
-    @Test("8: Google Maps' iOS location-history.json, array- and object-rooted, is read: a visit with its label, a run with its path")
+    @Test("8: Google Maps' iOS location-history.json, array- and object-rooted, is read: a visit with its label, a run with its path, a short walk no workout")
     func iosLocationHistory() throws {
         let folder = try TemporaryDirectory(prefix: "pkd-ios")
         let array = folder.path + "/location-history.json"
@@ -298,6 +301,8 @@ import Testing
         #expect(data.visits.first?.semantic == "home")
         #expect(data.visits.first?.placeID == "ChIJhome")
         #expect(data.visits[0].startMs == Self.ms("2024-05-04T12:00:00Z"))
+        // The 15-minute walk home is the way home, not a workout (as in Takeout's histories).
+        #expect(data.workouts.count == 1)
         let run = try #require(data.workouts.first)
         #expect(run.activityType == HealthKitActivity.running)
         #expect(run.distanceMeters == 2510)

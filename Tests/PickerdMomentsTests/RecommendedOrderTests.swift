@@ -6,14 +6,18 @@ import PickerdTestKit
 import PickerdWire
 import Testing
 
-/// The Recommended list is chosen one suggestion at a time: the best score (rank, plus up to 2 for
+/// The Recommended list holds highlights (a trip, a week, a person, a prompt, a lone mood, or a moment
+/// with items of two categories or more) and is chosen one suggestion at a time: the best score (rank, plus up to 2 for
 /// recency against the newest moment), less 1.5 for each of the last three picks of the same kind,
 /// ties to the smaller id; a title already chosen is passed over; at most 3 of a kind and 24 in all. `lists` does it one
 /// candidate per kind per pick; this is the definition, one scan of the whole pool per pick.
 func referenceRecommended(_ listed: [ListedSuggestion]) -> [UUID] {
     let newest = listed.map(\.suggestion.endMs).max() ?? 0
     func score(_ s: StoredSuggestion) -> Double { s.rank + 2 * exp(-Double(newest - s.endMs) / 86_400_000 / 7) }
-    var pool = listed
+    let always: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection, .stateOfMind]
+    let trips = listed.map(\.suggestion).filter { $0.kind == .trip && $0.endMs > $0.startMs }
+    var pool = listed.filter { always.contains($0.suggestion.kind) || Set($0.items.map(\.kind.category)).count >= 2 }
+        .filter { l in l.suggestion.kind == .trip || !trips.contains { $0.startMs <= l.suggestion.startMs && l.suggestion.endMs <= $0.endMs } }
     var chosen: [ListedSuggestion] = []
     var titles = Set<String>()
     while !pool.isEmpty && chosen.count < SuggestionBuilder.recommendedLimit {
@@ -25,7 +29,7 @@ func referenceRecommended(_ listed: [ListedSuggestion]) -> [UUID] {
         }!
         let next = pool.remove(at: best)
         if titles.insert(next.suggestion.title.lowercased()).inserted { chosen.append(next) }
-        if chosen.count(where: { $0.suggestion.kind == next.suggestion.kind }) >= SuggestionBuilder.recommendedPerKind {
+        if chosen.count(where: { $0.suggestion.kind == next.suggestion.kind }) >= (next.suggestion.kind == .stateOfMind ? 1 : SuggestionBuilder.recommendedPerKind) {
             pool.removeAll { $0.suggestion.kind == next.suggestion.kind }
         }
     }
@@ -52,10 +56,13 @@ struct RecommendedOrderTests {
         var suggestions: [StoredSuggestion] = []
         for index in 0..<2_000 {
             let item = LibraryItem(id: UUID(), asset: .reflection(Reflection(prompt: "p\(index)")), startMs: Int64(index % 40) * 86_400_000)
-            items.append(item)
+            // Every fifth holds one category only: no highlight (unless a trip or a prompt), never chosen.
+            let place = LibraryItem(id: UUID(), asset: .location(Location(place: "Somewhere")), startMs: item.startMs)
+            let held = index % 5 == 0 ? [item] : [item, place]
+            items += held
             suggestions.append(StoredSuggestion(id: UUID(), title: "s\(index % 300)", kind: kinds[Int.random(in: 0..<kinds.count, using: &generator)],
                                                 startMs: item.startMs, endMs: item.startMs, score: Double(Int.random(in: 0..<6, using: &generator)) / 2,
-                                                itemIDs: [item.id]))
+                                                itemIDs: held.map(\.id)))
         }
         let lists = SuggestionBuilder().lists(suggestions: suggestions, items: items, enabled: Set(PickerdWire.Category.allKnown))
         #expect(lists.recommended.count == kinds.count * SuggestionBuilder.recommendedPerKind)

@@ -357,6 +357,35 @@ def gpx_komoot(name, points):
     return out.getvalue()
 
 
+def tcx_garmin_indoor(sport, beats, calories):
+    """Garmin Connect's "Export to TCX" of an indoor activity (strength training is Sport "Other"):
+    one lap whose Trackpoints hold only the time and heart rate (no Position, no distance); beats
+    are (t, bpm)."""
+    start, end = beats[0][0], beats[-1][0]
+    stamp = lambda t: _dt.datetime.fromtimestamp(round(t), _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")  # noqa: E731
+    out = io.StringIO()
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write('<TrainingCenterDatabase\n  xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 '
+              'http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd"\n'
+              '  xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2"\n'
+              '  xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"\n'
+              '  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n')
+    out.write('  <Activities>\n    <Activity Sport="%s">\n      <Id>%s</Id>\n      <Lap StartTime="%s">\n' % (sport, stamp(start), stamp(start)))
+    hrs = [b for _, b in beats]
+    out.write('        <TotalTimeSeconds>%.1f</TotalTimeSeconds>\n        <DistanceMeters>0.0</DistanceMeters>\n'
+              '        <Calories>%d</Calories>\n' % (end - start, calories))
+    out.write('        <AverageHeartRateBpm>\n          <Value>%d</Value>\n        </AverageHeartRateBpm>\n'
+              '        <MaximumHeartRateBpm>\n          <Value>%d</Value>\n        </MaximumHeartRateBpm>\n'
+              % (round(sum(hrs) / len(hrs)), max(hrs)))
+    out.write('        <Intensity>Active</Intensity>\n        <TriggerMethod>Manual</TriggerMethod>\n        <Track>\n')
+    for t, bpm in beats:
+        out.write('          <Trackpoint>\n            <Time>%s</Time>\n            <HeartRateBpm>\n'
+                  '              <Value>%d</Value>\n            </HeartRateBpm>\n          </Trackpoint>\n' % (stamp(t), bpm))
+    out.write('        </Track>\n      </Lap>\n      <Creator xsi:type="Device_t">\n        <Name>Forerunner 255</Name>\n'
+              '      </Creator>\n    </Activity>\n  </Activities>\n</TrainingCenterDatabase>\n')
+    return out.getvalue()
+
+
 def tcx_garmin(sport, points, distances, calories, steps):
     """Garmin Connect's "Export to TCX": one activity, one lap; points (t, lat, lon, ele, hr) with the
     device's cumulative DistanceMeters (its own filtered distance)."""

@@ -198,6 +198,7 @@ class Life:
         self.events = []
         self.noise = []
         self.stray = []
+        self.repeats = []      # planted routine workouts (issue 42): ("ride", move) / ("walk", move) / ("gym", stay)
 
     # ---------------------------------------------------------------- time
 
@@ -303,8 +304,18 @@ class Life:
             m["stay"] = sim.place, sim.since, sim.t
             self.home_from(date, sim.pos, routine=True)
         else:
-            sim.transit(home, self.spec["commute"], st_work, st_home, routine=True)
-            if rng.random() < 0.35:
+            if self.repeat_day(date, "ride_days"):
+                self.ride(date, home)
+            elif self.repeat_day(date, "walk_home_days") and not run:
+                # The long way home on foot, by the canal: the location history records it.
+                move = sim.go(home, "WALKING", path=self.spec["repeats"]["walk_via"], routine=True)
+                self.repeats.append(("walk", move))
+            else:
+                sim.transit(home, self.spec["commute"], st_work, st_home, routine=True)
+            gym_today = self.repeat_day(date, "gym_days") and not run
+            if gym_today:
+                self.gym(date)
+            elif rng.random() < 0.35:
                 shop = pl[self.spec["shops"][self.home_key(date)]]
                 sim.go(shop, "WALKING", routine=True)
                 sim.wait(self.mins(8, 18))
@@ -312,7 +323,7 @@ class Life:
             if run and run["when"] == "evening":
                 sim.wait_until(self.loc(date, 18, 35) + self.mins(0, 20))
                 self.run(date, home, run)
-            elif rng.random() < 0.4:
+            elif not gym_today and rng.random() < 0.4:
                 sim.wait_until(self.loc(date, 19, 30) + self.mins(0, 30))
                 park = pl[self.spec["parks"][self.home_key(date)]]
                 sim.go(park, "WALKING", routine=True)
@@ -520,6 +531,28 @@ class Life:
         m["trains"] = (train_out, train_back)
         sim.wait_until(self.loc(sunday, 19, 0))
 
+    def repeat_day(self, date, key):
+        """Whether `date` is one of the life's planted repeat days of `key` (issue 42)."""
+        r = self.spec.get("repeats")
+        return bool(r) and date.weekday() in r.get(key, ()) and date not in self.spec["holidays"]
+
+    def ride(self, date, dest):
+        """By bike between home and work, the way a commuter's Strava records it."""
+        move = self.sim.go(dest, "CYCLING", routine=True)
+        self.repeats.append(("ride", move))
+        return move
+
+    def gym(self, date):
+        """An evening at the gym (a routine place), its session recorded by the watch indoors."""
+        sim = self.sim
+        gym = self.places[self.spec["repeats"]["gym"]]
+        sim.wait_until(self.loc(date, 19, 0) + self.mins(0, 15))
+        sim.go(gym, "WALKING", routine=True)
+        sim.wait(self.mins(65, 80))
+        stay = (sim.since, sim.t)
+        self.repeats.append(("gym", stay))
+        sim.go(self.home(date), "WALKING", routine=True)
+
     def work_day_morning(self, date):
         self.sim.wait_until(self.loc(date, 7, 40) + self.mins(0, 20))
         self.to_work(date)
@@ -528,7 +561,9 @@ class Life:
         """The routine way to work: by the usual café, before or after the commute."""
         sim, pl = self.sim, self.places
         st_home, st_work = self.station_home(date), pl.get("st_work")
-        if self.spec["cafe_time"] == "morning_home":
+        if self.repeat_day(date, "ride_days"):
+            self.ride(date, pl["work"])
+        elif self.spec["cafe_time"] == "morning_home":
             sim.go(pl["cafe"], "WALKING", routine=True)
             sim.wait(self.mins(14, 24))
             sim.transit(pl["work"], self.spec["commute"], st_home, st_work, routine=True)
@@ -850,6 +885,7 @@ class Life:
         self.simulate()
         self.finish_moments()
         self.write_media()
+        self.write_repeats()
         self.write_strava_csv()
         if self.spec.get("workouts") == "health":
             self.write_health_and_gadgetbridge()
@@ -1042,6 +1078,33 @@ class Life:
             n["file"] = put(root + "Photos from %d/" % local.year, name, data, dict(t=n["t"], gps=False), origin=folder)
 
     # ---------------------------------------------------------------- Strava's activities.csv
+
+    def write_repeats(self):
+        """The planted repeats' files (issue 42): each ride as Strava's GPX, each gym session as
+        Garmin's TCX of an indoor activity (heart rate, no positions); the walks home are only in the
+        location history. truth.json lists them all under routine_workouts."""
+        rng = self.rng
+        self.routine_workouts = []
+        folder = "strava/export_%d/activities" % (4_100_000 + zlib.crc32(self.name.encode()) % 100_000)
+        for what, seg in self.repeats:
+            if what == "ride":
+                points, _, true = self.track([seg])
+                hour = self.local(seg.start).hour
+                name = [n for h, n in STRAVA_NAMES if hour >= h][-1] + " Ride"
+                aid = 12_000_000_000 + int(seg.start) % 1_000_000_000
+                gpx = "%s/%d.gpx" % (folder, aid)
+                self.out_text(os.path.join("exports", gpx), formats.gpx_strava(name, "cycling", points))
+                self.strava_rows.append((aid, seg.start, name, "Ride", seg.end - seg.start, true, gpx.split("/", 2)[2]))
+                start, end, files = seg.start, seg.end, ["exports/" + gpx]
+            elif what == "walk":
+                start, end, files = seg.start, seg.end, []
+            else:
+                start, end = seg[0] + rng.uniform(240, 420), seg[1] - rng.uniform(240, 420)
+                tcx = "garmin/activity_%d.tcx" % (16_000_000_000 + int(start) % 1_000_000_000)
+                beats = [(t, int(112 + 20 * math.sin((t - start) / 300) + rng.gauss(0, 3))) for t in range(int(start), int(end), 10)]
+                self.out_text(os.path.join("exports", tcx), formats.tcx_garmin_indoor("Other", beats, int((end - start) / 60 * 6)))
+                files = ["exports/" + tcx]
+            self.routine_workouts.append(dict(what=what, start=iso(start), end=iso(end), files=files))
 
     def write_strava_csv(self):
         if not self.strava_rows:
@@ -1568,6 +1631,7 @@ class Life:
             moments=moments, routine_places=routine, routine_segments=segments, noise=noise, media=media,
             photos_source=self.spec.get("photos", "camera"), music_source=self.spec.get("music", "listenbrainz"),
             copies=getattr(self, "copies", []),
+            routine_workouts=getattr(self, "routine_workouts", []),
             counts=dict(media=len(self.media), noise=len(noise), listens=self.listen_count, podcasts=getattr(self, "podcast_count", 0),
                         moods=self.mood_count,
                         events=len(self.events), segments=len(self.segs)),

@@ -58,6 +58,7 @@ def berlin():
         "lunch": P("lunch", "Falafel Hummus Haus", 52.52890, 13.40160, "Rosenthaler Straße 12, 10119 Berlin", "Berlin", "lunch", True),
         "shop": P("shop", "REWE", 52.49930, 13.42560, "Skalitzer Straße 134, 10999 Berlin", "Berlin", "supermarket", True),
         "park": P("park", "Görlitzer Park", 52.49620, 13.43720, "Görlitzer Str. 77, 10997 Berlin", "Berlin", "park", True),
+        "gym": P("gym", "Urban Gym Kreuzberg", 52.50230, 13.41690, "Adalbertstraße 8, 10999 Berlin", "Berlin", "gym", True),
         "restaurant": P("restaurant", "Trattoria Lucca", 52.48930, 13.39620, "Bergmannstraße 52, 10961 Berlin", "Berlin",
                         "restaurant", words=["Trattoria Lucca", "Lucca"]),
         "museum": P("museum", "Neues Museum", 52.52060, 13.39770, "Bodestraße 1-3, 10178 Berlin", "Berlin", "museum",
@@ -110,6 +111,11 @@ def berlin():
         homes=[(None, "home")], shops={"home": "shop"}, parks={"home": "park"},
         cafe_time="morning_home", commute="IN_SUBWAY", commute_stations=("st_home", "st_work"),
         local_transit="IN_SUBWAY",
+        # Planted repeats (issue 42): by bike to work and back Mon/Wed/Fri (Strava), on foot home by
+        # the canal Tue/Thu (only the location history records it: 50 minutes, 4 km), the gym
+        # Mon/Wed/Fri evenings (a Garmin indoor session, TCX without positions). None is a moment.
+        repeats=dict(ride_days={0, 2, 4}, walk_home_days={1, 3}, walk_via=[(52.5120, 13.4130), (52.5030, 13.4230)],
+                     gym="gym", gym_days={0, 2, 4}),
         hike=dict(travel="IN_PASSENGER_VEHICLE", via=[(52.5400, 13.7000)], name="Märkische Schweiz: Schermützelsee-Runde",
                   part1=[(52.5760, 14.0680), (52.5800, 14.0550)], part2=[(52.5880, 14.0640), (52.5860, 14.0800), (52.5760, 14.0860)],
                   words=["Buckow", "Märkische Schweiz", "Schermützelsee", "Fischerkehle"],
@@ -304,6 +310,9 @@ def melbourne():
         homes=[(None, "home"), (dt.date(2026, 2, 28), "home2")], shops={"home": "shop", "home2": "shop2"},
         parks={"home": "park", "home2": "park2"},
         cafe_time="morning_work", commute="IN_TRAM", commute_stations=None, local_transit="IN_TRAM",
+        # Planted repeats (issue 42): by bike to work and back on Tuesdays and Thursdays (Strava),
+        # from Richmond and, after the move, from Brunswick: the same route between home and work.
+        repeats=dict(ride_days={1, 3}),
         hike=dict(travel="IN_PASSENGER_VEHICLE", via=[(-37.6000, 144.8000)], name="Camels Hump loop",
                   part1=[(-37.3920, 144.5800), (-37.3985, 144.5760)], part2=[(-37.3990, 144.5700), (-37.3920, 144.5760)],
                   words=["Macedon", "Camels Hump", "Camel's Hump"], event=("Macedon hike w/ Tom", "Mount Macedon Memorial Cross")),

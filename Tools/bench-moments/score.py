@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores an engine's suggestions against a generated life's truth.
 
-    score.py --life DIR --suggestions FILE [--details] [--json-out FILE]
+    score.py --life DIR --suggestions FILE [--lists FILE] [--details] [--json-out FILE]
 
 DIR holds truth.json (generate.py); FILE is the suggestions JSON documented in README.md (what
 dump_store.py writes from a pickerd store). Prints a Markdown table per moment kind, a few lines on
@@ -15,9 +15,11 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import argparse
+import datetime as _dt
 import json
 import os
 import re
+from zoneinfo import ZoneInfo
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import fold, haversine, names_any, parse_time  # noqa: E402
@@ -79,6 +81,10 @@ class Truth:
             if m["kind"] == "weekly":
                 m["items"] = [dict(it) for w in self.moments if w["kind"] == "workout" and m["t0"] <= w["t0"] < m["t1"]
                               for it in w["items"] if it["kind"] == "workout" and it["role"] == "core"]
+
+    def day(self, t):
+        """The local date of instant t in the life's zone."""
+        return _dt.datetime.fromtimestamp(t, ZoneInfo(self.data["timezone"])).date()
 
     def photo(self, it):
         """The truth's file name of a media item: its own, or the photo it is a copy of."""
@@ -221,6 +227,10 @@ def judge(truth, s, m):
             ok = lab != "noise" and inside
         elif lab == "moment":
             ok = mid == m["id"]
+        elif lab == "neutral" and it.get("kind") == "stateOfMind" and t is not None:
+            # A mood belongs to its day's moment (issue 42: the evening's mood joins the day's
+            # outing or run, as Apple bundles a State of Mind): right when on the moment's local day.
+            ok = inside or truth.day(t) in (truth.day(a), truth.day(b))
         elif lab == "neutral" or (lab == "unknown" and it.get("kind") in ("location", "locationGroup")):
             ok = inside
         else:
@@ -423,7 +433,46 @@ def score(truth, suggestions):
     return dict(rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
                 noise_suggested=noise_suggested, orphans=orphans, shared=shared, duplicate_windows=duplicate_windows,
                 distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles,
-                merged=merged, twice=twice, copies_twice=copies_twice)
+                merged=merged, twice=twice, copies_twice=copies_twice, matched_ids={s["id"] for s in match.values()})
+
+
+def repeats(truth, suggestions, result, lists):
+    """Issue 42's measures of clutter: the planted routine workouts (commutes by bike and on foot,
+    gym sessions) suggested as workouts; the share of Recommended that are planted moments, weekly
+    summaries or reflection prompts; the share of Recent (every suggestion) with one item."""
+    routine = [(parse_time(w["start"]), parse_time(w["end"]), w["what"]) for w in truth.data.get("routine_workouts", [])]
+    suggested = {}
+    for s in suggestions:
+        if s.get("kind") != "workout":
+            continue
+        for it in s["items"]:
+            if it.get("kind") != "workout":
+                continue
+            a = parse_time(it.get("workout_start") or it.get("start"))
+            b = parse_time(it.get("workout_end") or it.get("end")) or a
+            for r0, r1, what in routine:
+                if abs(a - r0) <= WORKOUT_START_SLACK or same_span(a, b, r0, r1):
+                    suggested[(r0, what)] = s["title"]
+    by_what = {}
+    for r0, _, what in routine:
+        n = by_what.setdefault(what, [0, 0])
+        n[1] += 1
+        n[0] += (r0, what) in suggested
+    out = dict(routine_workouts=len(routine), routine_workouts_suggested=len(suggested), routine_by_what=by_what,
+               routine_suggested_titles=sorted(set(suggested.values())))
+    one = sum(1 for s in suggestions if len(s["items"]) == 1)
+    out["recent_one_item_share"] = one / len(suggestions) if suggestions else None
+    out["recent_one_item"] = [one, len(suggestions)]
+    if lists is not None:
+        kinds = {s["id"]: s.get("kind") for s in suggestions}
+        rec = lists.get("recommended", [])
+        good = sum(1 for i in rec if i in result["matched_ids"] or kinds.get(i) in ("weeklySummary", "reflection"))
+        out["recommended"] = [good, len(rec)]
+        out["recommended_precision"] = good / len(rec) if rec else None
+        titles = {s["id"]: "%s [%s]" % (s["title"], s.get("kind")) for s in suggestions}
+        out["recommended_other"] = [titles.get(i, i) for i in rec
+                                    if not (i in result["matched_ids"] or kinds.get(i) in ("weeklySummary", "reflection"))]
+    return out
 
 
 def report(truth, result, details=False):
@@ -473,6 +522,14 @@ def report(truth, result, details=False):
     if result["twice"]:
         out.append("- workouts kept in two files (a watch's export and Strava's GPX, a TCX and a GPX) imported as one item: %d of %d"
                    % (result["merged"], result["twice"]))
+    rp = result.get("repeats")
+    if rp:
+        out.append("- routine workouts (planted repeats) suggested as workouts: %d of %d%s" % (
+            rp["routine_workouts_suggested"], rp["routine_workouts"],
+            (" (" + ", ".join("%s %d/%d" % (w, n[0], n[1]) for w, n in sorted(rp["routine_by_what"].items())) + ")") if rp["routine_by_what"] else ""))
+        if "recommended" in rp:
+            out.append("- Recommended: %s planted moments, weekly summaries or prompts" % fmt(rp["recommended_precision"], *rp["recommended"]))
+        out.append("- Recent: %s of suggestions hold one item" % fmt(rp["recent_one_item_share"], *rp["recent_one_item"]))
     if result["distances"]:
         d = result["distances"]
         out.append("- workout distances: %d of %d within 2 %% of the truth (worst %+.1f %%)"
@@ -490,6 +547,16 @@ def report(truth, result, details=False):
                 n = e.get("nearest")
                 out.append("- %s: NOT FOUND%s" % (e["id"], (" (nearest: \"%s\" [%s] %+.0f/%+.0f min, %d of its items)" % (
                     n["title"], n["kind"], n["start_error_min"], n["end_error_min"], n["items_of_moment"])) if n else ""))
+        if rp and rp.get("recommended_other"):
+            out.append("")
+            out.append("#### Recommended, neither planted nor a summary")
+            for t in rp["recommended_other"]:
+                out.append("- %s" % t)
+        if rp and rp["routine_suggested_titles"]:
+            out.append("")
+            out.append("#### routine workouts suggested")
+            for t in rp["routine_suggested_titles"]:
+                out.append("- %s" % t)
         if result["routine_titles"]:
             seen = {}
             for t in result["routine_titles"]:
@@ -509,6 +576,11 @@ def report(truth, result, details=False):
         away_named=pct(result["away_named"], result["away"]), coordinate_titles=len(result["coordinate_titles"]),
         wrong_kind=len(result["wrong_kind"]), orphaned_media=len(result["orphans"]), shared_items=result["shared"], duplicate_windows=result["duplicate_windows"],
         merged_workouts=[result["merged"], result["twice"]], copies_twice=len(result["copies_twice"]),
+        routine_workouts_suggested=rp["routine_workouts_suggested"] if rp else None,
+        routine_workouts=rp["routine_workouts"] if rp else None,
+        recommended_precision=rp.get("recommended_precision") if rp else None,
+        recommended=rp.get("recommended") if rp else None,
+        recent_one_item_share=rp["recent_one_item_share"] if rp else None,
         per_kind={k: dict(planted=rows[k]["planted"], found=rows[k]["found"], suggestions=rows[k]["suggestions"],
                           precision=pct(rows[k]["matched_suggestions"], rows[k]["suggestions"]),
                           title_hit=pct(rows[k]["title_hit"], rows[k]["titled"]), place_hit=pct(rows[k]["place_hit"], rows[k]["titled"]),
@@ -529,12 +601,18 @@ def main():
     parser = argparse.ArgumentParser(description="Score suggestions against a labelled life.")
     parser.add_argument("--life", required=True, help="the folder generate.py wrote (with truth.json)")
     parser.add_argument("--suggestions", required=True, help="the suggestions JSON (README.md, 'The suggestions file')")
+    parser.add_argument("--lists", help="Recommended and Recent's first page as pickerd-bench-lists writes them (JSON)")
     parser.add_argument("--details", action="store_true", help="also list every planted moment and what matched it")
     parser.add_argument("--json-out", help="write the full result (per-moment details) here")
     args = parser.parse_args()
     truth = Truth(args.life)
     suggestions = load_suggestions(args.suggestions)
     result = score(truth, suggestions)
+    lists = None
+    if args.lists:
+        with open(args.lists, encoding="utf-8") as f:
+            lists = json.load(f)
+    result["repeats"] = repeats(truth, suggestions, result, lists)
     # What the store holds of the life's music (dump_store.py's item counts): every listen once,
     # whichever services it came from, none of a private session or a skip.
     with open(args.suggestions, encoding="utf-8") as f:

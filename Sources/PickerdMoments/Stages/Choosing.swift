@@ -38,6 +38,7 @@ extension SuggestionBuilder {
     /// - an outing is the stay at its place (the music on the way there and an invitation's time
     ///   do not stretch it);
     /// - time at home is when its photos, videos and reading were (the stay at home may last days);
+    /// - a run of photos is when its photos and videos were;
     /// - a week's summary is its week, Monday to Sunday;
     /// - anything else spans all its items.
     func span(_ kind: SuggestionKind, _ items: [LibraryItem]) -> (start: Int64, end: Int64) {
@@ -50,8 +51,10 @@ extension SuggestionBuilder {
         // Steps another device counted around it (a phone in a pocket on a watch's hike) are not
         // the workout's time: they may begin on the way to the start.
         case .workout where items.contains(where: { $0.kind == .workout }):
-            timed = items.filter { $0.kind != .location && $0.kind != .motionActivity }
+            timed = items.filter { $0.kind != .location && $0.kind != .motionActivity && $0.kind != .stateOfMind }
         case .workout where stays.count < items.count: timed = items.filter { $0.kind != .location }
+        // The day's mood joined it (``JoinedMoods``): it says how the day felt, not when this was.
+        case .photos where items.contains(where: \.isPhotoOrVideo): timed = items.filter(\.isPhotoOrVideo)
         case .outing where !stays.isEmpty: timed = stays
         case .timeAtHome where items.contains(where: { HomeMoments.content.contains($0.kind) }):
             timed = items.filter { HomeMoments.content.contains($0.kind) }
@@ -78,11 +81,14 @@ extension SuggestionBuilder {
     private func cap(_ items: [LibraryItem], kind: SuggestionKind) -> [LibraryItem] {
         let priority: [AssetKind] = switch kind {
         case .trip: [.locationGroup, .location, .workout, .livePhoto, .video, .stateOfMind, .photo]
-        case .weeklySummary: [.workoutGroup, .locationGroup, .motionActivity, .livePhoto, .photo]
+        // What the week sounded like is one song and one episode at most: never crowded out.
+        case .weeklySummary: [.workoutGroup, .locationGroup, .motionActivity, .livePhoto, .photo, .song, .podcast]
         case .workout: [.workout, .location, .photo, .livePhoto, .video, .stateOfMind, .motionActivity, .song, .podcast]
         // The place says where the moment was: it is never crowded out by photos.
         case .outing: [.location, .contact, .livePhoto, .video, .stateOfMind, .photo, .song]
         case .timeAtHome: [.location, .stateOfMind, .livePhoto, .video, .photo, .genericMedia, .podcast, .song]
+        // A mood that joined the photos is never crowded out by them.
+        case .photos: [.stateOfMind] + AssetKind.allCases.filter { $0 != .stateOfMind }
         default: AssetKind.allCases
         }
         func rank(_ item: LibraryItem) -> Int { priority.firstIndex(of: item.kind) ?? priority.count }

@@ -36,6 +36,20 @@ struct StageInput {
 
     /// Items of `kinds` starting in [start, end] (``Timeline/within(_:_:kinds:)``).
     func within(_ start: Int64, _ end: Int64, kinds: Set<AssetKind>) -> [LibraryItem] { timeline.within(start, end, kinds: kinds) }
+
+    /// Whether a contact item names a person met (any contact item of theirs, taken or not) in
+    /// ``MomentTuning/routinePersonWeeks`` distinct weeks within ``MomentTuning/routineLookaround`` of
+    /// it: the colleague at the weekly meeting, routine as work is. Within what the engine reads
+    /// around a window, so the same whichever window builds it.
+    func isRoutinePerson(_ item: LibraryItem) -> Bool {
+        guard case .contact(let person) = item.asset else { return false }
+        let reach = tuning.routineLookaround.ms
+        let weeks = Set(within(item.startMs - reach, item.startMs + reach, kinds: [.contact]).compactMap { other -> Int64? in
+            guard case .contact(let c) = other.asset, c.name == person.name else { return nil }
+            return time.week(of: other.startMs, offset: other.utcOffsetSeconds).start
+        })
+        return weeks.count >= tuning.routinePersonWeeks
+    }
 }
 
 /// One stage of finding moments: it reads the window (``StageInput``), adds the moments of its kind

@@ -4,7 +4,7 @@ import PickerdWire
 
 /// Outings: stays at places other than home and work. A routine place (one the window's visits
 /// reach on several days: the usual café, the supermarket) is an outing only with something notable
-/// there (photos, someone) during the stay itself; anywhere else a stay of
+/// there (photos, someone not met most weeks) during the stay itself; anywhere else a stay of
 /// ``MomentTuning/outingAlone`` is one by itself. Music alone is every commute: it makes no stay
 /// notable. A stay takes what happened there and within ``MomentTuning/stayMargin`` either side (a
 /// photo on arriving, the invitation's time), but never during the stay before or after.
@@ -27,8 +27,10 @@ struct OutingMoments: MomentStage {
             let window = input.within(from, to, kinds: [.photo, .livePhoto, .video, .contact, .song, .stateOfMind])
                 .filter { !$0.isDailyMood && !claims.holds($0) }
             let isRoutine = input.whereabouts.isRoutine(visit)
+            // A colleague met most weeks (``StageInput/isRoutinePerson(_:)``) makes no day at work notable.
             let hasNotable = window.contains {
                 Self.notable.contains($0.kind) && (!isRoutine || ($0.startMs >= visit.startMs - margin && $0.startMs <= visit.endMs))
+                    && !input.isRoutinePerson($0)
             }
             if isRoutine ? !hasNotable : !hasNotable && visit.endMs - visit.startMs < input.tuning.outingAlone.ms { continue }
             found.append(Moment(kind: .outing, anchor: visit.startMs, place: l.place, items: [visit] + window))

@@ -22,10 +22,13 @@ struct PhotoMoments: MomentStage {
             }
             group += input.within(event.startMs, event.endMs, kinds: [.contact]).filter { !claims.holds($0) && event.holds($0.startMs) }
             guard !group.isEmpty else { continue }
-            claims.take(group)
-            if let host = found.firstIndex(where: { moment in
+            let host = found.firstIndex(where: { moment in
                 (moment.kind == .outing || moment.kind == .timeAtHome) && moment.items.contains { event.holds($0.startMs) }
-            }) {
+            })
+            // The weekly meeting's colleagues, and nothing else: routine, as work is.
+            if host == nil && group.allSatisfy(input.isRoutinePerson) { continue }
+            claims.take(group)
+            if let host {
                 found[host].items += group
             } else {
                 let media = group.contains(where: \.isPhotoOrVideo)

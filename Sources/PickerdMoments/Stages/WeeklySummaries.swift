@@ -25,7 +25,8 @@ struct WeeklySummaries: MomentStage {
     }
 
     /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
-    /// a few photos spread over it, its first moods and the artist or show played most, once.
+    /// a few photos spread over it, its first moods, and the artist and the show played most (a
+    /// play of each).
     func contents(_ start: Int64, _ end: Int64, _ input: StageInput) -> [LibraryItem] {
         let tuning = input.tuning
         let workouts = input.within(start, end - 1, kinds: [.workout])
@@ -42,7 +43,11 @@ struct WeeklySummaries: MomentStage {
             default: break
             }
         }
-        let listening = plays.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.value.first
-        return workouts + places + Array(motion) + spread + Array(moods) + (listening.map { [$0] } ?? [])
+        // What the week sounded like: the artist and the show played most (everyday listening is no
+        // suggestion of its own, ``ListeningMoments``: it is here).
+        let listening = ["song|", "podcast|"].compactMap { prefix in
+            plays.filter { $0.key.hasPrefix(prefix) }.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.value.first
+        }
+        return workouts + places + Array(motion) + spread + Array(moods) + listening
     }
 }

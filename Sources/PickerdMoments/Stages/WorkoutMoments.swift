@@ -6,13 +6,15 @@ import PickerdWire
 /// mood within ``MomentTuning/workoutMargin`` of it, and the place it was at (a visit holding most
 /// of it, never what follows). A walk the location history recorded is the same walk as a track
 /// from a watch or an app over the same time: the track (its name, route and distance) stands for it.
+/// Routine workouts (the commute, the gym most weeks) were taken before, by ``RoutineWorkouts``.
 struct WorkoutMoments: MomentStage {
     func run(_ input: StageInput, claims: inout Claims, found: inout [Moment]) {
         let items = input.timeline.items
         let margin = input.tuning.workoutMargin.ms
         let tracked = items.filter { $0.kind == .workout && $0.externalID != SuggestionBuilder.locationHistoryFormat }
         let workouts = items.filter { workout in
-            guard workout.kind == .workout else { return false }
+            // A routine workout (``RoutineWorkouts``) is no moment of its own.
+            guard workout.kind == .workout, !claims.holds(workout) else { return false }
             guard workout.externalID == SuggestionBuilder.locationHistoryFormat else { return true }
             return !tracked.contains { SuggestionBuilder.overlap(workout, $0) * 2 > min(workout.endMs - workout.startMs, $0.endMs - $0.startMs) }
         }

@@ -18,8 +18,10 @@ import PickerdImport
 ///   "timelinePath": [{"point": "geo:40.780100,-73.961200", "durationMinutesOffsetFromStartTime": "5"}]}]
 /// ```
 /// Visits become ``ImportedVisit``s (with `home`/`work` when labelled, Google's place id, no name:
-/// the export has none); walking, running, cycling and hiking activities become workouts (format
-/// `takeout`) whose route is the start, the `timelinePath` points inside their time, and the end.
+/// the export has none); running, cycling and hiking activities, and walks of 45 minutes and 3 km or
+/// more (``LocationHistory/isWorkout(activity:durationMs:distanceM:)``, as in Takeout's histories),
+/// become workouts (format `takeout`) whose route is the start, the `timelinePath` points inside
+/// their time, and the end.
 /// The file is read whole (bounded by ``ExportImporter/maximumWholeFile``).
 enum GoogleMapsLocationHistory {
     /// Reads a `location-history.json`.
@@ -71,6 +73,9 @@ enum GoogleMapsLocationHistory {
             } else if let activity = segment["activity"] {
                 let kind = (activity["topCandidate"]?["type"]?.string ?? "").uppercased()
                 guard let type = LocationHistory.workoutType(google: kind) else { continue }
+                // The same rule as Takeout's and Android's Timeline: a walk is a workout only when
+                // long (the way to work or the shops is routine, whichever export recorded it).
+                guard LocationHistory.isWorkout(activity: type, durationMs: end - start, distanceM: activity["distanceMeters"]?.double) else { continue }
                 var route: [LocationPoint] = []
                 for (key, t) in [("start", start), ("end", end)] {
                     if let c = try place(activity[key], "activity \(key)") { route.append(LocationPoint(timeMs: t, latitude: c.latitude, longitude: c.longitude)) }
