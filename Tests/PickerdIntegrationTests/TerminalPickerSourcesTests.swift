@@ -49,12 +49,23 @@ struct TerminalPickerSourcesTests {
         try window.keys("t")
         #expect(window.waitFor("Recommended ("), "\(window.screen)")
         func selected() -> Bool { window.screen.split(separator: "\n").contains { $0.hasPrefix(" › ") && $0.contains(title) } }
-        for _ in 0..<10 where !selected() {
-            let before = window.screen
-            try window.keys("Down")
-            _ = eventually(timeout: 2) { window.screen != before }
+        func look() throws {
+            for _ in 0..<10 where !selected() {
+                let before = window.screen
+                try window.keys("Down")
+                _ = eventually(timeout: 2) { window.screen != before }
+            }
         }
-        try #require(selected(), "the morning in Recommended: \(window.screen)")
+        try look()
+        // Recommended holds highlights (issue 42): a morning of photos alone, its place not known
+        // from them, is in Recent only.
+        if !selected() {
+            let recommended = window.screen
+            try window.keys("Tab")
+            _ = eventually { window.screen != recommended }
+            try look()
+        }
+        try #require(selected(), "the morning in Recommended or Recent: \(window.screen)")
         try window.keys("Enter")
         #expect(window.waitFor("Review · Journal Demo"), "\(window.screen)")
         return window
