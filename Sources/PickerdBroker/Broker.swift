@@ -268,10 +268,11 @@ public final class Broker: Sendable {
         importer.start()
         listening?.start()
         loop.run(handler: self)
-        truncateLog()
+        truncateLog(afterDeletion: false)
         logger.info("pickerd stopped")
     }
 
+    private let backupWriting = Mutex(())
     /// Wakes the daily backups' thread to stop.
     private let dailyWake = DispatchSemaphore(value: 0)
 
@@ -279,24 +280,34 @@ public final class Broker: Sendable {
     /// start when the newest is a day old), the two newest kept (`decisions-1.sqlite`, then
     /// `decisions-2.sqlite`), so a lost disk sector costs at most a day of them.
     private func keepDailyBackups() {
-        let directory = store.dataDirectory + "/backups"
-        let fm = FileManager.default
+        let newest = store.dataDirectory + "/backups/decisions-1.sqlite"
         while !shuttingDown.load(ordering: .relaxed) {
-            let newest = directory + "/decisions-1.sqlite"
-            let made = (try? fm.attributesOfItem(atPath: newest))?[.modificationDate] as? Date
-            if made.map({ Date().timeIntervalSince($0) >= 86_400 }) ?? true {
-                do {
-                    try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                    // Written whole first, then rotated: a kill or a full disk never costs the older copies.
-                    try store.backup(to: directory + "/decisions-0.sqlite", kind: .decisions)
-                    if fm.fileExists(atPath: newest) { _ = rename(newest, directory + "/decisions-2.sqlite") }
-                    _ = rename(directory + "/decisions-0.sqlite", newest)
-                    logger.info("daily copy of the decisions written", metadata: ["file": "\(newest)"])
-                } catch {
-                    logger.warning("the daily copy of the decisions was not written", metadata: ["error": "\(error)"])
-                }
-            }
+            let made = (try? FileManager.default.attributesOfItem(atPath: newest))?[.modificationDate] as? Date
+            if made.map({ Date().timeIntervalSince($0) >= 86_400 }) ?? true { writeDailyBackup(keepingOlder: true) }
             _ = dailyWake.wait(timeout: .now() + .seconds(3600))
+        }
+    }
+
+    /// Writes today's copy of the decisions, the newest before it kept as the second when
+    /// `keepingOlder`, else removed (after a deletion: what the person removed stays in no copy).
+    private func writeDailyBackup(keepingOlder: Bool) {
+        // One writer at a time (the daily thread, and a deletion's request).
+        backupWriting.withLock { _ in writeDailyBackupAlone(keepingOlder: keepingOlder) }
+    }
+
+    private func writeDailyBackupAlone(keepingOlder: Bool) {
+        let directory = store.dataDirectory + "/backups"
+        let newest = directory + "/decisions-1.sqlite", older = directory + "/decisions-2.sqlite"
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Written whole first, then rotated: a kill or a full disk never costs the older copies.
+            try store.backup(to: directory + "/decisions-0.sqlite", kind: .decisions)
+            if keepingOlder, fm.fileExists(atPath: newest) { _ = rename(newest, older) } else { try? fm.removeItem(atPath: older) }
+            _ = rename(directory + "/decisions-0.sqlite", newest)
+            logger.info("copy of the decisions written", metadata: ["file": "\(newest)"])
+        } catch {
+            logger.warning("the copy of the decisions was not written", metadata: ["error": "\(error)"])
         }
     }
 
@@ -317,11 +328,15 @@ public final class Broker: Sendable {
 
     /// Empties the store's write-ahead log (after a deletion, and when pickerd stops), so what was
     /// deleted stays in no file; a failure is logged, and the next deletion or stop tries again.
-    func truncateLog() {
+    /// After a deletion, pickerd's own copies of the decisions are written again for the same reason.
+    func truncateLog(afterDeletion: Bool = true) {
         do {
             try store.truncateLog()
         } catch {
             logger.warning("the write-ahead log was not emptied", metadata: ["error": "\(error.message)"])
+        }
+        if afterDeletion, FileManager.default.fileExists(atPath: store.dataDirectory + "/backups/decisions-1.sqlite") {
+            writeDailyBackup(keepingOlder: false)
         }
     }
 
