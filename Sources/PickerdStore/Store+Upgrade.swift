@@ -30,6 +30,8 @@ extension Store {
         let applied: Set<String>
         do {
             applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw StoreError(.corrupt, "the store \(path) cannot be read (\(reason(error)))")
         } catch {
             throw StoreError(.unreadable, "cannot read the schema version of \(path): \(reason(error))")
         }
@@ -59,6 +61,9 @@ extension Store {
                 current = identifier
                 try migrator.migrate(pool, upTo: identifier)
             }
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            // Damaged pages, not a wrong migration: salvaged like any damaged store (Store.init).
+            throw StoreError(.corrupt, "the store \(path) cannot be upgraded: \(reason(error))")
         } catch {
             let from = applied.isEmpty ? "" : "; the store as it was before the upgrade is kept at \(copy)"
             let step = current.map { "'\($0)'" } ?? "a migration"

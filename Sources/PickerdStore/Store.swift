@@ -90,16 +90,20 @@ public final class Store: Sendable {
         if fm.fileExists(atPath: Self.salvageMarker(dataDirectory)) {
             salvaged = try Self.salvage(dataDirectory: dataDirectory, problem: "")
         }
+        var opened: DatabasePool?
         do {
-            pool = try Self.openPool(path, configuration: configuration, check: integrityCheck == .atOpen)
+            opened = try Self.openPool(path, configuration: configuration, check: integrityCheck == .atOpen)
+            try Self.migrate(opened!, path: path)
         } catch let damage where damage.code == .corrupt {
             // Never a stop for good: the damaged file is moved aside (kept), what can be read of it
             // makes a new store, and that one is opened. A salvage that fails (a full disk) says why.
+            try? opened?.close()
             salvaged = try Self.salvage(dataDirectory: dataDirectory, problem: damage.message)
-            pool = try Self.openPool(path, configuration: configuration, check: false)
+            opened = try Self.openPool(path, configuration: configuration, check: false)
+            try Self.migrate(opened!, path: path)
         }
+        pool = opened!
         self.salvaged = salvaged
-        try Self.migrate(pool, path: path)
     }
 
     /// Opens the database file (made 0600 first), reads its schema and, when `check`, runs SQLite's
