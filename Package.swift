@@ -392,9 +392,11 @@ let package = Package(
         // The moments engine's tests: its stages, titles, weeks, Recommended, on made-up items and on the demo library.
         .testTarget(name: "PickerdMomentsTests", dependencies: ["PickerdMoments", "PickerdDemoLibrary", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdScaleLibraryTests", dependencies: ["PickerdScaleLibrary", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire"]),
+        // Fixtures/stores: a store of every earlier schema version, made by that version (make-fixtures there).
         .testTarget(name: "PickerdIntegrationTests", dependencies: [
             "PickerdTransport", "PickerdWire", "PickerdStore", "PickerdTestKit", .product(name: "SystemPackage", package: "swift-system"),
-        ]),
+            .product(name: "GRDB", package: "GRDB.swift"),  // the upgrade and salvage tests write and damage store files directly
+        ], exclude: ["Fixtures"]),
         // Fixtures/: real-format files the tests read through #filePath (README.md there says how each was made).
         .testTarget(name: "PickerdImportTests", dependencies: ["PickerdImport", "PickerdReaders", "PickerdStore", "PickerdMoments", "PickerdWire", "PickerdTestKit"],
                     exclude: ["Fixtures"]),

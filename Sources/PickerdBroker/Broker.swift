@@ -137,8 +137,14 @@ public final class Broker: Sendable {
     /// Says once, in the log, that the library is empty and how to fill it.
     let firstRun = FirstRunNotice()
 
-    /// Whether pickerd stopped because its store failed SQLite's integrity check.
+    /// Whether pickerd stopped because its store failed SQLite's integrity check while serving:
+    /// `main` then salvages it (``Store/salvage(dataDirectory:problem:)``) and starts again.
     public var stoppedForDamagedStore: Bool { integrityFailed.load(ordering: .relaxed) }
+    /// What the background check found, when it stopped pickerd.
+    public var damage: String { damageFound.withLock { $0 } }
+    private let damageFound = Mutex("")
+    /// Whether systemd handed the sockets over (pickerd started by a connection to them).
+    public var socketActivated: Bool { servedSockets.contains { $0.fromSystemd } }
 
     /// Prepares pickerd: takes the runtime directory, opens the store, binds the sockets.
     /// - Parameters:
@@ -157,6 +163,13 @@ public final class Broker: Sendable {
         runtime = try RuntimeDirectory(path: configuration.paths.runtimeDirectory)
         // The whole-file check runs once serving has begun (see run()): a large store starts at once.
         store = try Store(dataDirectory: configuration.paths.dataDirectory, integrityCheck: .inBackground)
+        if let salvage = store.salvaged {
+            Self.tell(salvage, logger: logger)
+        } else if let copy = ProcessInfo.processInfo.environment[Self.salvagedVariable] {
+            // Started again by the pickerd that salvaged its store while serving.
+            unsetenv(Self.salvagedVariable)
+            if let salvage = Store.salvageReports(in: store.dataDirectory).first(where: { $0.damagedCopy == copy }) { Self.tell(salvage, logger: logger) }
+        }
         registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
         // A store from before the moments engine (or one another tool filled) gets its moments now,
         // and one an older engine built gets them again (the same library gives other moments now),
@@ -238,29 +251,92 @@ public final class Broker: Sendable {
                                                   "display": "\(configuration.display ?? "none")",
                                                   "desktop picker": "\(configuration.desktopAgentCommand.joined(separator: " "))"])
         Thread.detachNewThread { [self] in
-            // Damaged pages stop pickerd, as at start: nothing is released from a store that fails.
+            // Nothing is released from a store that fails: pickerd stops serving, and main salvages
+            // it and starts again on what could be read (never a stop for good, never a loop).
             if let problem = store.integrityProblem() {
-                logger.critical("\(problem.message)")
+                logger.critical("\(problem.message); pickerd moves it aside, salvages what it can read and starts again")
+                damageFound.withLock { $0 = problem.message }
                 integrityFailed.store(true, ordering: .relaxed)
                 shutdown()
+                return
             }
+            // Only a store found sound is copied: a daily copy never replaces a good one with damage.
+            keepDailyBackups()
         }
         firstRun.sayAtStart(store: store, logger: logger)
         reminders.start()
         importer.start()
         listening?.start()
         loop.run(handler: self)
-        truncateLog()
+        truncateLog(afterDeletion: false)
         logger.info("pickerd stopped")
+    }
+
+    private let backupWriting = Mutex(())
+    /// Wakes the daily backups' thread to stop.
+    private let dailyWake = DispatchSemaphore(value: 0)
+
+    /// pickerd's own copies of the person's decisions, in `<data-dir>/backups`: one a day (made at
+    /// start when the newest is a day old), the two newest kept (`decisions-1.sqlite`, then
+    /// `decisions-2.sqlite`), so a lost disk sector costs at most a day of them.
+    private func keepDailyBackups() {
+        let newest = store.dataDirectory + "/backups/decisions-1.sqlite"
+        while !shuttingDown.load(ordering: .relaxed) {
+            let made = (try? FileManager.default.attributesOfItem(atPath: newest))?[.modificationDate] as? Date
+            if made.map({ Date().timeIntervalSince($0) >= 86_400 }) ?? true { writeDailyBackup(keepingOlder: true) }
+            _ = dailyWake.wait(timeout: .now() + .seconds(3600))
+        }
+    }
+
+    /// Writes today's copy of the decisions, the newest before it kept as the second when
+    /// `keepingOlder`, else removed (after a deletion: what the person removed stays in no copy).
+    private func writeDailyBackup(keepingOlder: Bool) {
+        // One writer at a time (the daily thread, and a deletion's request).
+        backupWriting.withLock { _ in writeDailyBackupAlone(keepingOlder: keepingOlder) }
+    }
+
+    private func writeDailyBackupAlone(keepingOlder: Bool) {
+        let directory = store.dataDirectory + "/backups"
+        let newest = directory + "/decisions-1.sqlite", older = directory + "/decisions-2.sqlite"
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // Written whole first, then rotated: a kill or a full disk never costs the older copies.
+            try store.backup(to: directory + "/decisions-0.sqlite", kind: .decisions)
+            if keepingOlder, fm.fileExists(atPath: newest) { _ = rename(newest, older) } else { try? fm.removeItem(atPath: older) }
+            _ = rename(directory + "/decisions-0.sqlite", newest)
+            logger.info("copy of the decisions written", metadata: ["file": "\(newest)"])
+        } catch {
+            logger.warning("the copy of the decisions was not written", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The variable a pickerd that salvaged its store while serving sets for the one it `exec`s,
+    /// naming the damaged copy, so the new one tells the person.
+    public static let salvagedVariable = "PICKERD_SALVAGED"
+
+    /// Tells the person what a salvage kept and lost: the log, and a desktop notification when a
+    /// session bus is there (`pickerctl doctor` says it too, until the damaged copy is removed).
+    static func tell(_ salvage: SalvageReport, logger: Logger) {
+        logger.critical("the store was damaged and has been salvaged", metadata: [
+            "problem": "\(salvage.problem)", "copy": "\(salvage.damagedCopy)",
+            "kept": "\(salvage.keptDecisions)", "lost": "\(salvage.lostLines.joined(separator: "; "))"])
+        let lost = salvage.lostAnything ? "Some rows could not be read: pickerctl doctor lists them." : "Nothing was lost."
+        DesktopNotifier(logger: logger).notice(title: "pickerd repaired its store",
+                                               body: "Its file was damaged. Kept: \(salvage.keptDecisions). \(lost) The damaged copy is at \(salvage.damagedCopy).")
     }
 
     /// Empties the store's write-ahead log (after a deletion, and when pickerd stops), so what was
     /// deleted stays in no file; a failure is logged, and the next deletion or stop tries again.
-    func truncateLog() {
+    /// After a deletion, pickerd's own copies of the decisions are written again for the same reason.
+    func truncateLog(afterDeletion: Bool = true) {
         do {
             try store.truncateLog()
         } catch {
             logger.warning("the write-ahead log was not emptied", metadata: ["error": "\(error.message)"])
+        }
+        if afterDeletion, FileManager.default.fileExists(atPath: store.dataDirectory + "/backups/decisions-1.sqlite") {
+            writeDailyBackup(keepingOlder: false)
         }
     }
 
@@ -270,6 +346,7 @@ public final class Broker: Sendable {
         guard !shuttingDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         logger.info("pickerd shutting down", metadata: ["connections": "\(loop.openConnections.values.reduce(0, +))"])
         sessions.shutdown()
+        dailyWake.signal()
         reminders.stop()
         importer.stop()
         readers.stop()

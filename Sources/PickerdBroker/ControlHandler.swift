@@ -44,7 +44,10 @@ struct ControlHandler {
                 desktopAgentCommand: configuration.desktopAgentCommand, terminalAgentCommand: configuration.terminalAgentCommand,
                 agentCommand: configuration.agentCommand, agentExecutables: configuration.agentExecutables,
                 dataFreeBytes: Self.freeBytes(on: store.dataDirectory), runtimeDir: configuration.paths.runtimeDirectory,
-                developerMode: broker.developerMode)
+                developerMode: broker.developerMode,
+                salvages: Store.salvageReports(in: store.dataDirectory).map {
+                    StoreSalvage(timeMs: $0.dateMs, problem: $0.problem, damagedCopy: $0.damagedCopy, kept: $0.keptDecisions, lost: $0.lostLines)
+                })
             if request.checkStore {
                 // Both read the whole store: only when asked (pickerctl doctor), never for status.
                 reply.storeChecked = true
@@ -176,6 +179,12 @@ struct ControlHandler {
             return try hiddenAdd(request)
         case .hiddenRemove(let request):
             return try hiddenRemove(request)
+        case .backup(let request):
+            return try backup(request)
+        case .restore(let request):
+            return try restore(request)
+        case .exportRequest(let request):
+            return try export(request)
         case .hello:
             return .error(ErrorInfo(code: .invalidArgument, message: "hello was already exchanged"))
         default:

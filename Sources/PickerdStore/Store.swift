@@ -15,7 +15,10 @@ public final class Store: Sendable {
     public let databasePath: String
     /// Where media files live (mode 0700).
     public let mediaDirectory: String
-    private let pool: DatabasePool
+    let pool: DatabasePool
+    /// What this open salvaged from a damaged store (moved aside, kept), or `nil` when the store
+    /// opened sound. ``salvageReports(in:)`` lists every salvage whose damaged copy is still kept.
+    public let salvaged: SalvageReport?
     /// What every presentation reads, remembered until this store changes it. pickerd is the only
     /// writer of settings and consent (pickerctl goes through it), so its own writes invalidate.
     let cache = Mutex(Cache())
@@ -43,11 +46,6 @@ public final class Store: Sendable {
         var notifications: NotificationSettings?
     }
 
-    /// Opens the store in `dataDirectory`, creating it (mode 0700) and migrating the schema.
-    /// - Parameters:
-    ///   - dataDirectory: the data directory.
-    /// - Throws: ``StoreError`` `.unreadable` when the directory cannot be made or entered, `.corrupt`
-    ///   when the database file is not a sound SQLite database.
     /// When a store checks its pages with SQLite's `quick_check`, which reads the whole file.
     public enum IntegrityCheck: Sendable {
         /// Before ``init(dataDirectory:integrityCheck:)`` returns (tools, tests).
@@ -57,7 +55,15 @@ public final class Store: Sendable {
         case inBackground
     }
 
+    /// Opens the store in `dataDirectory`, creating it (mode 0700) and migrating the schema (a copy
+    /// kept from before, see ``migrate(_:path:)``). A database file that is not a readable SQLite
+    /// database, or fails the check at open, is moved aside and salvaged (``salvage(dataDirectory:problem:)``):
+    /// ``salvaged`` then says what was kept and lost.
+    /// - Parameters:
+    ///   - dataDirectory: the data directory.
     ///   - integrityCheck: when to run SQLite's whole-file check.
+    /// - Throws: ``StoreError`` `.unreadable` when the directory cannot be made or entered; `.invalid`
+    ///   for a store a newer pickerd wrote; `.writeFailed` when an upgrade or a salvage cannot be written.
     public init(dataDirectory: String, integrityCheck: IntegrityCheck = .atOpen) throws(StoreError) {
         self.dataDirectory = dataDirectory
         self.databasePath = dataDirectory + "/pickerd.sqlite"
@@ -79,24 +85,53 @@ public final class Store: Sendable {
         // cleared history, a removed source leave nothing behind (with ``truncateLog()``).
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         let path = databasePath
+        // A salvage a kill interrupted is finished before anything opens the file.
+        var salvaged: SalvageReport?
+        if fm.fileExists(atPath: Self.salvageMarker(dataDirectory)) {
+            salvaged = try Self.salvage(dataDirectory: dataDirectory, problem: "")
+        }
+        var opened: DatabasePool?
+        do {
+            opened = try Self.openPool(path, configuration: configuration, check: integrityCheck == .atOpen)
+            try Self.migrate(opened!, path: path)
+        } catch let damage where damage.code == .corrupt {
+            // Never a stop for good: the damaged file is moved aside (kept), what can be read of it
+            // makes a new store, and that one is opened. A salvage that fails (a full disk) says why.
+            try? opened?.close()
+            salvaged = try Self.salvage(dataDirectory: dataDirectory, problem: damage.message)
+            opened = try Self.openPool(path, configuration: configuration, check: false)
+            try Self.migrate(opened!, path: path)
+        }
+        pool = opened!
+        self.salvaged = salvaged
+    }
+
+    /// Opens the database file (made 0600 first), reads its schema and, when `check`, runs SQLite's
+    /// whole-file check.
+    private static func openPool(_ path: String, configuration: Configuration, check: Bool) throws(StoreError) -> DatabasePool {
         // The person's alone whatever the umask: SQLite gives its write-ahead log and shared-memory
         // files the database file's mode, so that file is made (or set) 0600 before SQLite opens it.
         for file in [path, path + "-wal", path + "-shm"] {
             let fd = open(file, file == path ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDWR | O_CLOEXEC), 0o600)
             if fd >= 0 { fchmod(fd, 0o600); close(fd) }
         }
+        var pool: DatabasePool?
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            let opened = try DatabasePool(path: path, configuration: configuration)
+            pool = opened
             // Reading the schema finds a file that is not SQLite at once; the pages are checked below.
-            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
-            if integrityCheck == .atOpen, let problem = Self.quickCheck(pool, path: path) { throw problem }
-            try Self.migrator.migrate(pool)
+            _ = try opened.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            if check, let problem = quickCheck(opened, path: path) { throw problem }
+            return opened
         } catch let error as StoreError {
+            try? pool?.close()
             throw error
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw StoreError(.corrupt, "the store \(path) is not a readable SQLite database (\(error.message ?? "\(error.resultCode)")); move it aside to start afresh")
+            try? pool?.close()
+            throw StoreError(.corrupt, "the store \(path) is not a readable SQLite database (\(error.message ?? "\(error.resultCode)"))")
         } catch {
-            throw StoreError(.unreadable, "cannot open the store \(path): \(Self.reason(error))")
+            try? pool?.close()
+            throw StoreError(.unreadable, "cannot open the store \(path): \(reason(error))")
         }
     }
 
@@ -121,9 +156,9 @@ public final class Store: Sendable {
     private static func quickCheck(_ pool: DatabasePool, path: String) -> StoreError? {
         do {
             let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no answer" }
-            return check == "ok" ? nil : StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(check)); move it aside to start afresh")
+            return check == "ok" ? nil : StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(check))")
         } catch {
-            return StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(reason(error))); move it aside to start afresh")
+            return StoreError(.corrupt, "the store \(path) fails SQLite's integrity check (\(reason(error)))")
         }
     }
 

@@ -134,10 +134,16 @@ struct Doctor: ParsableCommand {
             report.ok("store \(data): \(size)\(counts); SQLite's integrity check finds it sound")
         } else {
             report.problem("store \(data): \(status.storeProblem)", fixes: [
-                ("stop", "systemctl --user stop pickerd.socket pickerd"),
-                ("move aside", "mv \(data)/pickerd.sqlite \(data)/pickerd.sqlite.damaged"),
-                ("start afresh", "systemctl --user start pickerd.socket; pickerctl sources rescan"),
+                ("salvage", "systemctl --user restart pickerd (pickerd moves the damaged store aside and keeps what it can read)"),
             ])
+        }
+        // A salvage is news until the person has seen it and removed the damaged copy.
+        for salvage in status.salvages {
+            report.problem("store \(data) was damaged (\(salvage.problem)) and salvaged on \(date(salvage.timeMs)): kept \(salvage.kept)",
+                           fixes: salvage.lost.map { ("lost", $0) } + [
+                               ("damaged copy", salvage.damagedCopy),
+                               ("when done", "rm \(salvage.damagedCopy) \(salvage.damagedCopy)-wal \(salvage.damagedCopy).salvage.json"),
+                           ])
         }
         if status.dataFreeBytes < Self.lowDisk {
             report.problem("only \(Self.bytes(status.dataFreeBytes)) free on the filesystem of \(data): pickerd cannot index or record releases",

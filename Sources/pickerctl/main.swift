@@ -13,7 +13,7 @@ struct Pickerctl: ParsableCommand {
         commandName: "pickerctl",
         abstract: "Control pickerd: status, the library, settings, known places, what is hidden and the release history.",
         discussion: "Exit status: 0 done, 1 pickerd refused or failed, 2 wrong argument, 3 pickerd unreachable.",
-        subcommands: [Status.self, Doctor.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Donations.self, Notifications.self, History.self, Places.self, Hidden.self])
+        subcommands: [Status.self, Doctor.self, Library.self, Sources.self, Import.self, Settings.self, Apps.self, Donations.self, Notifications.self, History.self, Places.self, Hidden.self, Backup.self, Restore.self, Export.self])
 }
 
 struct Connection: ParsableArguments {

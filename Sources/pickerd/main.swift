@@ -160,6 +160,30 @@ struct PickerdCommand: ParsableCommand {
         }
         // The sources must outlive run(): an optimised build would otherwise release them at once.
         withExtendedLifetime(signals) { broker.run() }
-        if broker.stoppedForDamagedStore { throw ExitCode(1) }
+        if broker.stoppedForDamagedStore { try restartSalvaged(broker, logger: logger) }
+    }
+
+    /// The background check found the store damaged and pickerd stopped serving: the store is moved
+    /// aside and salvaged now, and pickerd starts again on the new one (the same process, `exec`ed
+    /// with the same arguments; when systemd holds the sockets, it exits and the next connection
+    /// starts it). The next start finds a sound store, or a salvage to finish: never a loop.
+    func restartSalvaged(_ broker: Broker, logger: Logger) throws {
+        do {
+            // The next process tells the person (log, notification), once it serves again.
+            if let report = try Store.salvage(dataDirectory: broker.store.dataDirectory, problem: broker.damage) {
+                setenv(Broker.salvagedVariable, report.damagedCopy, 1)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("pickerd: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        if broker.socketActivated {
+            logger.notice("the store was salvaged; systemd starts pickerd again at the next connection")
+            throw ExitCode(0)
+        }
+        logger.notice("the store was salvaged; pickerd starts again")
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        FileHandle.standardError.write(Data("pickerd: cannot start again (\(String(cString: strerror(errno)))): start it again by hand\n".utf8))
+        throw ExitCode(1)
     }
 }

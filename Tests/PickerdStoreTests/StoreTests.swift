@@ -33,19 +33,21 @@ struct StoreTests {
         #expect(try temporary.store.suggestions().count == 3)
     }
 
-    @Test("a store file that is not SQLite gives one clear error naming the file")
+    @Test("a store file that is not SQLite is moved aside (kept), a new store opened, and the salvage names the file")
     func corruptFile() throws {
         let temporary = try TemporaryStore()
         let path = temporary.directory + "/broken"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path + "/pickerd.sqlite"))
-        let error = try #require(throws: StoreError.self) { try Store(dataDirectory: path) }
-        #expect(error.code == .corrupt)
-        #expect(error.message.contains(path + "/pickerd.sqlite"))
-        #expect(error.message.contains("move it aside"))
+        let store = try Store(dataDirectory: path)
+        let salvage = try #require(store.salvaged)
+        #expect(salvage.problem.contains(path + "/pickerd.sqlite") && salvage.problem.contains("not a readable SQLite database"), "\(salvage.problem)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: salvage.damagedCopy)) == Data(repeating: 0x42, count: 8192))
+        #expect(try store.itemCounts().isEmpty)
+        #expect(Store.salvageReports(in: path) == [salvage])
     }
 
-    @Test("a store whose pages were damaged fails its integrity check with a clear error")
+    @Test("a store whose pages were damaged fails its integrity check: salvaged, what was readable kept")
     func damagedPages() throws {
         let temporary = try TemporaryStore()
         let directory = temporary.directory + "/damaged"
@@ -67,9 +69,12 @@ struct StoreTests {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         try? FileManager.default.removeItem(atPath: path + "-wal")
         try? FileManager.default.removeItem(atPath: path + "-shm")
-        let error = try #require(throws: StoreError.self) { try Store(dataDirectory: directory) }
-        #expect(error.code == .corrupt)
-        #expect(error.message.contains(path))
+        let store = try Store(dataDirectory: directory)
+        let salvage = try #require(store.salvaged)
+        #expect(salvage.problem.contains(path), "\(salvage.problem)")
+        #expect(salvage.lostAnything)
+        #expect(store.integrityProblem() == nil, "the new store is sound")
+        #expect(FileManager.default.fileExists(atPath: salvage.damagedCopy))
     }
 
     @Test("a data directory that cannot be created is a clear error")

@@ -24,6 +24,25 @@ struct DesktopNotifier: Sendable {
         return path.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Shows a notice with no action (pickerd's own news, such as a repaired store); does not wait.
+    func notice(title: String, body: String) {
+        guard let program = notifySend else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["--app-name=pickerd", "--icon=dialog-warning", "--", title, body]
+        let logger = self.logger
+        let thread = Thread {
+            do {
+                try process.run()
+                process.waitUntilExit()
+            } catch {
+                logger.warning("cannot run notify-send", metadata: ["error": "\(error)"])
+            }
+        }
+        thread.name = "pickerd-desktop-notice"
+        thread.start()
+    }
+
     /// Shows `reminder`; calls `onOpen` (on another thread) if the person chooses "Open".
     func show(_ reminder: NotificationRecord, onOpen: @escaping @Sendable () -> Void) {
         guard let program = notifySend else {

@@ -172,6 +172,8 @@ public struct StatusReply: Hashable, Sendable {
     public var runtimeDir: String
     /// `developer_mode` (field 24).
     public var developerMode: Bool
+    /// damaged stores pickerd salvaged whose copy is still kept, newest first
+    public var salvages: [StoreSalvage]
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -199,7 +201,8 @@ public struct StatusReply: Hashable, Sendable {
     ///   - dataFreeBytes: the field's value.
     ///   - runtimeDir: the field's value.
     ///   - developerMode: the field's value.
-    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0, sourceCount: UInt32 = 0, scanning: [ScanProgress] = [], sockets: [ServedSocket] = [], display: String = "", desktopAgentCommand: [String] = [], terminalAgentCommand: [String] = [], agentCommand: [String] = [], agentExecutables: [String] = [], storeChecked: Bool = false, storeBytes: UInt64 = 0, storeProblem: String = "", dataFreeBytes: UInt64 = 0, runtimeDir: String = "", developerMode: Bool = false) {
+    ///   - salvages: the field's value.
+    public init(protocolVersion: UInt32 = 0, softwareVersion: String = "", pid: Int32 = 0, uptimeMs: UInt64 = 0, activeSessions: UInt32 = 0, registeredAgents: UInt32 = 0, consentGiven: Bool = false, dataDir: String = "", itemCount: UInt64 = 0, suggestionCount: UInt64 = 0, sourceCount: UInt32 = 0, scanning: [ScanProgress] = [], sockets: [ServedSocket] = [], display: String = "", desktopAgentCommand: [String] = [], terminalAgentCommand: [String] = [], agentCommand: [String] = [], agentExecutables: [String] = [], storeChecked: Bool = false, storeBytes: UInt64 = 0, storeProblem: String = "", dataFreeBytes: UInt64 = 0, runtimeDir: String = "", developerMode: Bool = false, salvages: [StoreSalvage] = []) {
         self.protocolVersion = protocolVersion
         self.softwareVersion = softwareVersion
         self.pid = pid
@@ -224,6 +227,7 @@ public struct StatusReply: Hashable, Sendable {
         self.dataFreeBytes = dataFreeBytes
         self.runtimeDir = runtimeDir
         self.developerMode = developerMode
+        self.salvages = salvages
     }
 }
 
@@ -257,6 +261,7 @@ extension StatusReply: CMessageConvertible {
         self.dataFreeBytes = c.data_free_bytes
         self.runtimeDir = swiftString(c.runtime_dir)
         self.developerMode = c.developer_mode != 0
+        self.salvages = cArray(c.salvages, c.n_salvages).map { StoreSalvage(c: $0!) }
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__StatusReply> {
@@ -292,6 +297,8 @@ extension StatusReply: CMessageConvertible {
         c.pointee.data_free_bytes = self.dataFreeBytes
         c.pointee.runtime_dir = arena.string(self.runtimeDir)
         c.pointee.developer_mode = self.developerMode ? 1 : 0
+        c.pointee.n_salvages = self.salvages.count
+        c.pointee.salvages = arena.array(self.salvages.map { Optional($0.toC(arena)) })
         return c
     }
 
@@ -306,6 +313,421 @@ extension StatusReply: CMessageConvertible {
 extension StatusReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.StatusReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// A damaged store pickerd moved aside and salvaged (at start, or when its background check failed).
+public struct StoreSalvage: Hashable, Sendable {
+    /// when the damage was found, ms since 1970
+    public var timeMs: Int64
+    /// what SQLite found
+    public var problem: String
+    /// where the damaged file is kept (with its -wal, and a .salvage.json report)
+    public var damagedCopy: String
+    /// the decisions kept, in one line
+    public var kept: String
+    /// one line per table that lost rows (decisions first), or one saying none did
+    public var lost: [String]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - timeMs: the field's value.
+    ///   - problem: the field's value.
+    ///   - damagedCopy: the field's value.
+    ///   - kept: the field's value.
+    ///   - lost: the field's value.
+    public init(timeMs: Int64 = 0, problem: String = "", damagedCopy: String = "", kept: String = "", lost: [String] = []) {
+        self.timeMs = timeMs
+        self.problem = problem
+        self.damagedCopy = damagedCopy
+        self.kept = kept
+        self.lost = lost
+    }
+}
+
+extension StoreSalvage: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__StoreSalvage
+
+    init(c pointer: UnsafePointer<Pickerd__V1__StoreSalvage>) {
+        let c = pointer.pointee
+        self.init()
+        self.timeMs = c.time_ms
+        self.problem = swiftString(c.problem)
+        self.damagedCopy = swiftString(c.damaged_copy)
+        self.kept = swiftString(c.kept)
+        self.lost = cArray(c.lost, c.n_lost).map { swiftString($0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__StoreSalvage> {
+        let c = arena.allocate(Pickerd__V1__StoreSalvage.self)
+        pickerd__v1__store_salvage__init(c)
+        c.pointee.time_ms = self.timeMs
+        c.pointee.problem = arena.string(self.problem)
+        c.pointee.damaged_copy = arena.string(self.damagedCopy)
+        c.pointee.kept = arena.string(self.kept)
+        c.pointee.n_lost = self.lost.count
+        c.pointee.lost = arena.array(self.lost.map { Optional(arena.string($0)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__StoreSalvage>) -> Int { pickerd__v1__store_salvage__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__StoreSalvage>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__store_salvage__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__StoreSalvage>? {
+        pickerd__v1__store_salvage__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__StoreSalvage>) { pickerd__v1__store_salvage__free_unpacked(c, nil) }
+}
+
+extension StoreSalvage: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.StoreSalvage" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// pickerctl backup FILE: the person's decisions (or, with all, the whole store) copied to `path` by
+/// SQLite's online backup, consistent while pickerd serves; replaced if there, never half written.
+public struct BackupRequest: Hashable, Sendable {
+    /// absolute
+    public var path: String
+    /// the library and its moments too (not the media files)
+    public var all: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - all: the field's value.
+    public init(path: String = "", all: Bool = false) {
+        self.path = path
+        self.all = all
+    }
+}
+
+extension BackupRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__BackupRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__BackupRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.all = c.all != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__BackupRequest> {
+        let c = arena.allocate(Pickerd__V1__BackupRequest.self)
+        pickerd__v1__backup_request__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.all = self.all ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__BackupRequest>) -> Int { pickerd__v1__backup_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__BackupRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__backup_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__BackupRequest>? {
+        pickerd__v1__backup_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__BackupRequest>) { pickerd__v1__backup_request__free_unpacked(c, nil) }
+}
+
+extension BackupRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.BackupRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.BackupReply` message.
+public struct BackupReply: Hashable, Sendable {
+    /// `path` (field 1).
+    public var path: String
+    /// `bytes` (field 2).
+    public var bytes: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - bytes: the field's value.
+    public init(path: String = "", bytes: UInt64 = 0) {
+        self.path = path
+        self.bytes = bytes
+    }
+}
+
+extension BackupReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__BackupReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__BackupReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.bytes = c.bytes
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__BackupReply> {
+        let c = arena.allocate(Pickerd__V1__BackupReply.self)
+        pickerd__v1__backup_reply__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.bytes = self.bytes
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__BackupReply>) -> Int { pickerd__v1__backup_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__BackupReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__backup_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__BackupReply>? {
+        pickerd__v1__backup_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__BackupReply>) { pickerd__v1__backup_reply__free_unpacked(c, nil) }
+}
+
+extension BackupReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.BackupReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// pickerctl restore FILE: a backup's decisions (or, with all, everything in a backup of all) put
+/// back in one transaction; a file that is not a pickerd backup is refused, nothing changed.
+public struct RestoreRequest: Hashable, Sendable {
+    /// absolute
+    public var path: String
+    /// `all` (field 2).
+    public var all: Bool
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - path: the field's value.
+    ///   - all: the field's value.
+    public init(path: String = "", all: Bool = false) {
+        self.path = path
+        self.all = all
+    }
+}
+
+extension RestoreRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__RestoreRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__RestoreRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.path = swiftString(c.path)
+        self.all = c.all != 0
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__RestoreRequest> {
+        let c = arena.allocate(Pickerd__V1__RestoreRequest.self)
+        pickerd__v1__restore_request__init(c)
+        c.pointee.path = arena.string(self.path)
+        c.pointee.all = self.all ? 1 : 0
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__RestoreRequest>) -> Int { pickerd__v1__restore_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__RestoreRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__restore_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__RestoreRequest>? {
+        pickerd__v1__restore_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__RestoreRequest>) { pickerd__v1__restore_request__free_unpacked(c, nil) }
+}
+
+extension RestoreRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.RestoreRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.RestoreReply` message.
+public struct RestoreReply: Hashable, Sendable {
+    /// "decisions" or "all": what the backup held
+    public var kind: String
+    /// when it was made
+    public var madeMs: Int64
+    /// the schema it was made at (upgraded on a copy when earlier)
+    public var schemaVersion: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - kind: the field's value.
+    ///   - madeMs: the field's value.
+    ///   - schemaVersion: the field's value.
+    public init(kind: String = "", madeMs: Int64 = 0, schemaVersion: UInt32 = 0) {
+        self.kind = kind
+        self.madeMs = madeMs
+        self.schemaVersion = schemaVersion
+    }
+}
+
+extension RestoreReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__RestoreReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__RestoreReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.kind = swiftString(c.kind)
+        self.madeMs = c.made_ms
+        self.schemaVersion = c.schema_version
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__RestoreReply> {
+        let c = arena.allocate(Pickerd__V1__RestoreReply.self)
+        pickerd__v1__restore_reply__init(c)
+        c.pointee.kind = arena.string(self.kind)
+        c.pointee.made_ms = self.madeMs
+        c.pointee.schema_version = self.schemaVersion
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__RestoreReply>) -> Int { pickerd__v1__restore_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__RestoreReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__restore_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__RestoreReply>? {
+        pickerd__v1__restore_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__RestoreReply>) { pickerd__v1__restore_reply__free_unpacked(c, nil) }
+}
+
+extension RestoreReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.RestoreReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// pickerctl export DIR: everything pickerd holds about the person as JSON, one file per table.
+public struct ExportRequest: Hashable, Sendable {
+    /// absolute; made if missing
+    public var directory: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - directory: the field's value.
+    public init(directory: String = "") {
+        self.directory = directory
+    }
+}
+
+extension ExportRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ExportRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ExportRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.directory = swiftString(c.directory)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ExportRequest> {
+        let c = arena.allocate(Pickerd__V1__ExportRequest.self)
+        pickerd__v1__export_request__init(c)
+        c.pointee.directory = arena.string(self.directory)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ExportRequest>) -> Int { pickerd__v1__export_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ExportRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__export_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ExportRequest>? {
+        pickerd__v1__export_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ExportRequest>) { pickerd__v1__export_request__free_unpacked(c, nil) }
+}
+
+extension ExportRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ExportRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ExportReply` message.
+public struct ExportReply: Hashable, Sendable {
+    /// `files` (field 1).
+    public var files: [String]
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - files: the field's value.
+    public init(files: [String] = []) {
+        self.files = files
+    }
+}
+
+extension ExportReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ExportReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ExportReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.files = cArray(c.files, c.n_files).map { swiftString($0) }
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ExportReply> {
+        let c = arena.allocate(Pickerd__V1__ExportReply.self)
+        pickerd__v1__export_reply__init(c)
+        c.pointee.n_files = self.files.count
+        c.pointee.files = arena.array(self.files.map { Optional(arena.string($0)) })
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ExportReply>) -> Int { pickerd__v1__export_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ExportReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__export_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ExportReply>? {
+        pickerd__v1__export_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ExportReply>) { pickerd__v1__export_reply__free_unpacked(c, nil) }
+}
+
+extension ExportReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ExportReply" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.

@@ -297,6 +297,18 @@ public struct Envelope: Hashable, Sendable {
         case placesSet(PlacesSetRequest)
         /// `places_unset` (field 107).
         case placesUnset(PlacesUnsetRequest)
+        /// `backup` (field 108).
+        case backup(BackupRequest)
+        /// `backup_reply` (field 109).
+        case backupReply(BackupReply)
+        /// `restore` (field 110).
+        case restore(RestoreRequest)
+        /// `restore_reply` (field 111).
+        case restoreReply(RestoreReply)
+        /// `export_request` (field 112).
+        case exportRequest(ExportRequest)
+        /// `export_reply` (field 113).
+        case exportReply(ExportReply)
         /// Agent role, later additions.
         case hide(HideRequest)
         /// `hide_reply` (field 121).
@@ -473,6 +485,18 @@ extension Envelope: CMessageConvertible {
             self.body = .placesSet(PlacesSetRequest(c: c.places_set))
         case PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET:
             self.body = .placesUnset(PlacesUnsetRequest(c: c.places_unset))
+        case PICKERD__V1__ENVELOPE__BODY_BACKUP:
+            self.body = .backup(BackupRequest(c: c.backup))
+        case PICKERD__V1__ENVELOPE__BODY_BACKUP_REPLY:
+            self.body = .backupReply(BackupReply(c: c.backup_reply))
+        case PICKERD__V1__ENVELOPE__BODY_RESTORE:
+            self.body = .restore(RestoreRequest(c: c.restore))
+        case PICKERD__V1__ENVELOPE__BODY_RESTORE_REPLY:
+            self.body = .restoreReply(RestoreReply(c: c.restore_reply))
+        case PICKERD__V1__ENVELOPE__BODY_EXPORT_REQUEST:
+            self.body = .exportRequest(ExportRequest(c: c.export_request))
+        case PICKERD__V1__ENVELOPE__BODY_EXPORT_REPLY:
+            self.body = .exportReply(ExportReply(c: c.export_reply))
         case PICKERD__V1__ENVELOPE__BODY_HIDE:
             self.body = .hide(HideRequest(c: c.hide))
         case PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY:
@@ -711,6 +735,24 @@ extension Envelope: CMessageConvertible {
         case .placesUnset(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET
             c.pointee.places_unset = v.toC(arena)
+        case .backup(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_BACKUP
+            c.pointee.backup = v.toC(arena)
+        case .backupReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_BACKUP_REPLY
+            c.pointee.backup_reply = v.toC(arena)
+        case .restore(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_RESTORE
+            c.pointee.restore = v.toC(arena)
+        case .restoreReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_RESTORE_REPLY
+            c.pointee.restore_reply = v.toC(arena)
+        case .exportRequest(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_EXPORT_REQUEST
+            c.pointee.export_request = v.toC(arena)
+        case .exportReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_EXPORT_REPLY
+            c.pointee.export_reply = v.toC(arena)
         case .hide(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_HIDE
             c.pointee.hide = v.toC(arena)

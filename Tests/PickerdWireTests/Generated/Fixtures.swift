@@ -581,7 +581,56 @@ extension StatusRequest {
 extension StatusReply {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusReply] {
-        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003, sourceCount: 1100003, scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]], sockets: [ServedSocket.fixtures[0], ServedSocket.fixtures[0]], display: "StatusReply.display #0 ✓ ünïcode", desktopAgentCommand: ["StatusReply.desktop_agent_command #1 ✓ ünïcode", "StatusReply.desktop_agent_command #2 ✓ ünïcode"], terminalAgentCommand: ["StatusReply.terminal_agent_command #1 ✓ ünïcode", "StatusReply.terminal_agent_command #2 ✓ ünïcode"], agentCommand: ["StatusReply.agent_command #1 ✓ ünïcode", "StatusReply.agent_command #2 ✓ ünïcode"], agentExecutables: ["StatusReply.agent_executables #1 ✓ ünïcode", "StatusReply.agent_executables #2 ✓ ünïcode"], storeChecked: true, storeBytes: 2000003, storeProblem: "StatusReply.store_problem #0 ✓ ünïcode", dataFreeBytes: 2200003, runtimeDir: "StatusReply.runtime_dir #0 ✓ ünïcode", developerMode: true)]
+        [StatusReply(protocolVersion: 100003, softwareVersion: "StatusReply.software_version #0 ✓ ünïcode", pid: -3007, uptimeMs: 400003, activeSessions: 500003, registeredAgents: 600003, consentGiven: true, dataDir: "StatusReply.data_dir #0 ✓ ünïcode", itemCount: 900003, suggestionCount: 1000003, sourceCount: 1100003, scanning: [ScanProgress.fixtures[0], ScanProgress.fixtures[0]], sockets: [ServedSocket.fixtures[0], ServedSocket.fixtures[0]], display: "StatusReply.display #0 ✓ ünïcode", desktopAgentCommand: ["StatusReply.desktop_agent_command #1 ✓ ünïcode", "StatusReply.desktop_agent_command #2 ✓ ünïcode"], terminalAgentCommand: ["StatusReply.terminal_agent_command #1 ✓ ünïcode", "StatusReply.terminal_agent_command #2 ✓ ünïcode"], agentCommand: ["StatusReply.agent_command #1 ✓ ünïcode", "StatusReply.agent_command #2 ✓ ünïcode"], agentExecutables: ["StatusReply.agent_executables #1 ✓ ünïcode", "StatusReply.agent_executables #2 ✓ ünïcode"], storeChecked: true, storeBytes: 2000003, storeProblem: "StatusReply.store_problem #0 ✓ ünïcode", dataFreeBytes: 2200003, runtimeDir: "StatusReply.runtime_dir #0 ✓ ünïcode", developerMode: true, salvages: [StoreSalvage.fixtures[0], StoreSalvage.fixtures[0]])]
+    }
+}
+
+extension StoreSalvage {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [StoreSalvage] {
+        [StoreSalvage(timeMs: -1007, problem: "StoreSalvage.problem #0 ✓ ünïcode", damagedCopy: "StoreSalvage.damaged_copy #0 ✓ ünïcode", kept: "StoreSalvage.kept #0 ✓ ünïcode", lost: ["StoreSalvage.lost #1 ✓ ünïcode", "StoreSalvage.lost #2 ✓ ünïcode"])]
+    }
+}
+
+extension BackupRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [BackupRequest] {
+        [BackupRequest(path: "BackupRequest.path #0 ✓ ünïcode", all: true)]
+    }
+}
+
+extension BackupReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [BackupReply] {
+        [BackupReply(path: "BackupReply.path #0 ✓ ünïcode", bytes: 200003)]
+    }
+}
+
+extension RestoreRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [RestoreRequest] {
+        [RestoreRequest(path: "RestoreRequest.path #0 ✓ ünïcode", all: true)]
+    }
+}
+
+extension RestoreReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [RestoreReply] {
+        [RestoreReply(kind: "RestoreReply.kind #0 ✓ ünïcode", madeMs: -2007, schemaVersion: 300003)]
+    }
+}
+
+extension ExportRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ExportRequest] {
+        [ExportRequest(directory: "ExportRequest.directory #0 ✓ ünïcode")]
+    }
+}
+
+extension ExportReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ExportReply] {
+        [ExportReply(files: ["ExportReply.files #1 ✓ ünïcode", "ExportReply.files #2 ✓ ünïcode"])]
     }
 }
 
@@ -1395,6 +1444,36 @@ extension Envelope {
         }
         do {
             var m = Envelope(requestId: 100003)
+            m.body = .backup(BackupRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .backupReply(BackupReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .restore(RestoreRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .restoreReply(RestoreReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .exportRequest(ExportRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .exportReply(ExportReply.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
             m.body = .hide(HideRequest.fixtures[0])
             all.append(m)
         }
@@ -1774,6 +1853,13 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "UnhideRequest": { try UnhideRequest.fixtures.allSatisfy { try UnhideRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusRequest": { try StatusRequest.fixtures.allSatisfy { try StatusRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusReply": { try StatusReply.fixtures.allSatisfy { try StatusReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "StoreSalvage": { try StoreSalvage.fixtures.allSatisfy { try StoreSalvage(serializedBytes: $0.serializedBytes()) == $0 } },
+    "BackupRequest": { try BackupRequest.fixtures.allSatisfy { try BackupRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "BackupReply": { try BackupReply.fixtures.allSatisfy { try BackupReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "RestoreRequest": { try RestoreRequest.fixtures.allSatisfy { try RestoreRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "RestoreReply": { try RestoreReply.fixtures.allSatisfy { try RestoreReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ExportRequest": { try ExportRequest.fixtures.allSatisfy { try ExportRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ExportReply": { try ExportReply.fixtures.allSatisfy { try ExportReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ServedSocket": { try ServedSocket.fixtures.allSatisfy { try ServedSocket(serializedBytes: $0.serializedBytes()) == $0 } },
     "SettingsGetRequest": { try SettingsGetRequest.fixtures.allSatisfy { try SettingsGetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "SettingsSetRequest": { try SettingsSetRequest.fixtures.allSatisfy { try SettingsSetRequest(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -1937,6 +2023,13 @@ let generatedFixtureCounts: [String: Int] = [
     "UnhideRequest": UnhideRequest.fixtures.count,
     "StatusRequest": StatusRequest.fixtures.count,
     "StatusReply": StatusReply.fixtures.count,
+    "StoreSalvage": StoreSalvage.fixtures.count,
+    "BackupRequest": BackupRequest.fixtures.count,
+    "BackupReply": BackupReply.fixtures.count,
+    "RestoreRequest": RestoreRequest.fixtures.count,
+    "RestoreReply": RestoreReply.fixtures.count,
+    "ExportRequest": ExportRequest.fixtures.count,
+    "ExportReply": ExportReply.fixtures.count,
     "ServedSocket": ServedSocket.fixtures.count,
     "SettingsGetRequest": SettingsGetRequest.fixtures.count,
     "SettingsSetRequest": SettingsSetRequest.fixtures.count,

@@ -97,6 +97,321 @@ void   pickerd__v1__status_reply__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__status_reply__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__store_salvage__init
+                     (Pickerd__V1__StoreSalvage         *message)
+{
+  static const Pickerd__V1__StoreSalvage init_value = PICKERD__V1__STORE_SALVAGE__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__store_salvage__get_packed_size
+                     (const Pickerd__V1__StoreSalvage *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__store_salvage__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__store_salvage__pack
+                     (const Pickerd__V1__StoreSalvage *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__store_salvage__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__store_salvage__pack_to_buffer
+                     (const Pickerd__V1__StoreSalvage *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__store_salvage__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__StoreSalvage *
+       pickerd__v1__store_salvage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__StoreSalvage *)
+     protobuf_c_message_unpack (&pickerd__v1__store_salvage__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__store_salvage__free_unpacked
+                     (Pickerd__V1__StoreSalvage *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__store_salvage__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__backup_request__init
+                     (Pickerd__V1__BackupRequest         *message)
+{
+  static const Pickerd__V1__BackupRequest init_value = PICKERD__V1__BACKUP_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__backup_request__get_packed_size
+                     (const Pickerd__V1__BackupRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__backup_request__pack
+                     (const Pickerd__V1__BackupRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__backup_request__pack_to_buffer
+                     (const Pickerd__V1__BackupRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__BackupRequest *
+       pickerd__v1__backup_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__BackupRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__backup_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__backup_request__free_unpacked
+                     (Pickerd__V1__BackupRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__backup_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__backup_reply__init
+                     (Pickerd__V1__BackupReply         *message)
+{
+  static const Pickerd__V1__BackupReply init_value = PICKERD__V1__BACKUP_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__backup_reply__get_packed_size
+                     (const Pickerd__V1__BackupReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__backup_reply__pack
+                     (const Pickerd__V1__BackupReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__backup_reply__pack_to_buffer
+                     (const Pickerd__V1__BackupReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__backup_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__BackupReply *
+       pickerd__v1__backup_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__BackupReply *)
+     protobuf_c_message_unpack (&pickerd__v1__backup_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__backup_reply__free_unpacked
+                     (Pickerd__V1__BackupReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__backup_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__restore_request__init
+                     (Pickerd__V1__RestoreRequest         *message)
+{
+  static const Pickerd__V1__RestoreRequest init_value = PICKERD__V1__RESTORE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__restore_request__get_packed_size
+                     (const Pickerd__V1__RestoreRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__restore_request__pack
+                     (const Pickerd__V1__RestoreRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__restore_request__pack_to_buffer
+                     (const Pickerd__V1__RestoreRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__RestoreRequest *
+       pickerd__v1__restore_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__RestoreRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__restore_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__restore_request__free_unpacked
+                     (Pickerd__V1__RestoreRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__restore_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__restore_reply__init
+                     (Pickerd__V1__RestoreReply         *message)
+{
+  static const Pickerd__V1__RestoreReply init_value = PICKERD__V1__RESTORE_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__restore_reply__get_packed_size
+                     (const Pickerd__V1__RestoreReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__restore_reply__pack
+                     (const Pickerd__V1__RestoreReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__restore_reply__pack_to_buffer
+                     (const Pickerd__V1__RestoreReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__restore_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__RestoreReply *
+       pickerd__v1__restore_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__RestoreReply *)
+     protobuf_c_message_unpack (&pickerd__v1__restore_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__restore_reply__free_unpacked
+                     (Pickerd__V1__RestoreReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__restore_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__export_request__init
+                     (Pickerd__V1__ExportRequest         *message)
+{
+  static const Pickerd__V1__ExportRequest init_value = PICKERD__V1__EXPORT_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__export_request__get_packed_size
+                     (const Pickerd__V1__ExportRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__export_request__pack
+                     (const Pickerd__V1__ExportRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__export_request__pack_to_buffer
+                     (const Pickerd__V1__ExportRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ExportRequest *
+       pickerd__v1__export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ExportRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__export_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__export_request__free_unpacked
+                     (Pickerd__V1__ExportRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__export_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__export_reply__init
+                     (Pickerd__V1__ExportReply         *message)
+{
+  static const Pickerd__V1__ExportReply init_value = PICKERD__V1__EXPORT_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__export_reply__get_packed_size
+                     (const Pickerd__V1__ExportReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__export_reply__pack
+                     (const Pickerd__V1__ExportReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__export_reply__pack_to_buffer
+                     (const Pickerd__V1__ExportReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__export_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ExportReply *
+       pickerd__v1__export_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ExportReply *)
+     protobuf_c_message_unpack (&pickerd__v1__export_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__export_reply__free_unpacked
+                     (Pickerd__V1__ExportReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__export_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__served_socket__init
                      (Pickerd__V1__ServedSocket         *message)
 {
@@ -2835,7 +3150,7 @@ const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor =
   (ProtobufCMessageInit) pickerd__v1__status_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[24] =
+static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descriptors[25] =
 {
   {
     "protocol_version",
@@ -3125,6 +3440,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__status_reply__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "salvages",
+    25,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__StatusReply, n_salvages),
+    offsetof(Pickerd__V1__StatusReply, salvages),
+    &pickerd__v1__store_salvage__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
   4,   /* field[4] = active_sessions */
@@ -3141,6 +3468,7 @@ static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
   0,   /* field[0] = protocol_version */
   5,   /* field[5] = registered_agents */
   22,   /* field[22] = runtime_dir */
+  24,   /* field[24] = salvages */
   11,   /* field[11] = scanning */
   12,   /* field[12] = sockets */
   1,   /* field[1] = software_version */
@@ -3155,7 +3483,7 @@ static const unsigned pickerd__v1__status_reply__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__status_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 24 }
+  { 0, 25 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
 {
@@ -3165,11 +3493,394 @@ const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor =
   "Pickerd__V1__StatusReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__StatusReply),
-  24,
+  25,
   pickerd__v1__status_reply__field_descriptors,
   pickerd__v1__status_reply__field_indices_by_name,
   1,  pickerd__v1__status_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__status_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__store_salvage__field_descriptors[5] =
+{
+  {
+    "time_ms",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StoreSalvage, time_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "problem",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StoreSalvage, problem),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "damaged_copy",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StoreSalvage, damaged_copy),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "kept",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__StoreSalvage, kept),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "lost",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__StoreSalvage, n_lost),
+    offsetof(Pickerd__V1__StoreSalvage, lost),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__store_salvage__field_indices_by_name[] = {
+  2,   /* field[2] = damaged_copy */
+  3,   /* field[3] = kept */
+  4,   /* field[4] = lost */
+  1,   /* field[1] = problem */
+  0,   /* field[0] = time_ms */
+};
+static const ProtobufCIntRange pickerd__v1__store_salvage__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__store_salvage__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.StoreSalvage",
+  "StoreSalvage",
+  "Pickerd__V1__StoreSalvage",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__StoreSalvage),
+  5,
+  pickerd__v1__store_salvage__field_descriptors,
+  pickerd__v1__store_salvage__field_indices_by_name,
+  1,  pickerd__v1__store_salvage__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__store_salvage__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__backup_request__field_descriptors[2] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__BackupRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__BackupRequest, all),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__backup_request__field_indices_by_name[] = {
+  1,   /* field[1] = all */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange pickerd__v1__backup_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__backup_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.BackupRequest",
+  "BackupRequest",
+  "Pickerd__V1__BackupRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__BackupRequest),
+  2,
+  pickerd__v1__backup_request__field_descriptors,
+  pickerd__v1__backup_request__field_indices_by_name,
+  1,  pickerd__v1__backup_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__backup_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__backup_reply__field_descriptors[2] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__BackupReply, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "bytes",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__BackupReply, bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__backup_reply__field_indices_by_name[] = {
+  1,   /* field[1] = bytes */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange pickerd__v1__backup_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__backup_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.BackupReply",
+  "BackupReply",
+  "Pickerd__V1__BackupReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__BackupReply),
+  2,
+  pickerd__v1__backup_reply__field_descriptors,
+  pickerd__v1__backup_reply__field_indices_by_name,
+  1,  pickerd__v1__backup_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__backup_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__restore_request__field_descriptors[2] =
+{
+  {
+    "path",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__RestoreRequest, path),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "all",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__RestoreRequest, all),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__restore_request__field_indices_by_name[] = {
+  1,   /* field[1] = all */
+  0,   /* field[0] = path */
+};
+static const ProtobufCIntRange pickerd__v1__restore_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__restore_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.RestoreRequest",
+  "RestoreRequest",
+  "Pickerd__V1__RestoreRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__RestoreRequest),
+  2,
+  pickerd__v1__restore_request__field_descriptors,
+  pickerd__v1__restore_request__field_indices_by_name,
+  1,  pickerd__v1__restore_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__restore_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__restore_reply__field_descriptors[3] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__RestoreReply, kind),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "made_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_INT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__RestoreReply, made_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "schema_version",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__RestoreReply, schema_version),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__restore_reply__field_indices_by_name[] = {
+  0,   /* field[0] = kind */
+  1,   /* field[1] = made_ms */
+  2,   /* field[2] = schema_version */
+};
+static const ProtobufCIntRange pickerd__v1__restore_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__restore_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.RestoreReply",
+  "RestoreReply",
+  "Pickerd__V1__RestoreReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__RestoreReply),
+  3,
+  pickerd__v1__restore_reply__field_descriptors,
+  pickerd__v1__restore_reply__field_indices_by_name,
+  1,  pickerd__v1__restore_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__restore_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__export_request__field_descriptors[1] =
+{
+  {
+    "directory",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ExportRequest, directory),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__export_request__field_indices_by_name[] = {
+  0,   /* field[0] = directory */
+};
+static const ProtobufCIntRange pickerd__v1__export_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__export_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ExportRequest",
+  "ExportRequest",
+  "Pickerd__V1__ExportRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ExportRequest),
+  1,
+  pickerd__v1__export_request__field_descriptors,
+  pickerd__v1__export_request__field_indices_by_name,
+  1,  pickerd__v1__export_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__export_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__export_reply__field_descriptors[1] =
+{
+  {
+    "files",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Pickerd__V1__ExportReply, n_files),
+    offsetof(Pickerd__V1__ExportReply, files),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__export_reply__field_indices_by_name[] = {
+  0,   /* field[0] = files */
+};
+static const ProtobufCIntRange pickerd__v1__export_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__export_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ExportReply",
+  "ExportReply",
+  "Pickerd__V1__ExportReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ExportReply),
+  1,
+  pickerd__v1__export_reply__field_descriptors,
+  pickerd__v1__export_reply__field_indices_by_name,
+  1,  pickerd__v1__export_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__export_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__served_socket__field_descriptors[3] =

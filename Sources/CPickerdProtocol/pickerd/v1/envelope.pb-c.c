@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[78] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[84] =
 {
   {
     "request_id",
@@ -1199,6 +1199,78 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[7
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
+    "backup",
+    108,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, backup),
+    &pickerd__v1__backup_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "backup_reply",
+    109,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, backup_reply),
+    &pickerd__v1__backup_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "restore",
+    110,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, restore),
+    &pickerd__v1__restore_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "restore_reply",
+    111,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, restore_reply),
+    &pickerd__v1__restore_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export_request",
+    112,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, export_request),
+    &pickerd__v1__export_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "export_reply",
+    113,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, export_reply),
+    &pickerd__v1__export_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
     "hide",
     120,
     PROTOBUF_C_LABEL_NONE,
@@ -1247,6 +1319,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   58,   /* field[58] = app_show */
   33,   /* field[33] = apps_list */
   34,   /* field[34] = apps_list_reply */
+  75,   /* field[75] = backup */
+  76,   /* field[76] = backup_reply */
   6,   /* field[6] = close */
   8,   /* field[8] = configuration */
   9,   /* field[9] = configuration_reply */
@@ -1262,6 +1336,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   65,   /* field[65] = donations_remove */
   66,   /* field[66] = donations_remove_reply */
   3,   /* field[3] = error */
+  80,   /* field[80] = export_reply */
+  79,   /* field[79] = export_request */
   20,   /* field[20] = fetch_media */
   21,   /* field[21] = fetch_media_reply */
   1,   /* field[1] = hello */
@@ -1270,8 +1346,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   69,   /* field[69] = hidden_list */
   71,   /* field[71] = hidden_remove */
   72,   /* field[72] = hidden_reply */
-  75,   /* field[75] = hide */
-  76,   /* field[76] = hide_reply */
+  81,   /* field[81] = hide */
+  82,   /* field[82] = hide_reply */
   39,   /* field[39] = history */
   40,   /* field[40] = history_reply */
   61,   /* field[61] = import_progress */
@@ -1295,6 +1371,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   4,   /* field[4] = present */
   5,   /* field[5] = present_accepted */
   0,   /* field[0] = request_id */
+  77,   /* field[77] = restore */
+  78,   /* field[78] = restore_reply */
   16,   /* field[16] = review */
   18,   /* field[18] = review_decision */
   57,   /* field[57] = scan_progress */
@@ -1311,7 +1389,7 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   28,   /* field[28] = status_reply */
   24,   /* field[24] = suggestions_page */
   25,   /* field[25] = suggestions_page_reply */
-  77,   /* field[77] = unhide */
+  83,   /* field[83] = unhide */
   12,   /* field[12] = withdraw_donations */
   13,   /* field[13] = withdraw_donations_reply */
 };
@@ -1322,8 +1400,8 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[6 + 1] =
   { 20, 4 },
   { 40, 14 },
   { 60, 27 },
-  { 120, 75 },
-  { 0, 78 }
+  { 120, 81 },
+  { 0, 84 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1333,7 +1411,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  78,
+  84,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   6,  pickerd__v1__envelope__number_ranges,

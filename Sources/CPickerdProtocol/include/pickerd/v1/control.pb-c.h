@@ -19,6 +19,13 @@ PROTOBUF_C__BEGIN_DECLS
 
 typedef struct Pickerd__V1__StatusRequest Pickerd__V1__StatusRequest;
 typedef struct Pickerd__V1__StatusReply Pickerd__V1__StatusReply;
+typedef struct Pickerd__V1__StoreSalvage Pickerd__V1__StoreSalvage;
+typedef struct Pickerd__V1__BackupRequest Pickerd__V1__BackupRequest;
+typedef struct Pickerd__V1__BackupReply Pickerd__V1__BackupReply;
+typedef struct Pickerd__V1__RestoreRequest Pickerd__V1__RestoreRequest;
+typedef struct Pickerd__V1__RestoreReply Pickerd__V1__RestoreReply;
+typedef struct Pickerd__V1__ExportRequest Pickerd__V1__ExportRequest;
+typedef struct Pickerd__V1__ExportReply Pickerd__V1__ExportReply;
 typedef struct Pickerd__V1__ServedSocket Pickerd__V1__ServedSocket;
 typedef struct Pickerd__V1__SettingsGetRequest Pickerd__V1__SettingsGetRequest;
 typedef struct Pickerd__V1__SettingsSetRequest Pickerd__V1__SettingsSetRequest;
@@ -198,10 +205,146 @@ struct  Pickerd__V1__StatusReply
   uint64_t data_free_bytes;
   char *runtime_dir;
   protobuf_c_boolean developer_mode;
+  /*
+   * damaged stores pickerd salvaged whose copy is still kept, newest first
+   */
+  size_t n_salvages;
+  Pickerd__V1__StoreSalvage **salvages;
 };
 #define PICKERD__V1__STATUS_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__status_reply__descriptor) \
-    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0 }
+    , 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, 0, 0,NULL, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0,NULL, 0,NULL, 0,NULL, 0, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, 0,NULL }
+
+
+/*
+ * A damaged store pickerd moved aside and salvaged (at start, or when its background check failed).
+ */
+struct  Pickerd__V1__StoreSalvage
+{
+  ProtobufCMessage base;
+  /*
+   * when the damage was found, ms since 1970
+   */
+  int64_t time_ms;
+  /*
+   * what SQLite found
+   */
+  char *problem;
+  /*
+   * where the damaged file is kept (with its -wal, and a .salvage.json report)
+   */
+  char *damaged_copy;
+  /*
+   * the decisions kept, in one line
+   */
+  char *kept;
+  /*
+   * one line per table that lost rows (decisions first), or one saying none did
+   */
+  size_t n_lost;
+  char **lost;
+};
+#define PICKERD__V1__STORE_SALVAGE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__store_salvage__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
+/*
+ * pickerctl backup FILE: the person's decisions (or, with all, the whole store) copied to `path` by
+ * SQLite's online backup, consistent while pickerd serves; replaced if there, never half written.
+ */
+struct  Pickerd__V1__BackupRequest
+{
+  ProtobufCMessage base;
+  /*
+   * absolute
+   */
+  char *path;
+  /*
+   * the library and its moments too (not the media files)
+   */
+  protobuf_c_boolean all;
+};
+#define PICKERD__V1__BACKUP_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__backup_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Pickerd__V1__BackupReply
+{
+  ProtobufCMessage base;
+  char *path;
+  uint64_t bytes;
+};
+#define PICKERD__V1__BACKUP_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__backup_reply__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+/*
+ * pickerctl restore FILE: a backup's decisions (or, with all, everything in a backup of all) put
+ * back in one transaction; a file that is not a pickerd backup is refused, nothing changed.
+ */
+struct  Pickerd__V1__RestoreRequest
+{
+  ProtobufCMessage base;
+  /*
+   * absolute
+   */
+  char *path;
+  protobuf_c_boolean all;
+};
+#define PICKERD__V1__RESTORE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__restore_request__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
+
+
+struct  Pickerd__V1__RestoreReply
+{
+  ProtobufCMessage base;
+  /*
+   * "decisions" or "all": what the backup held
+   */
+  char *kind;
+  /*
+   * when it was made
+   */
+  int64_t made_ms;
+  /*
+   * the schema it was made at (upgraded on a copy when earlier)
+   */
+  uint32_t schema_version;
+};
+#define PICKERD__V1__RESTORE_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__restore_reply__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+/*
+ * pickerctl export DIR: everything pickerd holds about the person as JSON, one file per table.
+ */
+struct  Pickerd__V1__ExportRequest
+{
+  ProtobufCMessage base;
+  /*
+   * absolute; made if missing
+   */
+  char *directory;
+};
+#define PICKERD__V1__EXPORT_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__export_request__descriptor) \
+    , (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__ExportReply
+{
+  ProtobufCMessage base;
+  size_t n_files;
+  char **files;
+};
+#define PICKERD__V1__EXPORT_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__export_reply__descriptor) \
+    , 0,NULL }
 
 
 /*
@@ -1297,6 +1440,139 @@ Pickerd__V1__StatusReply *
                       const uint8_t       *data);
 void   pickerd__v1__status_reply__free_unpacked
                      (Pickerd__V1__StatusReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__StoreSalvage methods */
+void   pickerd__v1__store_salvage__init
+                     (Pickerd__V1__StoreSalvage         *message);
+size_t pickerd__v1__store_salvage__get_packed_size
+                     (const Pickerd__V1__StoreSalvage   *message);
+size_t pickerd__v1__store_salvage__pack
+                     (const Pickerd__V1__StoreSalvage   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__store_salvage__pack_to_buffer
+                     (const Pickerd__V1__StoreSalvage   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__StoreSalvage *
+       pickerd__v1__store_salvage__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__store_salvage__free_unpacked
+                     (Pickerd__V1__StoreSalvage *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__BackupRequest methods */
+void   pickerd__v1__backup_request__init
+                     (Pickerd__V1__BackupRequest         *message);
+size_t pickerd__v1__backup_request__get_packed_size
+                     (const Pickerd__V1__BackupRequest   *message);
+size_t pickerd__v1__backup_request__pack
+                     (const Pickerd__V1__BackupRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__backup_request__pack_to_buffer
+                     (const Pickerd__V1__BackupRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__BackupRequest *
+       pickerd__v1__backup_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__backup_request__free_unpacked
+                     (Pickerd__V1__BackupRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__BackupReply methods */
+void   pickerd__v1__backup_reply__init
+                     (Pickerd__V1__BackupReply         *message);
+size_t pickerd__v1__backup_reply__get_packed_size
+                     (const Pickerd__V1__BackupReply   *message);
+size_t pickerd__v1__backup_reply__pack
+                     (const Pickerd__V1__BackupReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__backup_reply__pack_to_buffer
+                     (const Pickerd__V1__BackupReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__BackupReply *
+       pickerd__v1__backup_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__backup_reply__free_unpacked
+                     (Pickerd__V1__BackupReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__RestoreRequest methods */
+void   pickerd__v1__restore_request__init
+                     (Pickerd__V1__RestoreRequest         *message);
+size_t pickerd__v1__restore_request__get_packed_size
+                     (const Pickerd__V1__RestoreRequest   *message);
+size_t pickerd__v1__restore_request__pack
+                     (const Pickerd__V1__RestoreRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__restore_request__pack_to_buffer
+                     (const Pickerd__V1__RestoreRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__RestoreRequest *
+       pickerd__v1__restore_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__restore_request__free_unpacked
+                     (Pickerd__V1__RestoreRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__RestoreReply methods */
+void   pickerd__v1__restore_reply__init
+                     (Pickerd__V1__RestoreReply         *message);
+size_t pickerd__v1__restore_reply__get_packed_size
+                     (const Pickerd__V1__RestoreReply   *message);
+size_t pickerd__v1__restore_reply__pack
+                     (const Pickerd__V1__RestoreReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__restore_reply__pack_to_buffer
+                     (const Pickerd__V1__RestoreReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__RestoreReply *
+       pickerd__v1__restore_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__restore_reply__free_unpacked
+                     (Pickerd__V1__RestoreReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ExportRequest methods */
+void   pickerd__v1__export_request__init
+                     (Pickerd__V1__ExportRequest         *message);
+size_t pickerd__v1__export_request__get_packed_size
+                     (const Pickerd__V1__ExportRequest   *message);
+size_t pickerd__v1__export_request__pack
+                     (const Pickerd__V1__ExportRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__export_request__pack_to_buffer
+                     (const Pickerd__V1__ExportRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ExportRequest *
+       pickerd__v1__export_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__export_request__free_unpacked
+                     (Pickerd__V1__ExportRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ExportReply methods */
+void   pickerd__v1__export_reply__init
+                     (Pickerd__V1__ExportReply         *message);
+size_t pickerd__v1__export_reply__get_packed_size
+                     (const Pickerd__V1__ExportReply   *message);
+size_t pickerd__v1__export_reply__pack
+                     (const Pickerd__V1__ExportReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__export_reply__pack_to_buffer
+                     (const Pickerd__V1__ExportReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ExportReply *
+       pickerd__v1__export_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__export_reply__free_unpacked
+                     (Pickerd__V1__ExportReply *message,
                       ProtobufCAllocator *allocator);
 /* Pickerd__V1__ServedSocket methods */
 void   pickerd__v1__served_socket__init
@@ -2446,6 +2722,27 @@ typedef void (*Pickerd__V1__StatusRequest_Closure)
 typedef void (*Pickerd__V1__StatusReply_Closure)
                  (const Pickerd__V1__StatusReply *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__StoreSalvage_Closure)
+                 (const Pickerd__V1__StoreSalvage *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__BackupRequest_Closure)
+                 (const Pickerd__V1__BackupRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__BackupReply_Closure)
+                 (const Pickerd__V1__BackupReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__RestoreRequest_Closure)
+                 (const Pickerd__V1__RestoreRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__RestoreReply_Closure)
+                 (const Pickerd__V1__RestoreReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ExportRequest_Closure)
+                 (const Pickerd__V1__ExportRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ExportReply_Closure)
+                 (const Pickerd__V1__ExportReply *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__ServedSocket_Closure)
                  (const Pickerd__V1__ServedSocket *message,
                   void *closure_data);
@@ -2636,6 +2933,13 @@ extern const ProtobufCEnumDescriptor    pickerd__v1__app_state__descriptor;
 extern const ProtobufCEnumDescriptor    pickerd__v1__notification_mode__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__status_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__store_salvage__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__backup_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__backup_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__restore_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__restore_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__export_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__export_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__served_socket__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__settings_get_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__settings_set_request__descriptor;

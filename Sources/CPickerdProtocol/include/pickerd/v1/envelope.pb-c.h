@@ -143,6 +143,12 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_HIDDEN_REPLY = 105,
   PICKERD__V1__ENVELOPE__BODY_PLACES_SET = 106,
   PICKERD__V1__ENVELOPE__BODY_PLACES_UNSET = 107,
+  PICKERD__V1__ENVELOPE__BODY_BACKUP = 108,
+  PICKERD__V1__ENVELOPE__BODY_BACKUP_REPLY = 109,
+  PICKERD__V1__ENVELOPE__BODY_RESTORE = 110,
+  PICKERD__V1__ENVELOPE__BODY_RESTORE_REPLY = 111,
+  PICKERD__V1__ENVELOPE__BODY_EXPORT_REQUEST = 112,
+  PICKERD__V1__ENVELOPE__BODY_EXPORT_REPLY = 113,
   PICKERD__V1__ENVELOPE__BODY_HIDE = 120,
   PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY = 121,
   PICKERD__V1__ENVELOPE__BODY_UNHIDE = 122
@@ -245,6 +251,12 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__HiddenReply *hidden_reply;
     Pickerd__V1__PlacesSetRequest *places_set;
     Pickerd__V1__PlacesUnsetRequest *places_unset;
+    Pickerd__V1__BackupRequest *backup;
+    Pickerd__V1__BackupReply *backup_reply;
+    Pickerd__V1__RestoreRequest *restore;
+    Pickerd__V1__RestoreReply *restore_reply;
+    Pickerd__V1__ExportRequest *export_request;
+    Pickerd__V1__ExportReply *export_reply;
     /*
      * Agent role, later additions.
      */
