@@ -73,7 +73,7 @@ extension Store {
         ("reflection", "reflections", false), ("state_of_mind", "states of mind", false), ("item_person", "people in photos", false),
         ("person_contact", "contacts", false), ("calendar_event", "calendar events", false),
         ("calendar_attendee", "event attendees", false), ("person_link", "people links", false),
-        ("source_file", "indexed files", false),
+        ("source_file", "indexed files", false), ("source_skipped_folder", "folders not looked into", false),
     ]
 
     /// An item kind's own table: an item whose row there was lost cannot be read and goes too.

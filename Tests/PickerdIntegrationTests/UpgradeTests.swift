@@ -145,7 +145,7 @@ struct UpgradeTests {
             // The copy is the store as it was: that version's migrations, nothing of today's.
             let applied = try StoreFixtures.migrations(copy)
             #expect(applied == version, "v\(version): the copy has had \(applied) migrations")
-            #expect(try StoreFixtures.migrations(pickerd.data + "/pickerd.sqlite") == StoreFixtures.migrations(StoreFixtures.directory + "/v13/pickerd.sqlite"))
+            #expect(try StoreFixtures.migrations(pickerd.data + "/pickerd.sqlite") == Store.currentSchemaVersion)
         } else {
             #expect(!FileManager.default.fileExists(atPath: copy), "no upgrade, no copy")
         }
@@ -155,8 +155,9 @@ struct UpgradeTests {
     func newer() throws {
         let root = try StoreFixtures.root(version: 13)
         let path = root + "/data/pickerd.sqlite"
+        let current = Store.currentSchemaVersion, later = current + 1
         try DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v14: something a later pickerd knows')")
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: ["v\(later): something a later pickerd knows"])
         }
         func contents() throws -> [String] {
             try DatabaseQueue(path: path).read { db in
@@ -168,10 +169,10 @@ struct UpgradeTests {
         let before = try contents()
         let result = try runProduct("pickerd", ["--runtime-dir", root + "/run", "--data-dir", root + "/data", "--config-dir", root + "/config"])
         #expect(result.status == 1)
-        #expect(result.stderr == "pickerd: the store \(path) was written by a newer pickerd (schema v14; this pickerd knows up to v13) "
+        #expect(result.stderr == "pickerd: the store \(path) was written by a newer pickerd (schema v\(later); this pickerd knows up to v\(current)) "
                 + "and was left as it is: run that newer pickerd again, or start this one with another --data-dir\n", "\(result.stderr)")
         #expect(try contents() == before)
-        #expect(!FileManager.default.fileExists(atPath: root + "/data/" + Store.beforeUpgradeName(13)))
+        #expect(!FileManager.default.fileExists(atPath: root + "/data/" + Store.beforeUpgradeName(current)))
     }
 
     @Test("a migration that fails half-way is rolled back, pickerd says which and where the copy is; fixed, the next start upgrades and keeps the first copy")
@@ -183,7 +184,7 @@ struct UpgradeTests {
         let arguments = ["--runtime-dir", root + "/run", "--data-dir", root + "/data", "--config-dir", root + "/config"]
         let failed = try runProduct("pickerd", arguments)
         #expect(failed.status == 1)
-        let copy = root + "/data/" + Store.beforeUpgradeName(13)
+        let copy = root + "/data/" + Store.beforeUpgradeName(Store.currentSchemaVersion)
         #expect(failed.stderr.hasPrefix("pickerd: cannot upgrade the store \(path): migration 'v13: a source's files by size, to find a photo's copies' failed ("),
                 "\(failed.stderr)")
         #expect(failed.stderr.contains("was rolled back; the store as it was before the upgrade is kept at \(copy)"), "\(failed.stderr)")
@@ -196,7 +197,7 @@ struct UpgradeTests {
         try DatabaseQueue(path: path).write { db in try db.execute(sql: "DROP VIEW source_file_by_size") }
         let pickerd = try RunningPickerd(seed: false, root: root)
         #expect(pickerd.stop() == 0)
-        #expect(try StoreFixtures.migrations(path) == 13)
+        #expect(try StoreFixtures.migrations(path) == Store.currentSchemaVersion)
         #expect(try StoreFixtures.migrations(copy) == 11, "the copy from before the upgrade is kept")
         try StoreFixtures.expectDecisions(try Store(dataDirectory: root + "/data"), version: 11)
     }
@@ -218,8 +219,8 @@ struct UpgradeTests {
             let pickerd = try RunningPickerd(seed: false, root: root)
             #expect(pickerd.stop() == 0, "after a kill at \(delay) µs: \(pickerd.logText)")
             try StoreFixtures.expectDecisions(try Store(dataDirectory: root + "/data"), version: 4)
-            #expect(try StoreFixtures.migrations(root + "/data/pickerd.sqlite") == 13)
-            let copy = root + "/data/" + Store.beforeUpgradeName(13)
+            #expect(try StoreFixtures.migrations(root + "/data/pickerd.sqlite") == Store.currentSchemaVersion)
+            let copy = root + "/data/" + Store.beforeUpgradeName(Store.currentSchemaVersion)
             #expect(try StoreFixtures.migrations(copy) == 4, "the copy is the store before the upgrade, never a later state")
             #expect(!FileManager.default.fileExists(atPath: copy + ".partial"))
         }
