@@ -106,6 +106,14 @@ public struct SourceIndexer: Sendable {
     public let reading: any FileReading
     /// Files read and written per transaction.
     static let batchSize = 500
+    /// Whether `file` is the one `record` describes, unchanged: same inode (a file swapped in under
+    /// the same name, even with the same size and mtime, is read again) and no change to it at all
+    /// (ctime).
+    static func unchanged(_ record: SourceFile, _ file: WalkedFile) -> Bool {
+        record.size == file.size && record.mtimeNs == file.mtimeNs && record.device == file.device && record.inode == file.inode
+            && record.ctimeNs == file.ctimeNs
+    }
+
     /// The role of a Google Photos Takeout sidecar's record: a file with no item, whose photos are
     /// read again when it changes.
     static let sidecarRole = "sidecar"
@@ -165,8 +173,7 @@ public struct SourceIndexer: Sendable {
         for file in walk.files {
             present.insert(file.path)
             if sidecars.contains(file.path) {
-                if let record = known[file.path], record.role == Self.sidecarRole, record.size == file.size, record.mtimeNs == file.mtimeNs,
-                   record.device == file.device, record.inode == file.inode, record.ctimeNs == file.ctimeNs { continue }
+                if let record = known[file.path], record.role == Self.sidecarRole, Self.unchanged(record, file) { continue }
                 sidecarsChanged.insert(file.path)
                 changes.files.append(SourceFile(path: file.path, sourceID: source.id, size: file.size, mtimeNs: file.mtimeNs,
                                                 device: file.device, inode: file.inode, role: Self.sidecarRole, ctimeNs: file.ctimeNs))
@@ -177,11 +184,7 @@ public struct SourceIndexer: Sendable {
                 if known[file.path] != nil { changes.removedFiles.append(file.path) }
                 continue
             }
-            // The same file, unchanged: same inode (a file swapped in under the same name, even with
-            // the same size and mtime, is read again) and no change to it at all (ctime).
-            if let record = known[file.path], record.size == file.size, record.mtimeNs == file.mtimeNs,
-               record.device == file.device, record.inode == file.inode, record.ctimeNs == file.ctimeNs,
-               record.itemID != nil || !record.problem.isEmpty {
+            if let record = known[file.path], Self.unchanged(record, file), record.itemID != nil || !record.problem.isEmpty {
                 report.unchanged += 1
                 continue
             }
