@@ -250,14 +250,16 @@ extension Store {
         reading: while true {
             if let run = try? rows(from: from, limit: 256) {
                 try keep(run)
-                guard run.count == 256, let last: Int64 = run.last?[0], last < Int64.max else { break }
-                from = last + 1
+                // A damaged page can hand back rowids out of order: the next read always starts
+                // past this one's start, so the copy moves on whatever the file holds.
+                guard run.count == 256, let last: Int64 = run.last?[0], max(last, from) < Int64.max else { break }
+                from = max(last, from) + 1
                 continue
             }
             if let one = try? rows(from: from, limit: 1) {
                 guard let row = one.first else { break }
                 try keep(one)
-                let rowid: Int64 = row[0]
+                let rowid: Int64 = max(row[0], from)
                 guard rowid < Int64.max else { break }
                 from = rowid + 1
                 continue
@@ -275,7 +277,8 @@ extension Store {
                 case .none: ended = true  // nothing after: the damage reaches the end
                 case .some(.none): failed = probe
                 }
-                if next != nil || ended { break }
+                // The widest step probed and nothing reachable (from Int64.min it never overflows).
+                if next != nil || ended || step == Int64.max { break }
                 step = step > Int64.max / 2 ? Int64.max : step * 2
             }
             if let found = next {
@@ -285,7 +288,7 @@ extension Store {
                     let middle = low + (high - low) / 2
                     if case .some(.none) = reachable(middle) { low = middle } else { high = middle }
                 }
-                let resume = (reachable(high) ?? nil) ?? found
+                let resume = max((reachable(high) ?? nil) ?? found, high, from + 1)
                 result.unreadable.append(range(from, resume - 1))
                 from = resume
             } else {
