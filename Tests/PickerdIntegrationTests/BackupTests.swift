@@ -171,7 +171,8 @@ struct BackupTests {
         let fresh = try RunningPickerd(seed: false, root: root)
         #expect(try fresh.ctl(["restore", root + "/kept.backup"]).status == 0)
         #expect(fresh.stop() == 0)
-        #expect(try Decisions(root + "/data").differences(expected) == [])
+        let differences = try Decisions(root + "/data").differences(expected)
+        #expect(differences == [], "\(differences)")
     }
 
     @Test("clearing the history writes pickerd's copies again: the cleared entries stay in no copy")

@@ -73,6 +73,9 @@ struct SalvageTests {
         let kept = try TemporaryDirectory.forThisRun(prefix: "pkd-salv")
         try FileManager.default.removeItem(atPath: kept)
         try FileManager.default.copyItem(atPath: root, toPath: kept)
+        // The seeding pickerd may have written its daily copy of the (then empty) decisions before it
+        // stopped: the tests' pickerd must make its own of the filled store, not find that one.
+        try? FileManager.default.removeItem(atPath: kept + "/data/backups")
         do {
             let store = try Store(dataDirectory: kept + "/data")
             let items = try store.items()
@@ -144,7 +147,8 @@ struct SalvageTests {
         #expect(result.stdout.contains("was damaged (the store \(path) fails SQLite's integrity check"), "\(result.stdout)")
         #expect(result.stdout.contains("    damaged copy: \(salvage.damagedCopy)"), "\(result.stdout)")
         #expect(!result.stdout.contains("hidden rules:") && !result.stdout.contains("apps' allowances:"), "no other decision lost: \(result.stdout)")
-        // The library serves: its moments are rebuilt from what was kept.
+        // The library serves: its moments are rebuilt from what was kept (beside serving).
+        #expect(pickerd.waitForLog("built the library's moments"), "\(pickerd.logText)")
         let stats = try pickerd.ctl(["library", "stats"])
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(pickerd.stop() == 0)
