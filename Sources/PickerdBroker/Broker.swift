@@ -171,17 +171,12 @@ public final class Broker: Sendable {
             if let salvage = Store.salvageReports(in: store.dataDirectory).first(where: { $0.damagedCopy == copy }) { Self.tell(salvage, logger: logger) }
         }
         registry = AppRegistry(configDirectory: configuration.paths.configDirectory)
-        // A store from before the moments engine (or one another tool filled) gets its moments now,
-        // and one an older engine built gets them again (the same library gives other moments now),
-        // before anyone is served, so no one sees the old ones or waits on a half-built list.
+        // A store from before the moments engine (or one another tool filled) gets its moments, and
+        // one an older engine built gets them again (the same library gives other moments now): in
+        // the background once serving has begun (see run()), so no one waits seconds at a large
+        // library's first start after an upgrade; the moments it has are served meanwhile.
         let builtBy = try store.suggestionsEngineVersion()
-        if builtBy != MomentEngine.version, try store.libraryRange() != nil {
-            let started = Date()
-            let count = try MomentEngine(store: store, builder: builder).rebuildAll()
-            logger.info(builtBy == nil ? "built the library's moments" : "built the library's moments again: the engine changed",
-                        metadata: ["suggestions": "\(count)", "engine": "\(builtBy.map(String.init) ?? "none") → \(MomentEngine.version)",
-                                   "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
-        }
+        staleMoments = try builtBy != MomentEngine.version && store.libraryRange() != nil ? .init(builtBy: builtBy) : nil
         var listeners: [(UnixListener, Role)] = []
         var served: [ServedSocket] = []
         let activated = SocketActivation.listeners()
@@ -263,6 +258,9 @@ public final class Broker: Sendable {
             // Only a store found sound is copied: a daily copy never replaces a good one with damage.
             keepDailyBackups()
         }
+        if let staleMoments {
+            Thread.detachNewThread { [self] in rebuildStaleMoments(staleMoments) }
+        }
         firstRun.sayAtStart(store: store, logger: logger)
         reminders.start()
         importer.start()
@@ -270,6 +268,28 @@ public final class Broker: Sendable {
         loop.run(handler: self)
         truncateLog(afterDeletion: false)
         logger.info("pickerd stopped")
+    }
+
+    /// Moments an older engine built (or none built), to be built again once serving has begun.
+    private let staleMoments: StaleMoments?
+    private struct StaleMoments { let builtBy: Int? }
+
+    /// Builds the library's moments again beside serving (``MomentEngine/rebuildAllWhileServing(built:)``),
+    /// swapped in one transaction; a failure is logged, and the next start tries again.
+    private func rebuildStaleMoments(_ stale: StaleMoments) {
+        let started = Date()
+        let engine = "\(stale.builtBy.map(String.init) ?? "none") → \(MomentEngine.version)"
+        logger.info(stale.builtBy == nil ? "building the library's moments while serving" : "building the library's moments again while serving: the engine changed",
+                    metadata: ["engine": "\(engine)"])
+        do {
+            let (count, again) = try MomentEngine(store: store, builder: builder).rebuildAllWhileServing()
+            logger.info(stale.builtBy == nil ? "built the library's moments" : "built the library's moments again: the engine changed",
+                        metadata: ["suggestions": "\(count)", "engine": "\(engine)", "windows refreshed meanwhile": "\(again)",
+                                   "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))"])
+        } catch {
+            logger.error("the library's moments were not built again; the older ones are served, and the next start tries again",
+                         metadata: ["error": "\(error)"])
+        }
     }
 
     private let backupWriting = Mutex(())

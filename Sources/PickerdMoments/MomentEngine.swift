@@ -35,10 +35,12 @@ public struct MomentEngine: Sendable {
 
     /// Builds every moment of the library again, some weeks at a time (memory stays bounded by a
     /// window's items), and replaces the stored suggestions in one transaction.
+    /// - Parameter built: called after each span of weeks is built (before the swap), with the
+    ///   start of the next span: how far the rebuild has come.
     /// - Returns: how many suggestions there are.
     /// - Throws: ``StoreError``; then the stored suggestions are as they were.
     @discardableResult
-    public func rebuildAll() throws(StoreError) -> Int {
+    public func rebuildAll(built: (Int64) -> Void = { _ in }) throws(StoreError) -> Int {
         guard let range = try store.libraryRange() else {
             try store.replaceSuggestions([], engineVersion: Self.version)
             return 0
@@ -50,9 +52,33 @@ public struct MomentEngine: Sendable {
             let end = builder.week(of: start + Duration.days(Self.rebuildWeeks * 7).ms + Duration.hours(12).ms).start
             all += try build(start..<end, home: home)
             start = end
+            built(start)
         }
         try store.replaceSuggestions(all, engineVersion: Self.version)
         return all.count
+    }
+
+    /// Builds every moment again while pickerd serves the ones it has (after an upgrade to a newer
+    /// engine, or a salvage): ``rebuildAll(built:)`` beside the imports, donations and corrections
+    /// that refresh some weeks meanwhile. The swap would put back moments made before such a
+    /// refresh, so the windows refreshed meanwhile are built again after it.
+    /// - Parameter built: as ``rebuildAll(built:)``'s.
+    /// - Returns: how many suggestions the rebuild made, and how many windows it built again after.
+    /// - Throws: ``StoreError``; then the stored suggestions are as they were, or the rebuild's with
+    ///   some refreshed windows not built again (the next refresh of them is right again).
+    @discardableResult
+    public func rebuildAllWhileServing(built: (Int64) -> Void = { _ in }) throws(StoreError) -> (suggestions: Int, windowsAgain: Int) {
+        store.noteReplacedWindows()
+        let count: Int
+        do {
+            count = try rebuildAll(built: built)
+        } catch {
+            _ = store.replacedWindowsNoted()
+            throw error
+        }
+        let windows = store.replacedWindowsNoted()
+        try refresh(touching: windows.map { $0.lowerBound...($0.upperBound - 1) })
+        return (count, windows.count)
     }
 
     /// Folds in new or changed data: builds again only the weeks `range` touches and replaces

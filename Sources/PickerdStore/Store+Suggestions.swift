@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+import Synchronization
 public import PickerdWire
 
 extension Store {
@@ -51,6 +52,9 @@ extension Store {
             throw StoreError(.invalid, "suggestion \"\(big.title)\" has \(big.itemIDs.count) items; the limit is 13")
         }
         try write("store \(suggestions.count) suggestions") { db in
+            // Noted inside the transaction, so a window written before a rebuild's swap is always
+            // among those it builds again (one noted after the noting stopped commits after the swap).
+            if !all { replacedWindows.withLock { $0?.append(range) } }
             var rotation: [String: (Int, Int)] = [:]
             let ids = suggestions.map(\.id.uuidString)
             for row in try Row.fetchAll(db, sql: "SELECT id, shown, released FROM suggestion WHERE anchor_ms >= ? AND anchor_ms < ?",
@@ -92,6 +96,22 @@ extension Store {
             // `built` is the version of the engine that built every suggestion (1: before versions).
             let replace = all && engineVersion != nil ? "REPLACE" : "IGNORE"
             try db.execute(sql: "INSERT OR \(replace) INTO engine_state (id, built) VALUES (1, ?)", arguments: [engineVersion ?? 1])
+        }
+    }
+
+    /// Starts noting the windows whose suggestions are replaced one window at a time, for a full
+    /// rebuild that runs while pickerd serves: what an import or a correction wrote meanwhile, the
+    /// rebuild's swap replaces with moments made before it, so those windows are built again after.
+    public func noteReplacedWindows() {
+        replacedWindows.withLock { $0 = [] }
+    }
+
+    /// Stops noting replaced windows (``noteReplacedWindows()``).
+    /// - Returns: the windows replaced since noting started, in the order they were written.
+    public func replacedWindowsNoted() -> [Range<Int64>] {
+        replacedWindows.withLock { windows in
+            defer { windows = nil }
+            return windows ?? []
         }
     }
 

@@ -31,6 +31,9 @@ public final class Store: Sendable {
 
     /// The person's corrections of home and work (Store+PlaceCorrections.swift), remembered until one changes.
     let correctionCache = Mutex<[StoredPlaceCorrection]?>(nil)
+    /// The windows whose suggestions were replaced while a full rebuild runs beside serving
+    /// (``noteReplacedWindows()``); `nil` when none runs.
+    let replacedWindows = Mutex<[Range<Int64>]?>(nil)
 
     struct ItemCache {
         /// The most items kept (about 10 MB); past it the cache starts again.

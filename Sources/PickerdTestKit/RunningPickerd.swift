@@ -90,6 +90,22 @@ public final class RunningPickerd: @unchecked Sendable {
     /// Everything in the log so far.
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
+    /// Waits until the log holds `text` (what pickerd does in the background, such as building
+    /// moments again after an upgrade, is waited on by what it logs when done), or pickerd stops.
+    /// - Parameters:
+    ///   - text: what to wait for.
+    ///   - limit: how long at most, in seconds: a bound against a hang, never a timing claim.
+    /// - Returns: whether the log holds it.
+    @discardableResult
+    public func waitForLog(_ text: String, limit: Double = 300) -> Bool {
+        let deadline = Date().addingTimeInterval(limit)
+        while !logText.contains(text) {
+            if Date() > deadline || pid == nil { return logText.contains(text) }
+            usleep(20_000)
+        }
+        return true
+    }
+
     /// Sends SIGTERM and waits.
     /// - Returns: pickerd's exit status.
     @discardableResult

@@ -11,7 +11,7 @@ import Testing
 enum StoreFixtures {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/stores").path
     /// Every schema version a pickerd stopped at (v8 came with v9, in one commit).
-    static let versions = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13]
+    static let versions = [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14]
 
     /// A new temporary root whose data directory holds the fixture store of `version`.
     static func root(version: Int) throws -> String {
@@ -115,6 +115,11 @@ enum StoreFixtures {
                 StoredPlaceCorrection(id: 3, role: .work, coordinate: Coordinate(latitude: 38.7078, longitude: -9.1366), createdMs: ms(4, 2)),
             ], "v\(version): place corrections", sourceLocation: sourceLocation)
         }
+        if version >= 14 {
+            let skipped = try store.skippedFolders().values.flatMap { $0 }
+            #expect(skipped.map(\.path) == ["/home/ana/Pictures/.thumbnails"] && skipped.map(\.reason) == ["a hidden folder"],
+                    "v\(version): folders not looked into", sourceLocation: sourceLocation)
+        }
     }
 
     /// The migrations a store file has had, read directly.
@@ -134,6 +139,8 @@ struct UpgradeTests {
         // It serves: the library's items are counted, its moments rebuilt, and an app is given one.
         let status = try pickerd.ctl(["status"])
         #expect(status.status == 0, "\(status.stderr)")
+        // The moments are built again beside serving; the app is given one of the new ones.
+        #expect(pickerd.waitForLog("built the library's moments"), "\(pickerd.logText)")
         let outcome = try #require(try testClient(pickerd, "present").last, "\(pickerd.logText)")
         #expect(outcome["result"] as? String == "approved", "v\(version): \(outcome) \(pickerd.logText)")
         #expect(pickerd.stop() == 0)

@@ -60,14 +60,8 @@ struct MomentEngineTests {
         #expect(lowered < run.score - 4)
 
         // A new day after the library's last: a walk in the park with photos.
+        let added = parkMorning()
         let day = DemoLibrary.firstDayMs + Int64(DemoLibrary.dayCount) * 86_400_000
-        let park = Location(place: "Riverside Park", city: "New York", location: GeoLocation(latitude: 40.8013, longitude: -73.9719))
-        var added = [LibraryItem(id: UUID(), asset: .location(park), startMs: day + 10 * 3_600_000, endMs: day + 12 * 3_600_000,
-                                 utcOffsetSeconds: -18_000)]
-        for minute in stride(from: 0, to: 50, by: 10) {
-            added.append(LibraryItem(id: UUID(), asset: .photo(Photo()), startMs: day + 10 * 3_600_000 + Int64(minute) * 60_000,
-                                     utcOffsetSeconds: -18_000, coordinate: Coordinate(latitude: 40.8013, longitude: -73.9719)))
-        }
         try store.insert(added)
         try MomentEngine(store: store).refresh(touching: added[0].startMs...added.last!.startMs)
         let after = try store.suggestions()
@@ -82,6 +76,53 @@ struct MomentEngineTests {
         #expect(earlier.allSatisfy { afterIDs.contains($0.id) })
         let kept = try #require(try store.suggestion(id: run.id))
         #expect(kept.rank == lowered, "rotation survives the rebuild")
+    }
+
+    /// A morning in the park with photos, the day after the demo library's last.
+    func parkMorning() -> [LibraryItem] {
+        let day = DemoLibrary.firstDayMs + Int64(DemoLibrary.dayCount) * 86_400_000
+        let park = Location(place: "Riverside Park", city: "New York", location: GeoLocation(latitude: 40.8013, longitude: -73.9719))
+        var added = [LibraryItem(id: UUID(), asset: .location(park), startMs: day + 10 * 3_600_000, endMs: day + 12 * 3_600_000,
+                                 utcOffsetSeconds: -18_000)]
+        for minute in stride(from: 0, to: 50, by: 10) {
+            added.append(LibraryItem(id: UUID(), asset: .photo(Photo()), startMs: day + 10 * 3_600_000 + Int64(minute) * 60_000,
+                                     utcOffsetSeconds: -18_000, coordinate: Coordinate(latitude: 40.8013, longitude: -73.9719)))
+        }
+        return added
+    }
+
+    @Test("a rebuild beside serving keeps what an import refreshed meanwhile; a plain one would lose it to its swap")
+    func rebuildWhileServing() throws {
+        for whileServing in [true, false] {
+            let temporary = try TemporaryStore()
+            let store = temporary.store
+            try DemoLibrary.seed(into: store)
+            let added = parkMorning()
+            var imported = false
+            // An import lands while the rebuild is half-way: its items stored, its week refreshed.
+            let importMeanwhile: (Int64) -> Void = { _ in
+                guard !imported else { return }
+                imported = true
+                try? store.insert(added)
+                _ = try? MomentEngine(store: store).refresh(touching: added[0].startMs...added.last!.startMs)
+            }
+            let engine = MomentEngine(store: store)
+            if whileServing {
+                let (_, again) = try engine.rebuildAllWhileServing(built: importMeanwhile)
+                #expect(again == 1, "the import's window is built again after the swap")
+            } else {
+                try engine.rebuildAll(built: importMeanwhile)
+            }
+            #expect(imported)
+            let outing = try store.suggestions().first { $0.itemIDs.contains(added[0].id) }
+            #expect((outing != nil) == whileServing, "while serving: \(whileServing)")
+            if whileServing {
+                // And the rest is what a full rebuild of the whole library makes now.
+                let fresh = try snapshot(store)
+                try MomentEngine(store: store).rebuildAll()
+                #expect(try snapshot(store) == fresh)
+            }
+        }
     }
 
     @Test("screenshots, scans and a burst's extra frames never become a suggestion's items")
