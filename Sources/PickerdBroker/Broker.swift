@@ -259,7 +259,12 @@ public final class Broker: Sendable {
             keepDailyBackups()
         }
         if let staleMoments {
-            Thread.detachNewThread { [self] in rebuildStaleMoments(staleMoments) }
+            Thread.detachNewThread { [self] in
+                // Below serving: on a busy machine the person's presentations come first (on Linux
+                // a nice value is a thread's, and `who` 0 is the calling thread).
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                rebuildStaleMoments(staleMoments)
+            }
         }
         firstRun.sayAtStart(store: store, logger: logger)
         reminders.start()

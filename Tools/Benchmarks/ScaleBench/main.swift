@@ -271,7 +271,7 @@ struct Row {
     var concurrentP99 = 0.0
     var foldIn = 0.0, foldInsert = 0.0, dayItems = 0
     var frameBytes = 0
-    var upgradeStart = 0.0, upgradeFirstPage = 0.0, upgradeRebuildServing = false
+    var coldFirstPage = 0.0, upgradeStart = 0.0, upgradeFirstPage = 0.0, upgradeRebuildServing = false
 }
 
 var rows: [Row] = []
@@ -321,7 +321,8 @@ for scale in scales {
     pickerd.stop()
     row.coldStart = pickerd.start()
     // Settle: a first presentation, then memory at rest.
-    _ = presentWithOwnAgent(pickerd, runs: 3)
+    // (The first of them is the first page after a start: the baseline of the one after an upgrade.)
+    row.coldFirstPage = presentWithOwnAgent(pickerd, runs: 3).firstPage.first ?? 0
     row.rssRest = pickerd.memory().rss
     FileHandle.standardError.write(Data("bench-scale: presenting at \(scale)…\n".utf8))
     let own = presentWithOwnAgent(pickerd, runs: 100)
@@ -391,9 +392,10 @@ let table: [(String, (Row) -> String, String)] = [
     ("RSS at rest", { f($0.rssRest) }, "≤ 120"),
     ("RSS after 200", { f($0.rssAfter) }, "≤ 120"),
     ("RSS peak", { f($0.peak) }, ""),
-    ("after an upgrade: start", { f($0.upgradeStart) }, "≤ 300"),
-    ("  its first page", { f($0.upgradeFirstPage, 2) + ($0.upgradeRebuildServing ? " *" : "") }, "≤ 50"),
-    ("  ÷ first page", { f($0.upgradeFirstPage / max($0.firstPageMedian, 0.001)) + "×" }, "reported"),
+    ("1st page at start", { f($0.coldFirstPage, 2) }, "reported"),
+    ("upgrade: start", { f($0.upgradeStart) }, "≤ 300"),
+    ("upgrade: 1st page", { f($0.upgradeFirstPage, 2) + ($0.upgradeRebuildServing ? " *" : "") }, "≤ 50"),
+    ("upgrade ÷ at start", { f($0.upgradeFirstPage / max($0.coldFirstPage, 0.001)) + "×" }, "reported"),
     ("new day (refresh)", { f($0.foldIn) }, "≤ 200"),
     ("new day (insert)", { f($0.foldInsert) }, ""),
     ("items in a day", { "\($0.dayItems)" }, ""),
