@@ -173,7 +173,18 @@ public final class Store: Sendable {
     }
 
     static func reason(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            // SQLite's online backup reports a failure of the copy's file by its code alone, with
+            // "not an error" for a message: the code's own text (sqlite3_errstr's) says it then.
+            if let message = error.message, message != "not an error" { return message }
+            switch error.resultCode {
+            case .SQLITE_FULL: return "database or disk is full"
+            case .SQLITE_IOERR: return "disk I/O error"
+            case .SQLITE_READONLY: return "attempt to write a readonly database"
+            case .SQLITE_CANTOPEN: return "unable to open database file"
+            default: return "\(error.resultCode)"
+            }
+        }
         if let error = error as? CocoaError, let underlying = error.underlying { return "\(underlying.localizedDescription)" }
         return "\(error.localizedDescription)"
     }
