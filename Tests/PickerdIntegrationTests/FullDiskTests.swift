@@ -31,7 +31,7 @@ struct SmallDiskError: Error, CustomStringConvertible {
 
 /// A full disk while pickerd keeps the person's decisions: a clear error, nothing half-written
 /// taken for the real thing, the store as it was, and pickerd serving on (issue 44).
-@Suite("A full disk during a backup and an upgrade", .serialized, .enabled(if: getuid() == 0, "mounting a small disk needs root"))
+@Suite("A full disk during a backup, an upgrade and a salvage", .serialized, .enabled(if: getuid() == 0, "mounting a small disk needs root"))
 struct FullDiskTests {
     @Test("a backup onto a full disk: a clear error naming the file, no partial file left, pickerd serves on and a backup elsewhere is whole")
     func backup() throws {
@@ -50,6 +50,39 @@ struct FullDiskTests {
         #expect(try pickerd.ctl(["backup", elsewhere]).status == 0)
         #expect(try Store.backupInfo(elsewhere).kind == .decisions)
         #expect(pickerd.stop() == 0)
+    }
+
+    @Test("a salvage with no room for the new store: the damaged store kept, a clear error naming it; with room, the next start salvages")
+    func salvage() throws {
+        let (root, releases) = try SalvageTests.filledStore()
+        let path = root + "/data/pickerd.sqlite"
+        let releaseLeaves = try DamagedStore.leaves(path, "release")
+        let lost = Set(try DamagedStore.rowids(path, page: releaseLeaves[releaseLeaves.count / 2]))
+        try DamagedStore.overwrite(path, pages: [releaseLeaves[releaseLeaves.count / 2]])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let disk = try SmallDisk(kilobytes: size / 1024 + 96)
+        try FileManager.default.createDirectory(atPath: disk.path + "/data", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: path, toPath: disk.path + "/data/pickerd.sqlite")
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: path))
+        let arguments = ["--runtime-dir", root + "/run", "--data-dir", disk.path + "/data", "--config-dir", root + "/config"]
+        let failed = try runProduct("pickerd", arguments)
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("full"), "says why: \(failed.stderr)")
+        // The damaged store is kept, moved aside whole (pickerd served on it until its check failed, so
+        // it may hold what that pickerd wrote meanwhile), and the error names where.
+        let names = try FileManager.default.contentsOfDirectory(atPath: disk.path + "/data")
+        let copy = try #require(names.first { $0.hasPrefix("pickerd.sqlite.damaged-") && !$0.hasSuffix("-wal") }, "\(names)")
+        #expect(failed.stderr.contains("the damaged store is kept at \(disk.path)/data/\(copy)"), "\(failed.stderr)")
+        let copied = try #require(try FileManager.default.attributesOfItem(atPath: disk.path + "/data/" + copy)[.size] as? Int)
+        #expect(copied >= damaged.count, "not cut short: \(copied) of \(damaged.count) bytes")
+        // With room again (the data directory moved to a bigger disk), the next start salvages it.
+        try FileManager.default.removeItem(atPath: root + "/data")
+        try FileManager.default.copyItem(atPath: disk.path + "/data", toPath: root + "/data")
+        let pickerd = try RunningPickerd(seed: false, root: root)
+        #expect(try pickerd.ctl(["status"]).status == 0)
+        #expect(pickerd.stop() == 0)
+        let after = try Store(dataDirectory: root + "/data")
+        #expect(try after.history().reversed() == releases.filter { !lost.contains($0.id) }, "every entry of an undamaged page")
     }
 
     /// A store's schema and every row of every table, read without changing it.
