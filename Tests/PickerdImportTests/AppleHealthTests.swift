@@ -271,6 +271,18 @@ struct AppleHealthTests {
         #expect(results.first?.counts["moods"] == 3)
     }
 
+    @Test("a ZIP64 archive whose directory offset is near Int64.max is refused with its reason, not a crash (found by Tools/fuzz-readers)")
+    func zip64OffsetPastTheEnd() throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/apple_health_zip64.zip")))
+        // The ZIP64 end of central directory record (PK\6\6); its directory's offset is at +48.
+        let record = try #require((0...(bytes.count - 56)).last { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4B, 0x06, 0x06]) })
+        // 0x7FFFFFFFFFFFFFF0: its offset plus its size (104) overflowed Int64.
+        for k in 0..<8 { bytes[record + 48 + k] = k == 0 ? 0xF0 : k == 7 ? 0x7F : 0xFF }
+        let results = try Self.importingZip(bytes).results
+        let error = try #require(results.first?.error)
+        #expect(error.contains("the central directory runs past the end"), "\(error)")
+    }
+
     @Test("a reader tells pickerd how much it inflated from a streamed entry, with its progress")
     func inflatedProgress() throws {
         let zip = Self.fixtures + "/apple_health_export.zip"

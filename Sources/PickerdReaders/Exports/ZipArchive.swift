@@ -150,14 +150,16 @@ enum ZipArchive {
                 throw ImportError(file: name, "a ZIP64 archive without its end of central directory locator")
             }
             let recordOffset = le64(tail, eocd - 20 + 8)
-            guard recordOffset >= 0, recordOffset + 56 <= size else { throw ImportError(file: name, "its ZIP64 end of central directory runs past the end") }
+            guard recordOffset >= 0, recordOffset <= size - 56 else { throw ImportError(file: name, "its ZIP64 end of central directory runs past the end") }
             let record = try read(handle, at: recordOffset, count: 56, name: name)
             guard le32(record, 0) == 0x0606_4B50 else { throw ImportError(file: name, "its ZIP64 end of central directory is missing") }
             entryCount = le64(record, 32)
             directorySize = le64(record, 40)
             directoryOffset = le64(record, 48)
         }
-        guard directoryOffset >= 0, directorySize >= 0, directorySize <= 256 << 20, directoryOffset + directorySize <= size else {
+        // Each bound is checked as a subtraction: ZIP64's 64-bit offsets and sizes may be anything up to
+        // Int64.max, and their sum would overflow (a fuzzed archive did).
+        guard directoryOffset >= 0, directorySize >= 0, directorySize <= 256 << 20, directoryOffset <= size - directorySize else {
             throw ImportError(file: name, "the central directory runs past the end")
         }
         let central = try read(handle, at: directoryOffset, count: Int(directorySize), name: name)
@@ -206,13 +208,13 @@ enum ZipArchive {
             guard method == 0 || method == 8 else {
                 throw ImportError(file: name, location: entryName, "compression method \(method) is not read (only stored and deflated)")
             }
-            guard compressed >= 0, uncompressed >= 0, local >= 0, local + 30 <= size else {
+            guard compressed >= 0, uncompressed >= 0, local >= 0, local <= size - 30 else {
                 throw ImportError(file: name, location: entryName, "its local header is missing")
             }
             let header = try read(handle, at: local, count: 30, name: name)
             guard le32(header, 0) == 0x0403_4B50 else { throw ImportError(file: name, location: entryName, "its local header is missing") }
             let dataStart = local + 30 + Int64(le16(header, 26)) + Int64(le16(header, 28))
-            guard dataStart + compressed <= size else { throw ImportError(file: name, location: entryName, "its data runs past the end") }
+            guard compressed <= size - dataStart else { throw ImportError(file: name, location: entryName, "its data runs past the end") }
             if method == 0, compressed != uncompressed {
                 throw ImportError(file: name, location: entryName, "a stored entry whose sizes differ")
             }
