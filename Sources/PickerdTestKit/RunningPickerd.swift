@@ -98,12 +98,7 @@ public final class RunningPickerd: @unchecked Sendable {
     /// - Returns: whether the log holds it.
     @discardableResult
     public func waitForLog(_ text: String, limit: Double = 300) -> Bool {
-        let deadline = Date().addingTimeInterval(limit)
-        while !logText.contains(text) {
-            if Date() > deadline || pid == nil { return logText.contains(text) }
-            usleep(20_000)
-        }
-        return true
+        eventually(timeout: limit) { logText.contains(text) || pid == nil } && logText.contains(text)
     }
 
     /// Sends SIGTERM and waits.
