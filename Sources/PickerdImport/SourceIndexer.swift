@@ -423,7 +423,9 @@ public struct SourceIndexer: Sendable {
         let shots = stills.map { index in
             let m = probed[index].media
             return NotAMemoryRules.Shot(takenAtMs: date(probed[index]), camera: [m.make, m.model].compactMap { $0 }.joined(separator: " "),
-                                        folder: SourceFile.directory(of: probed[index].file.path), burst: m.burstIdentifier)
+                                        folder: SourceFile.directory(of: probed[index].file.path), burst: m.burstIdentifier,
+                                        pictureHash: m.pictureHash, pixels: Int64(m.pixelWidth) * Int64(m.pixelHeight),
+                                        bytes: probed[index].file.size)
         }
         for position in NotAMemoryRules.bursts(shots) { notMemory[stills[position]] = .burst }
 

@@ -41,7 +41,7 @@ public enum FileReaderService {
             let probed = ReaderFiles.withOverlay(files) {
                 Result { () throws(ProbeError) -> (media: ProbedMedia, people: [String], sidecarProblem: String?) in
                     guard let sidecar else {
-                        let (media, people) = try MediaProbe.probe(path: m.name, timeZone: zone, readPeople: m.readPeople)
+                        let (media, people) = try InProcessReading().probe(path: m.name, timeZone: zone, readPeople: m.readPeople)
                         return (media, people, nil)
                     }
                     return try InProcessReading().probe(path: m.name, sidecar: sidecar, timeZone: zone, readPeople: m.readPeople)

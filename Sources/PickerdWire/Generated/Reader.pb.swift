@@ -1052,6 +1052,10 @@ public struct ReaderProbed: Hashable, Sendable {
     public var hasBurstIdentifier: Bool
     /// why the sidecar asked for could not be read; empty when it was
     public var sidecarProblem: String
+    /// a still's difference hash (dHash): near-duplicates share most bits
+    public var pictureHash: UInt64
+    /// `has_picture_hash` (field 26).
+    public var hasPictureHash: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -1079,7 +1083,9 @@ public struct ReaderProbed: Hashable, Sendable {
     ///   - hasContentIdentifier: the field's value.
     ///   - hasBurstIdentifier: the field's value.
     ///   - sidecarProblem: the field's value.
-    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "") {
+    ///   - pictureHash: the field's value.
+    ///   - hasPictureHash: the field's value.
+    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "", pictureHash: UInt64 = 0, hasPictureHash: Bool = false) {
         self.kind = kind
         self.contentType = contentType
         self.takenAtMs = takenAtMs
@@ -1104,6 +1110,8 @@ public struct ReaderProbed: Hashable, Sendable {
         self.hasContentIdentifier = hasContentIdentifier
         self.hasBurstIdentifier = hasBurstIdentifier
         self.sidecarProblem = sidecarProblem
+        self.pictureHash = pictureHash
+        self.hasPictureHash = hasPictureHash
     }
 }
 
@@ -1137,6 +1145,8 @@ extension ReaderProbed: CMessageConvertible {
         self.hasContentIdentifier = c.has_content_identifier != 0
         self.hasBurstIdentifier = c.has_burst_identifier != 0
         self.sidecarProblem = swiftString(c.sidecar_problem)
+        self.pictureHash = c.picture_hash
+        self.hasPictureHash = c.has_picture_hash != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProbed> {
@@ -1187,6 +1197,8 @@ extension ReaderProbed: CMessageConvertible {
         c.pointee.has_content_identifier = self.hasContentIdentifier ? 1 : 0
         c.pointee.has_burst_identifier = self.hasBurstIdentifier ? 1 : 0
         c.pointee.sidecar_problem = arena.string(self.sidecarProblem)
+        c.pointee.picture_hash = self.pictureHash
+        c.pointee.has_picture_hash = self.hasPictureHash ? 1 : 0
         return c
     }
 

@@ -2395,7 +2395,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_coordinate__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_coordinate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[24] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[26] =
 {
   {
     "kind",
@@ -2685,6 +2685,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "picture_hash",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_FIXED64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, picture_hash),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_picture_hash",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, has_picture_hash),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   15,   /* field[15] = burst_identifier */
@@ -2698,6 +2722,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   9,   /* field[9] = has_exposure */
   18,   /* field[18] = has_make */
   19,   /* field[19] = has_model */
+  25,   /* field[25] = has_picture_hash */
   20,   /* field[20] = has_software */
   16,   /* field[16] = image_data_ends_early */
   0,   /* field[0] = kind */
@@ -2705,6 +2730,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   7,   /* field[7] = model */
   10,   /* field[10] = orientation */
   17,   /* field[17] = people */
+  24,   /* field[24] = picture_hash */
   12,   /* field[12] = pixel_height */
   11,   /* field[11] = pixel_width */
   23,   /* field[23] = sidecar_problem */
@@ -2715,7 +2741,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_probed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 24 }
+  { 0, 26 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
 {
@@ -2725,7 +2751,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
   "Pickerd__V1__ReaderProbed",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProbed),
-  24,
+  26,
   pickerd__v1__reader_probed__field_descriptors,
   pickerd__v1__reader_probed__field_indices_by_name,
   1,  pickerd__v1__reader_probed__number_ranges,

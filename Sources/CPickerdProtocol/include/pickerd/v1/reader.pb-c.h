@@ -391,10 +391,15 @@ struct  Pickerd__V1__ReaderProbed
    * why the sidecar asked for could not be read; empty when it was
    */
   char *sidecar_problem;
+  /*
+   * a still's difference hash (dHash): near-duplicates share most bits
+   */
+  uint64_t picture_hash;
+  protobuf_c_boolean has_picture_hash;
 };
 #define PICKERD__V1__READER_PROBED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probed__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 struct  Pickerd__V1__ReaderPoint
