@@ -179,7 +179,8 @@ public enum NotAMemoryRules {
     /// - after the first of an Apple burst (same BurstUUID);
     /// - of photos that look alike (hashes at most ``nearDuplicateBits`` apart) taken at most
     ///   ``nearDuplicateGapMs`` after one another, whatever camera or folder (a Takeout download has
-    ///   neither), all but one: the largest, then the one of most bytes, then the first;
+    ///   neither), all but one (``kept(of:_:)``: the largest, the first unless another is much
+    ///   richer in bytes);
     /// - of photos with no hash, any taken by the same known camera in the same folder within a
     ///   second of the one before it (a burst or a double press, with no key to say so).
     /// - Parameter shots: photos, in any order.
@@ -203,6 +204,17 @@ public enum NotAMemoryRules {
             }
         }
         return marked
+    }
+
+    /// Which of a scene's photos is kept: the largest; of those as large, the first taken, unless
+    /// another has a tenth more bytes or more (a blurred frame compresses smaller; a few percent is
+    /// the noise of two sharp ones).
+    static func kept(of members: [Int], _ shots: [Shot]) -> Int {
+        let largest = members.map { shots[$0].pixels }.max()!
+        let candidates = members.filter { shots[$0].pixels == largest }.sorted { (shots[$0].takenAtMs, $0) < (shots[$1].takenAtMs, $1) }
+        let first = candidates[0]
+        let richest = candidates.max { (shots[$0].bytes, -shots[$0].takenAtMs) < (shots[$1].bytes, -shots[$1].takenAtMs) }!
+        return Double(shots[richest].bytes) >= 1.1 * Double(shots[first].bytes) ? richest : first
     }
 
     /// The near-duplicates to mark among photos with a hash and no Apple burst key: each scene (a
@@ -231,10 +243,7 @@ public enum NotAMemoryRules {
         for position in hashed.indices { scenes[root(position), default: []].append(hashed[position]) }
         var marked = Set<Int>()
         for members in scenes.values where members.count > 1 {
-            let kept = members.max { a, b in
-                (shots[a].pixels, shots[a].bytes, -shots[a].takenAtMs, -a) < (shots[b].pixels, shots[b].bytes, -shots[b].takenAtMs, -b)
-            }!
-            marked.formUnion(members.filter { $0 != kept })
+            marked.formUnion(members.filter { $0 != kept(of: members, shots) })
         }
         return marked
     }

@@ -9,14 +9,9 @@ public struct InProcessReading: FileReading {
     public init() {}
 
     public func probe(path: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
-        var (media, people) = try MediaProbe.probe(path: path, timeZone: timeZone, readPeople: readPeople)
         // The indexer's probe (the one that asks for the people) hashes a still's picture, for
-        // telling its near-duplicates; a picture that does not decode has no hash, and is read as
-        // its metadata says. pickerd-reader answers a probe through here too.
-        if readPeople, media.kind == .photo, !media.imageDataEndsEarly {
-            media.pictureHash = try? PictureHash.of(path: path, contentType: media.contentType)
-        }
-        return (media, people)
+        // telling its near-duplicates. pickerd-reader answers a probe through here too.
+        try MediaProbe.probe(path: path, timeZone: timeZone, readPeople: readPeople, hashPicture: readPeople)
     }
 
     public func workout(path: String, size: Int) throws(ProbeError) -> ImportedWorkout? {

@@ -1,11 +1,13 @@
+import CMedia
+import Glibc
 public import PickerdImport
 
 /// A photo's difference hash (dHash): 64 bits that two pictures of one scene share all but a few of,
 /// however they were scaled or compressed, for telling near-duplicates apart from other photos
 /// (issue 42: frames of a burst with no key to say so, two presses of the shutter).
 ///
-/// The picture is decoded small (``Thumbnailer``'s decoders: a JPEG at 1/8 of its size, a HEIC from
-/// the thumbnail it holds), made grey, averaged into 9×8 cells, and each bit says whether a cell is
+/// The picture is decoded small (a JPEG's EXIF thumbnail, else ``Thumbnailer``'s decoders: a JPEG
+/// at 1/8 of its size, a HEIC from the thumbnail it holds), made grey, averaged into 9×8 cells, and each bit says whether a cell is
 /// brighter than the one to its right. Two hashes a few bits apart are
 /// the same scene (`NotAMemoryRules.nearDuplicates`). It is taken of the pixels as stored: two frames of one burst are stored turned
 /// alike.
@@ -22,6 +24,24 @@ public enum PictureHash {
     public static func of(path: String, contentType: String) throws(ProbeError) -> UInt64 {
         let picture = try Thumbnailer.decode(path: path, contentType: contentType, maxSide: decodedSide)
         return hash(rgb: picture.pixels, width: picture.width, height: picture.height)
+    }
+
+    /// The hash of a JPEG held in memory (an EXIF thumbnail).
+    /// - Parameter jpeg: the JPEG's bytes.
+    /// - Returns: the hash.
+    /// - Throws: ``ProbeError``: `.unreadable` when it cannot be put in a file of memory, else as
+    ///   ``of(path:contentType:)``.
+    public static func of(jpeg: [UInt8]) throws(ProbeError) -> UInt64 {
+        let fd = jpeg.withUnsafeBufferPointer { pm_memfd_from_bytes("pickerd-thumbnail", $0.baseAddress, $0.count) }
+        guard fd >= 0 else { throw ProbeError(.unreadable, "a thumbnail cannot be put in memory: errno \(errno)") }
+        defer { close(fd) }
+        var rgb = pm_rgb()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = pm_decode_av_fd(fd, "jpeg_pipe", Int32(decodedSide), &rgb, &error, error.count)
+        defer { pm_rgb_free(&rgb) }
+        guard status == PM_OK, let pixels = rgb.pixels else { throw ProbeError(status, message: "thumbnail: " + CText.error(error)) }
+        let width = Int(rgb.width), height = Int(rgb.height)
+        return hash(rgb: Array(UnsafeBufferPointer(start: pixels, count: width * height * 3)), width: width, height: height)
     }
 
     /// The hash of RGB24 pixels.

@@ -39,6 +39,30 @@ import Testing
         #expect(Self.distance(try hash(other, "image/jpeg"), try hash(third, "image/jpeg")) > NotAMemoryRules.nearDuplicateBits)
     }
 
+    @Test("a camera JPEG's hash is taken from the thumbnail its EXIF holds, and agrees with the photo's own")
+    func exifThumbnail() throws {
+        let dir = try TemporaryDirectory()
+        let photo = dir.path + "/DSC_0001.JPG", thumbnail = dir.path + "/thumb.jpg"
+        try Self.scene(photo, seed: 21, size: "3000x2000")
+        try MediaFixtures.run("convert", [photo, "-resize", "160x120", "-quality", "75", thumbnail])
+        let plain = try PictureHash.of(path: photo, contentType: "image/jpeg")
+        #expect(try MediaProbe.probe(path: photo, timeZone: .current, readPeople: true, hashPicture: true).media.pictureHash == plain)
+        try MediaFixtures.run("exiftool", ["-q", "-overwrite_original", "-Make=NIKON CORPORATION", "-ThumbnailImage<=" + thumbnail, photo])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+        // The EXIF block: APP1 after SOI, "Exif\0\0", then the TIFF structure.
+        let app1 = try #require((2..<min(bytes.count, 65_536)).first { bytes[$0 - 2] == 0xFF && bytes[$0 - 1] == 0xE1 })
+        let block = Array(bytes[(app1 + 8)..<(app1 + (Int(bytes[app1]) << 8 | Int(bytes[app1 + 1])))])
+        let held = try #require(MediaProbe.exifThumbnail(block))
+        #expect(held == [UInt8](try Data(contentsOf: URL(fileURLWithPath: thumbnail))))
+        let fromThumbnail = try PictureHash.of(jpeg: held)
+        #expect(try MediaProbe.probe(path: photo, timeZone: .current, readPeople: true, hashPicture: true).media.pictureHash == fromThumbnail)
+        #expect(Self.distance(fromThumbnail, plain) <= NotAMemoryRules.nearDuplicateBits)
+        // Not asked, not hashed; a broken block has no thumbnail.
+        #expect(try MediaProbe.probe(path: photo, timeZone: .current, readPeople: true).media.pictureHash == nil)
+        #expect(MediaProbe.exifThumbnail(Array(block.prefix(40))) == nil)
+        #expect(MediaProbe.exifThumbnail([]) == nil)
+    }
+
     @Test("a JPEG is previewed from a decode at an eighth of its size and a HEIC from its thumbnail: the preview's size is unchanged")
     func smallDecodes() throws {
         let dir = try TemporaryDirectory()
@@ -55,7 +79,7 @@ import Testing
         }
     }
 
-    @Test("of look-alikes taken seconds apart the largest is kept, then the one of most bytes; a chain is one scene; the rest stay")
+    @Test("of look-alikes taken seconds apart the largest is kept, then the first unless another has a tenth more bytes; a chain is one scene")
     func rule() {
         func shot(_ seconds: Int64, _ hash: UInt64?, pixels: Int64 = 100, bytes: Int64 = 10, burst: String? = nil) -> NotAMemoryRules.Shot {
             NotAMemoryRules.Shot(takenAtMs: seconds * 1_000, camera: "", folder: "/p", burst: burst, pictureHash: hash, pixels: pixels, bytes: bytes)
@@ -69,10 +93,11 @@ import Testing
             shot(3, ~scene),                     // another scene between them: kept
             shot(30, scene, bytes: 99),          // 21 s after the last look-alike: a new scene
             shot(100, scene, pixels: 50, bytes: 500), shot(101, scene, pixels: 400, bytes: 5),  // the larger kept
+            shot(400, scene, bytes: 100), shot(401, scene, bytes: 109),  // 9 % more: the noise of two sharp frames, the first kept
             shot(200, nil), shot(200, nil),      // not hashed, no camera: not judged here
             shot(300, scene, burst: "B"), shot(300, scene, burst: "B"),  // Apple's burst: its first kept
         ]
-        #expect(NotAMemoryRules.bursts(shots) == [0, 2, 5, 10])
+        #expect(NotAMemoryRules.bursts(shots) == [0, 2, 5, 8, 12])
     }
 
     @Test("a folder of photos stripped of their camera (a Takeout download): frames of one scene seconds apart are one memory, the largest")
