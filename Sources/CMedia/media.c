@@ -722,7 +722,7 @@ done:
     return status;
 }
 
-pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size) {
+pm_status pm_decode_heif_fd(int fd, int max_side, int thumbnail_only, pm_rgb *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
     pm_fd_source source;
     pm_status status = open_source(&source, fd, error, error_size);
@@ -742,10 +742,17 @@ pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size
             if ((tw > th ? tw : th) >= max_side) {
                 heif_image_handle_release(handle);
                 handle = thumbnail;
+                thumbnail_only = 0;
             } else {
                 heif_image_handle_release(thumbnail);
             }
         }
+    }
+    if (thumbnail_only) {
+        set_error(error, error_size, "no thumbnail of %d pixels or more", max_side);
+        heif_image_handle_release(handle);
+        heif_context_free(ctx);
+        return PM_UNSUPPORTED;
     }
     int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
     struct heif_image *image = NULL;

@@ -92,6 +92,12 @@ public enum FileReaderService {
             case .success(let png): send(.preview(ReaderPreview(png: png)))
             case .failure(let error): send(.failure(error.failure))
             }
+        case .hashPicture(let m)?:
+            let hashed = over(m.name) { Result { () throws(ProbeError) in try PictureHash.of(path: m.name, contentType: m.contentType) } }
+            switch hashed {
+            case .success(let hash): send(.pictureHash(ReaderPictureHash(hash: hash)))
+            case .failure(let error): send(.failure(error.failure))
+            }
         case .planImport(let m)?:
             let (files, names) = plan(m.files)
             send(.plan(ReaderPlan(files: files, activityNames: names.sorted { $0.key < $1.key }.map { ReaderActivityName(path: $0.key, name: $0.value) })))

@@ -27,6 +27,10 @@ public struct InProcessReading: FileReading {
         try FileReaderService.preview(path: path, contentType: contentType, maxSide: maxSide)
     }
 
+    public func pictureHash(path: String, contentType: String) throws(ProbeError) -> UInt64 {
+        try PictureHash.of(path: path, contentType: contentType)
+    }
+
     public func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String]) {
         FileReaderService.plan(files)
     }

@@ -45,10 +45,10 @@ public enum MediaProbe {
     }
 
     /// Reads `path`'s metadata, the people its XMP names, and, when asked, a still's picture hash
-    /// (``ProbedMedia/pictureHash``): the one time this reader decodes pixels. A JPEG's hash is
-    /// taken from the thumbnail its EXIF holds (a camera's or a phone's 160×120), which decodes in a
-    /// fraction of the photo's time; else from the photo (``PictureHash``). A picture that does not
-    /// decode has no hash.
+    /// (``ProbedMedia/pictureHash``) where it is cheap: the one time this reader decodes pixels. A
+    /// JPEG's hash is taken from the thumbnail its EXIF holds (a camera's or a phone's 160×120), a
+    /// HEIC's from its own thumbnail, a small file's from its picture (``PictureHash``); a large
+    /// picture with no thumbnail, or one that does not decode, has none here.
     /// - Parameters:
     ///   - path: the file.
     ///   - timeZone: the zone an EXIF date without `OffsetTimeOriginal` is read in (the person's).
@@ -59,8 +59,8 @@ public enum MediaProbe {
     static func probe(path: String, timeZone: TimeZone, readPeople: Bool, hashPicture: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
         var (media, people, thumbnail) = try probeAll(path: path, timeZone: timeZone, readPeople: readPeople)
         if hashPicture, media.kind == .photo, !media.imageDataEndsEarly {
-            media.pictureHash = thumbnail.flatMap { try? PictureHash.of(jpeg: $0) }
-                ?? (try? PictureHash.of(path: path, contentType: media.contentType))
+            let size = (try? MediaFile(path: path))?.size ?? .max
+            media.pictureHash = PictureHash.cheap(path: path, contentType: media.contentType, size: size, thumbnail: thumbnail)
         }
         return (media, people)
     }

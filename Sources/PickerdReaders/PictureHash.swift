@@ -22,7 +22,24 @@ public enum PictureHash {
     /// - Returns: the hash.
     /// - Throws: ``ProbeError``, as ``Thumbnailer/png(path:contentType:maxSide:orientation:)``.
     public static func of(path: String, contentType: String) throws(ProbeError) -> UInt64 {
-        let picture = try Thumbnailer.decode(path: path, contentType: contentType, maxSide: decodedSide)
+        try of(path: path, contentType: contentType, thumbnailOnly: false)
+    }
+
+    /// The most bytes a still may have to be hashed while probed when it holds no thumbnail: its
+    /// decode costs a few milliseconds (a 12-megapixel JPEG's costs a hundred or more, so it is
+    /// hashed only when another photo was taken seconds from it: ``FileReading/pictureHash(path:contentType:)``).
+    public static let cheapBytes: Int64 = 256 << 10
+
+    /// `path`'s hash when it is cheap to take: from a thumbnail the file holds (`thumbnail`, a
+    /// JPEG's EXIF one; a HEIC's own), or from a picture of at most ``cheapBytes``; else `nil`.
+    static func cheap(path: String, contentType: String, size: Int64, thumbnail: [UInt8]?) -> UInt64? {
+        if let thumbnail, let hash = try? of(jpeg: thumbnail) { return hash }
+        if size <= cheapBytes { return try? of(path: path, contentType: contentType) }
+        return try? of(path: path, contentType: contentType, thumbnailOnly: true)
+    }
+
+    private static func of(path: String, contentType: String, thumbnailOnly: Bool) throws(ProbeError) -> UInt64 {
+        let picture = try Thumbnailer.decode(path: path, contentType: contentType, maxSide: decodedSide, thumbnailOnly: thumbnailOnly)
         return hash(rgb: picture.pixels, width: picture.width, height: picture.height)
     }
 

@@ -41,10 +41,12 @@ public enum Thumbnailer {
     /// `path`'s picture as RGB24 pixels, scaled to fit `maxSide` (a smaller picture is not enlarged),
     /// as stored (not turned upright). A JPEG is decoded at 1/2, 1/4 or 1/8 of its size when that
     /// still fits, a HEIC from the thumbnail it holds when that is large enough.
-    /// - Parameters: as ``png(path:contentType:maxSide:orientation:)``.
+    /// - Parameters: as ``png(path:contentType:maxSide:orientation:)``, and
     /// - Returns: the pixels, three bytes each, row by row, and the size.
     /// - Throws: ``ProbeError``, as ``png(path:contentType:maxSide:orientation:)``.
-    static func decode(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> (pixels: [UInt8], width: Int, height: Int) {
+    ///   - thumbnailOnly: only a thumbnail the file holds (a HEIC's), else `.unsupported`.
+    static func decode(path: String, contentType: String, maxSide: Int, thumbnailOnly: Bool = false) throws(ProbeError)
+        -> (pixels: [UInt8], width: Int, height: Int) {
         // Opened through ReaderFiles (a directory or FIFO refused); the libraries read its descriptor.
         let file = try MediaFile(path: path)
         defer { withExtendedLifetime(file) {} }  // its descriptor stays open while the libraries read it
@@ -52,9 +54,12 @@ public enum Thumbnailer {
         var rgb = pm_rgb()
         var error = [CChar](repeating: 0, count: 256)
         let status: pm_status
+        if thumbnailOnly, !["image/heic", "image/heif", "image/avif"].contains(contentType) {
+            throw ProbeError(.unsupported, "no thumbnail held in \(contentType)")
+        }
         switch contentType {
         case "image/heic", "image/heif", "image/avif":
-            status = pm_decode_heif_fd(file.fd, side, &rgb, &error, error.count)
+            status = pm_decode_heif_fd(file.fd, side, thumbnailOnly ? 1 : 0, &rgb, &error, error.count)
         case "image/jxl":
             status = pm_decode_jxl_fd(file.fd, side, &rgb, &error, error.count)
         case "image/webp":

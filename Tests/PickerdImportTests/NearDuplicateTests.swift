@@ -39,14 +39,18 @@ import Testing
         #expect(Self.distance(try hash(other, "image/jpeg"), try hash(third, "image/jpeg")) > NotAMemoryRules.nearDuplicateBits)
     }
 
-    @Test("a camera JPEG's hash is taken from the thumbnail its EXIF holds, and agrees with the photo's own")
+    @Test("a camera JPEG's hash is taken from the thumbnail its EXIF holds, and agrees with the photo's own; a large JPEG without one is not hashed by the probe")
     func exifThumbnail() throws {
         let dir = try TemporaryDirectory()
         let photo = dir.path + "/DSC_0001.JPG", thumbnail = dir.path + "/thumb.jpg"
         try Self.scene(photo, seed: 21, size: "3000x2000")
         try MediaFixtures.run("convert", [photo, "-resize", "160x120", "-quality", "75", thumbnail])
         let plain = try PictureHash.of(path: photo, contentType: "image/jpeg")
-        #expect(try MediaProbe.probe(path: photo, timeZone: .current, readPeople: true, hashPicture: true).media.pictureHash == plain)
+        #expect(try InProcessReading().pictureHash(path: photo, contentType: "image/jpeg") == plain)
+        // Over PictureHash.cheapBytes and no thumbnail: left to the indexer, which asks for the
+        // whole picture's hash only when another photo was taken seconds from it.
+        #expect(try FileManager.default.attributesOfItem(atPath: photo)[.size] as! Int > Int(PictureHash.cheapBytes))
+        #expect(try MediaProbe.probe(path: photo, timeZone: .current, readPeople: true, hashPicture: true).media.pictureHash == nil)
         try MediaFixtures.run("exiftool", ["-q", "-overwrite_original", "-Make=NIKON CORPORATION", "-ThumbnailImage<=" + thumbnail, photo])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
         // The EXIF block: APP1 after SOI, "Exif\0\0", then the TIFF structure.
@@ -100,7 +104,7 @@ import Testing
         #expect(NotAMemoryRules.bursts(shots) == [0, 2, 5, 8, 12])
     }
 
-    @Test("a folder of photos stripped of their camera (a Takeout download): frames of one scene seconds apart are one memory, the largest")
+    @Test("a folder of photos stripped of their camera (a Takeout download): frames of one scene seconds apart are one memory, the largest; their whole pictures hashed")
     func scan() throws {
         let temporary = try TemporaryStore()
         let root = temporary.directory + "/Takeout"

@@ -1525,6 +1525,11 @@ extension ReaderRequest {
             m.kind = .planImport(ReaderPlanImport.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .hashPicture(ReaderHashPicture.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1540,6 +1545,13 @@ extension ReaderProbeMedia {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProbeMedia] {
         [ReaderProbeMedia(name: "ReaderProbeMedia.name #0 ✓ ünïcode", timeZone: "ReaderProbeMedia.time_zone #0 ✓ ünïcode", readPeople: true, sidecarName: "ReaderProbeMedia.sidecar_name #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderHashPicture {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderHashPicture] {
+        [ReaderHashPicture(name: "ReaderHashPicture.name #0 ✓ ünïcode", contentType: "ReaderHashPicture.content_type #0 ✓ ünïcode")]
     }
 }
 
@@ -1622,7 +1634,19 @@ extension ReaderReply {
             m.kind = .plan(ReaderPlan.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .pictureHash(ReaderPictureHash.fixtures[0])
+            all.append(m)
+        }
         return all
+    }
+}
+
+extension ReaderPictureHash {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPictureHash] {
+        [ReaderPictureHash(hash: 100003)]
     }
 }
 
@@ -1926,12 +1950,14 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "ReaderRequest": { try ReaderRequest.fixtures.allSatisfy { try ReaderRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderPlanImport": { try ReaderPlanImport.fixtures.allSatisfy { try ReaderPlanImport(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderProbeMedia": { try ReaderProbeMedia.fixtures.allSatisfy { try ReaderProbeMedia(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderHashPicture": { try ReaderHashPicture.fixtures.allSatisfy { try ReaderHashPicture(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadWorkout": { try ReaderReadWorkout.fixtures.allSatisfy { try ReaderReadWorkout(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadExport": { try ReaderReadExport.fixtures.allSatisfy { try ReaderReadExport(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderActivityName": { try ReaderActivityName.fixtures.allSatisfy { try ReaderActivityName(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderDecodePreview": { try ReaderDecodePreview.fixtures.allSatisfy { try ReaderDecodePreview(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpenReply": { try ReaderOpenReply.fixtures.allSatisfy { try ReaderOpenReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReply": { try ReaderReply.fixtures.allSatisfy { try ReaderReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPictureHash": { try ReaderPictureHash.fixtures.allSatisfy { try ReaderPictureHash(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderPlan": { try ReaderPlan.fixtures.allSatisfy { try ReaderPlan(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderFailure": { try ReaderFailure.fixtures.allSatisfy { try ReaderFailure(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpen": { try ReaderOpen.fixtures.allSatisfy { try ReaderOpen(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -2096,12 +2122,14 @@ let generatedFixtureCounts: [String: Int] = [
     "ReaderRequest": ReaderRequest.fixtures.count,
     "ReaderPlanImport": ReaderPlanImport.fixtures.count,
     "ReaderProbeMedia": ReaderProbeMedia.fixtures.count,
+    "ReaderHashPicture": ReaderHashPicture.fixtures.count,
     "ReaderReadWorkout": ReaderReadWorkout.fixtures.count,
     "ReaderReadExport": ReaderReadExport.fixtures.count,
     "ReaderActivityName": ReaderActivityName.fixtures.count,
     "ReaderDecodePreview": ReaderDecodePreview.fixtures.count,
     "ReaderOpenReply": ReaderOpenReply.fixtures.count,
     "ReaderReply": ReaderReply.fixtures.count,
+    "ReaderPictureHash": ReaderPictureHash.fixtures.count,
     "ReaderPlan": ReaderPlan.fixtures.count,
     "ReaderFailure": ReaderFailure.fixtures.count,
     "ReaderOpen": ReaderOpen.fixtures.count,
