@@ -87,8 +87,9 @@ struct WireConversion {
         return file(media.fdIndex)
     }
     private func text(_ s: String) -> String? { s.isEmpty ? nil : s }
-    /// Real offsets lie within ±18 h, as Foundation's and the C library's bound: anything else is not one.
-    private func offset(_ seconds: Int64?) -> Int? { seconds.flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil } }
+    /// Real offsets lie within ±18 h, as Foundation's and the C library's bound: anything else is not
+    /// one (a range, not `abs`, which traps on `Int64.min`).
+    private func offset(_ seconds: Int64?) -> Int? { seconds.flatMap { (-18 * 3600...18 * 3600).contains($0) ? Int($0) : nil } }
     private func date(_ t: Timestamp?) -> Date? { t.map { Date(unixMs: $0.unixMs) } }
     private func interval(_ d: PickerdWire.DateInterval) -> Foundation.DateInterval {
         let start = Date(unixMs: d.startUnixMs)
