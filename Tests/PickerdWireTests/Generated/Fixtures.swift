@@ -245,72 +245,72 @@ extension Item {
     static var fixtures: [Item] {
         var all: [Item] = []
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .photo(Photo.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .livePhoto(LivePhoto.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .video(Video.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .workout(Workout.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .workoutGroup(WorkoutGroup.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .contact(Contact.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .location(Location.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .locationGroup(LocationGroup.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .song(Song.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .podcast(Podcast.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .motionActivity(MotionActivity.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .genericMedia(GenericMedia.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .reflection(Reflection.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .stateOfMind(StateOfMind.fixtures[0])
             all.append(m)
         }
