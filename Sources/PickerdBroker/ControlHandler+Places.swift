@@ -6,7 +6,7 @@ import PickerdWire
 
 /// `pickerctl places`: the person's known places (home, work, frequent), found in their visits, and
 /// the person's word on where home and work are (`set-home`, `set-work`, `unset`, `reset`) and on
-/// what a place is called (`name`, role `name`, also from the pickers' "Name this place"), which
+/// what a place is called (`name` and `unname`: role `name`), which
 /// wins over what was found and rebuilds the moments it touches.
 extension ControlHandler {
     /// How much of the library is read at a time while looking for visits: a month, so a library of
@@ -78,7 +78,7 @@ extension ControlHandler {
         }
         var coordinate = Coordinate(latitude: request.latitude, longitude: request.longitude)
         if role == .name {
-            // `pickerctl places name` and the pickers' "Name this place": one path for both.
+            // `pickerctl places name|unname`: the name of the known place there; "" takes it back.
             guard day == nil else { return PlacesRefusal("a name holds always: it takes no day").body }
             let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard name.count <= Self.longestPlaceName else {

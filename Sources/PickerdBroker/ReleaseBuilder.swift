@@ -39,8 +39,8 @@ struct ReleaseBuilder: Sendable {
         let enabled = try store.enabledCategories()
         let kept = Set(approval.keptItemIds.compactMap(UUID.init(uuidString:)))
         // From pickerd's own store, in the suggestion's order, settings applied once more.
-        // The person's names for places go only into the place items kept (``PersonsNames``); the
-        // title is made again from these.
+        // The person's names for places go only into the place items kept (``PersonsNames``); an
+        // unedited title is made again from these.
         let candidates = try PersonsNames(store: store).applied(to: store.items(shown.items.map(\.id).filter(kept.contains)))
             .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
         guard !candidates.isEmpty else { throw BrokerError("none of the kept items can be released") }
