@@ -242,24 +242,24 @@ struct PlacesTests {
 
     @Test("a named place: every suggestion there says the name; an app sees it only inside the place item the person keeps")
     func nameReachesAppsOnlyInAKeptPlace() throws {
-        let script = #"{"reviews": [{"title": "Morning run", "keep": ["workout", "photo"]}, {"title": "Morning run", "keep": ["workout", "location"]}]}"#
+        let script = #"{"reviews": [{"title": "Tanbark Park", "keep": ["workout", "photo"]}, {"title": "Tanbark Park", "keep": ["workout", "location"]}]}"#
         let pickerd = try sessionPickerd(script: script, environment: ["TZ": "America/New_York"])
         let store = try Store(dataDirectory: pickerd.data)
         let before = try store.suggestions().filter { $0.title.contains("Riverside Park") }
         #expect(!before.isEmpty)
-        let named = try pickerd.ctl(["places", "name", "40.8013,-73.9719", "the Loop"])
+        let named = try pickerd.ctl(["places", "name", "40.8013,-73.9719", "Tanbark Park"])
         #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
         let after = try store.suggestions()
         #expect(!after.contains { $0.title.contains("Riverside Park") }, "\(after.map(\.title))")
         for old in before {
             let now = try #require(after.first { $0.id == old.id } ?? after.first { $0.itemIDs == old.itemIDs }, "\(old.title)")
-            #expect(now.title == old.title.replacingOccurrences(of: "Riverside Park", with: "the Loop"), "\(old.title) → \(now.title)")
+            #expect(now.title == old.title.replacingOccurrences(of: "Riverside Park", with: "Tanbark Park"), "\(old.title) → \(now.title)")
         }
         // The place left out: neither the title nor any item names it.
         let without = try testClient(pickerd, "present")
         #expect(without.last?["result"] as? String == "approved", "\(without)")
         let leftOut = try #require(approvedSuggestion(without))
-        #expect(!"\(without)".contains("the Loop") && !"\(leftOut)".contains("the Loop"), "\(without)")
+        #expect(!"\(without)".contains("Tanbark") && !"\(leftOut)".contains("Tanbark"), "\(without)")
         #expect(!leftOut.items.contains { if case .location? = $0.asset { true } else { false } })
         // The place kept: it arrives named as the person named it, and the title may say so.
         let with = try testClient(pickerd, "present")
@@ -268,8 +268,8 @@ struct PlacesTests {
             if case .location(let l)? = item.asset { return l }
             return nil
         }
-        #expect(places.map(\.place) == ["the Loop"], "\(places)")
-        #expect(kept.title.contains("the Loop"), "\(kept.title)")
+        #expect(places.map(\.place) == ["Tanbark Park"], "\(places)")
+        #expect(kept.title.contains("in Tanbark Park"), "\(kept.title)")
         pickerd.stop()
     }
 }
