@@ -40,7 +40,9 @@ struct ReleaseBuilder: Sendable {
         let enabled = try store.enabledCategories()
         let kept = Set(approval.keptItemIds.compactMap(UUID.init(uuidString:)))
         // From pickerd's own store, in the suggestion's order, settings applied once more.
-        let candidates = try store.items(shown.items.map(\.id).filter(kept.contains))
+        // The person's names for places go only into the place items kept (``PersonsNames``); an
+        // unedited title is made again from these.
+        let candidates = try PersonsNames(store: store).applied(to: store.items(shown.items.map(\.id).filter(kept.contains)))
             .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
         guard !candidates.isEmpty else { throw BrokerError("none of the kept items can be released") }
         // Location data leaves only with a place the person kept: a photo's GPS, a workout's route.
