@@ -181,8 +181,9 @@ public enum NotAMemoryRules {
     ///   ``nearDuplicateGapMs`` after one another, whatever camera or folder (a Takeout download has
     ///   neither), all but one (``kept(of:_:)``: the largest, the first unless another is much
     ///   richer in bytes);
-    /// - of photos with no hash, any taken by the same known camera in the same folder within a
-    ///   second of the one before it (a burst or a double press, with no key to say so).
+    /// - of the photos left, any taken by the same known camera in the same folder within a second
+    ///   of the one before it (a burst or a double press, with no key to say so, however its frames
+    ///   look).
     /// - Parameter shots: photos, in any order.
     /// - Returns: the indexes (into `shots`) to mark `.burst`.
     public static func bursts(_ shots: [Shot]) -> Set<Int> {
@@ -193,8 +194,9 @@ public enum NotAMemoryRules {
             if firstOfBurst[key] == nil { firstOfBurst[key] = index } else { marked.insert(index) }
         }
         marked.formUnion(nearDuplicates(shots))
+        // What is left, the old way too: a burst of a moving subject need not look alike.
         let byFolder = Dictionary(grouping: shots.indices.filter {
-                                      !shots[$0].camera.isEmpty && shots[$0].burst == nil && shots[$0].pictureHash == nil
+                                      !shots[$0].camera.isEmpty && shots[$0].burst == nil && !marked.contains($0)
                                   },
                                   by: { shots[$0].folder + "\u{0}" + shots[$0].camera })
         for (_, indexes) in byFolder {
