@@ -29,9 +29,9 @@ enum KyotoAfternoon {
     static func judge(_ kept: [String: Any]?, _ unkept: [String: Any]?) -> (Bool, String) {
         let withPlace = kept?["items"] as? [[String: Any]] ?? [], without = unkept?["items"] as? [[String: Any]] ?? []
         let kinds = withPlace.compactMap { $0["kind"] as? String }
-        let offsets = withPlace.map { ($0["utcOffset"] as? NSNumber)?.intValue }
+        let offsets = withPlace.map { ($0["utcOffset"] as? String).flatMap { Int($0) } }
         let placeRight = kinds.contains("location") && kinds.contains("photo") && offsets.allSatisfy { $0 == offset }
-        let leaked = without.compactMap { $0["utcOffset"] as? NSNumber }
+        let leaked = without.compactMap { $0["utcOffset"] as? String }
         let noneWithout = !without.isEmpty && without.allSatisfy { $0["kind"] as? String == "photo" } && leaked.isEmpty
         return (placeRight && noneWithout,
                 "place kept (\(kept?["title"] ?? "none")): \(kinds) at \(offsets.map { $0.map(String.init) ?? "none" }); "

@@ -53,7 +53,7 @@ def outcome_line(outcome):
         # The item's local time, only when the library has one (pickerd sends it only with a kept place).
         has_offset, offset = item.get_utc_offset()
         if has_offset:
-            items[-1]["utcOffset"] = offset
+            items[-1]["utcOffset"] = str(offset)  # text, as every field of an item is
         for media in item.get_media():
             data = media.read_bytes().get_data()
             fd = media.get_fd()

@@ -93,7 +93,7 @@ print_outcome (JsOutcome *outcome)
       /* The item's local time, only when the library has one (pickerd sends it only with a kept place). */
       gint32 offset = 0;
       if (js_item_get_utc_offset (item, &offset))
-        g_string_append_printf (items, ", \"utcOffset\": %d", (int) offset);
+        g_string_append_printf (items, ", \"utcOffset\": \"%d\"", (int) offset);
       g_string_append_c (items, '}');
       GPtrArray *media = js_item_get_media (item);
       for (guint m = 0; m < media->len; m++) {

@@ -37,10 +37,11 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
         case .approved(let s)?:
             out["result"] = "approved"
             out["title"] = s.title
-            // An item's local time, only when pickerd sent one (only with a kept place).
-            out["items"] = s.items.map { item -> [String: Any] in
-                var line: [String: Any] = ["id": item.id, "kind": item.asset.map { AssetKind($0).rawValue } ?? ""]
-                if let offset = item.localUtcOffsetS { line["utcOffset"] = offset }
+            // An item's local time, only when pickerd sent one (only with a kept place): as text, as
+            // every field of an item is, so the tests read the items as [[String: String]].
+            out["items"] = s.items.map { item -> [String: String] in
+                var line = ["id": item.id, "kind": item.asset.map { AssetKind($0).rawValue } ?? ""]
+                if let offset = item.localUtcOffsetS { line["utcOffset"] = String(offset) }
                 return line
             }
         case .cancelled?: out["result"] = "cancelled"
