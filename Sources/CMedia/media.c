@@ -656,8 +656,8 @@ pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb 
     // A JPEG decoded smaller (libavcodec's lowres: 1/2, 1/4 or 1/8 of each side, straight from the
     // DCT) when the picture asked for still fits: a preview or a perceptual hash of a 12-megapixel
     // photo needs an eighth of its work.
+    int longest = par->width > par->height ? par->width : par->height;
     for (int k = decoder->max_lowres; k > 0; k--) {
-        int longest = par->width > par->height ? par->width : par->height;
         if ((longest >> k) >= max_side && (par->width >> k) > 0 && (par->height >> k) > 0) {
             codec->lowres = k;
             break;

@@ -57,23 +57,20 @@ public enum MediaProbe {
     /// - Returns: what the file says, and whom it names.
     /// - Throws: ``ProbeError``, as ``probe(path:timeZone:)``.
     static func probe(path: String, timeZone: TimeZone, readPeople: Bool, hashPicture: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
-        var (media, people, thumbnail) = try probeAll(path: path, timeZone: timeZone, readPeople: readPeople)
+        // The importer asks for a Google Photos sidecar by its name (``TakeoutSidecar``).
+        if path.lowercased().hasSuffix(".json") { return try TakeoutSidecar.read(path: path) }
+        let file = try MediaFile(path: path)
+        var (media, people, thumbnail) = try probeAll(file, timeZone: timeZone, readPeople: readPeople)
         if hashPicture, media.kind == .photo, !media.imageDataEndsEarly {
-            let size = (try? MediaFile(path: path))?.size ?? .max
-            media.pictureHash = PictureHash.cheap(path: path, contentType: media.contentType, size: size, thumbnail: thumbnail)
+            media.pictureHash = PictureHash.cheap(path: path, contentType: media.contentType, size: file.size, thumbnail: thumbnail)
         }
         return (media, people)
     }
 
-    /// ``probe(path:timeZone:readPeople:hashPicture:)``'s reading, and a JPEG's EXIF thumbnail's bytes.
-    private static func probeAll(path: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
+    /// ``probe(path:timeZone:readPeople:hashPicture:)``'s reading of a photo or video, and a JPEG's
+    /// EXIF thumbnail's bytes.
+    private static func probeAll(_ file: MediaFile, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
         -> (media: ProbedMedia, people: [String], thumbnail: [UInt8]?) {
-        // The importer asks for a Google Photos sidecar by its name (``TakeoutSidecar``).
-        if path.lowercased().hasSuffix(".json") {
-            let (media, people) = try TakeoutSidecar.read(path: path)
-            return (media, people, nil)
-        }
-        let file = try MediaFile(path: path)
         guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
         let head = try file.read(at: 0, count: 32)
         guard let format = MediaFormat(head: head) else {

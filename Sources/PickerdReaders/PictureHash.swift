@@ -1,4 +1,3 @@
-import CMedia
 import Glibc
 public import PickerdImport
 
@@ -49,16 +48,16 @@ public enum PictureHash {
     /// - Throws: ``ProbeError``: `.unreadable` when it cannot be put in a file of memory, else as
     ///   ``of(path:contentType:)``.
     public static func of(jpeg: [UInt8]) throws(ProbeError) -> UInt64 {
-        let fd = jpeg.withUnsafeBufferPointer { pm_memfd_from_bytes("pickerd-thumbnail", $0.baseAddress, $0.count) }
-        guard fd >= 0 else { throw ProbeError(.unreadable, "a thumbnail cannot be put in memory: errno \(errno)") }
+        guard let fd = ReaderFiles.memoryFile("pickerd-thumbnail", jpeg) else {
+            throw ProbeError(.unreadable, "a thumbnail cannot be put in memory: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
-        var rgb = pm_rgb()
-        var error = [CChar](repeating: 0, count: 256)
-        let status = pm_decode_av_fd(fd, "jpeg_pipe", Int32(decodedSide), &rgb, &error, error.count)
-        defer { pm_rgb_free(&rgb) }
-        guard status == PM_OK, let pixels = rgb.pixels else { throw ProbeError(status, message: "thumbnail: " + CText.error(error)) }
-        let width = Int(rgb.width), height = Int(rgb.height)
-        return hash(rgb: Array(UnsafeBufferPointer(start: pixels, count: width * height * 3)), width: width, height: height)
+        // A file made in memory, read through the readers' overlay as a zip's members are, so the
+        // one decoding path serves; named by its descriptor, unique while it is open.
+        let name = "/memory/exif-thumbnail-\(fd).jpg"
+        return try ReaderFiles.withOverlay([name: fd]) {
+            Result { () throws(ProbeError) in try of(path: name, contentType: "image/jpeg") }
+        }.get()
     }
 
     /// The hash of RGB24 pixels.
