@@ -62,6 +62,12 @@ public struct ProbedMedia: Sendable, Hashable {
     /// near-duplicates (``NotAMemoryRules/bursts(_:)``); `nil` for a video, or when the picture does
     /// not decode or was not hashed.
     public var pictureHash: UInt64?
+    /// The place the file's own metadata names (a photo's IPTC/XMP `Iptc4xmpCore:Location` or
+    /// `Iptc4xmpExt:LocationShown`'s sublocation, else its city): the person's data naming where it
+    /// was taken, which names a stay from photos above the gazetteer. Location: never sent to an app.
+    public var placeName: String?
+    /// The city the file's metadata names (`photoshop:City`, `LocationShown`'s `City`), with ``placeName``.
+    public var placeCity: String?
 
     /// Creates a record; every optional field starts unknown.
     /// - Parameters:

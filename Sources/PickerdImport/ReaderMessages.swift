@@ -21,7 +21,8 @@ extension ProbedMedia {
                      contentIdentifier: contentIdentifier ?? "", burstIdentifier: burstIdentifier ?? "",
                      imageDataEndsEarly: imageDataEndsEarly, people: people, hasMake: make != nil, hasModel: model != nil,
                      hasSoftware: software != nil, hasContentIdentifier: contentIdentifier != nil,
-                     hasBurstIdentifier: burstIdentifier != nil, pictureHash: pictureHash ?? 0, hasPictureHash: pictureHash != nil)
+                     hasBurstIdentifier: burstIdentifier != nil, pictureHash: pictureHash ?? 0, hasPictureHash: pictureHash != nil,
+                     placeName: placeName ?? "", placeCity: placeCity ?? "")
     }
 
     /// The probed media a reader's message describes.
@@ -46,6 +47,9 @@ extension ProbedMedia {
         burstIdentifier = m.hasBurstIdentifier ? m.burstIdentifier : nil
         imageDataEndsEarly = m.imageDataEndsEarly
         pictureHash = m.hasPictureHash ? m.pictureHash : nil
+        // A reader's names are bounded there; bounded again here, as anything a reader says.
+        placeName = m.placeName.isEmpty ? nil : String(m.placeName.prefix(256))
+        placeCity = m.placeCity.isEmpty ? nil : String(m.placeCity.prefix(256))
     }
 }
 

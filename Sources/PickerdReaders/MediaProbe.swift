@@ -33,7 +33,8 @@ public enum MediaProbe {
     }
 
     /// Reads `path`'s metadata and, for a JPEG or a HEIC, the people its XMP names (face regions,
-    /// People tags: ``XMPPeople``), found with a bounded byte scan.
+    /// People tags: ``XMPPeople``), found with a bounded byte scan, and the place its XMP or
+    /// IPTC-IIM names (``XMPLocation``, on ``ProbedMedia/placeName``).
     /// - Parameters:
     ///   - path: the file.
     ///   - timeZone: the zone an EXIF date without `OffsetTimeOriginal` is read in (the person's).
@@ -79,40 +80,55 @@ public enum MediaProbe {
             }
             throw ProbeError(.unsupported, "not a photo or video format pickerd reads")
         }
+        /// What an XMP packet (and a JPEG's IPTC-IIM) says of people and place, on `media`.
+        func withXMP(_ media: ProbedMedia, _ packet: [UInt8]?, iim: [UInt8]? = nil, thumbnail: [UInt8]? = nil)
+            -> (media: ProbedMedia, people: [String], thumbnail: [UInt8]?) {
+            var media = media
+            var place = packet.flatMap(XMPLocation.read(packet:)) ?? XMPLocation()
+            if let found = iim.flatMap(XMPLocation.read(app13:)) { place.fill(from: found) }
+            media.placeName = place.placeName
+            media.placeCity = place.city
+            return (media, packet.map(XMPPeople.names) ?? [], thumbnail)
+        }
         switch format {
         case .jpeg:
-            let (media, xmp, thumbnail) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
-            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [], thumbnail)
-        case .png: return (try probePNG(file, timeZone: timeZone), [], nil)
+            let (media, xmp, iim, thumbnail) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
+            return withXMP(media, xmp.flatMap(XMPPeople.packet), iim: iim, thumbnail: thumbnail)
+        case .png:
+            let (media, xmp) = try probePNG(file, timeZone: timeZone, wantXMP: readPeople)
+            return withXMP(media, xmp.flatMap(XMPPeople.packet))
         case .tiff: return (try probeTIFF(file, timeZone: timeZone), [], nil)
         case .heic, .avif:
             let media = try probeHEIC(file, format: format, timeZone: timeZone)
             guard readPeople else { return (media, [], nil) }
             // The XMP item of a HEIC: exiftool and cameras write it ahead of the image data.
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
-            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [], nil)
+            return withXMP(media, XMPPeople.packet(in: head))
         case .jxl:
             let media = try probeJXL(file, timeZone: timeZone)
             guard readPeople else { return (media, [], nil) }
             // An uncompressed `xml ` box ahead of the codestream (a `brob` one is not scanned).
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
-            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [], nil)
+            return withXMP(media, XMPPeople.packet(in: head))
         case .webp:
             let (media, xmp) = try probeWebP(file, timeZone: timeZone, wantXMP: readPeople)
-            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [], nil)
+            return withXMP(media, xmp.flatMap(XMPPeople.packet))
         case .quicktime, .mp4: return (try probeVideo(file, format: format, timeZone: timeZone), [], nil)
         }
     }
 
     // MARK: Stills
 
-    /// A JPEG's metadata, when `wantXMP` its XMP segment's packet (APP1, "http://ns.adobe.com/xap/1.0/"),
-    /// and the thumbnail its EXIF holds (``exifThumbnail(_:)``).
-    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?, [UInt8]?) {
+    /// A JPEG's metadata, when `wantXMP` its XMP segment's packet (APP1, "http://ns.adobe.com/xap/1.0/")
+    /// and its Photoshop image resources (APP13, "Photoshop 3.0", where IPTC-IIM lives), and the
+    /// thumbnail its EXIF holds (``exifThumbnail(_:)``).
+    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError)
+        -> (ProbedMedia, [UInt8]?, [UInt8]?, [UInt8]?) {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.jpeg.contentType)
         var offset: Int64 = 2
         var exifBlock: [UInt8]?
         var xmp: [UInt8]?
+        var iim: [UInt8]?
         var frameSize: (width: UInt32, height: UInt32)?
         var ciffMakeModel: (make: String, model: String)?
         var segments = 0
@@ -157,6 +173,10 @@ public enum MediaProbe {
                     xmp = Array(payload.dropFirst(29))
                 }
             }
+            if marker1 == 0xED, wantXMP, iim == nil, length > 16 {
+                let payload = try file.read(at: offset + 4, count: Int(length - 2))
+                if payload.starts(with: Array("Photoshop 3.0\0".utf8)) { iim = payload }
+            }
             // Canon's first digital cameras wrote their make and model only in a CIFF heap in APP0
             // ("HEAPJPGM"), no EXIF: without them a 1024×768 photo looks like a screen's size.
             if marker1 == 0xE0, length > 16, ciffMakeModel == nil {
@@ -180,7 +200,7 @@ public enum MediaProbe {
             media.pixelWidth = frameSize.width
             media.pixelHeight = frameSize.height
         }
-        return (media, xmp, exifBlock.flatMap(exifThumbnail))
+        return (media, xmp, iim, exifBlock.flatMap(exifThumbnail))
     }
 
     /// The JPEG thumbnail an EXIF block (a TIFF structure, from its byte-order mark) holds in its
@@ -287,11 +307,17 @@ public enum MediaProbe {
         return end < file.size
     }
 
-    private static func probePNG(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {
+    /// The most bytes of a PNG's XMP chunk (`iTXt` keyword `XML:com.adobe.xmp`) that are read.
+    static let maximumPNGXMPChunk = 1 << 20
+
+    /// A PNG's metadata and, when `wantXMP`, its XMP packet: an uncompressed `iTXt` chunk of
+    /// keyword `XML:com.adobe.xmp` (as exiftool, GIMP and darktable write it; a compressed one is not read).
+    private static func probePNG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?) {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.png.contentType)
         var offset: Int64 = 8
         var chunks = 0
         var exifBlock: [UInt8]?
+        var xmp: [UInt8]?
         while true {
             chunks += 1
             guard chunks < 1_000_000 else { throw ProbeError(.corrupt, "PNG: too many chunks") }
@@ -311,6 +337,11 @@ public enum MediaProbe {
                 media.pixelHeight = UInt32(ihdr[4]) << 24 | UInt32(ihdr[5]) << 16 | UInt32(ihdr[6]) << 8 | UInt32(ihdr[7])
             } else if type == "eXIf", exifBlock == nil, length >= 8, length <= 16 * 1024 * 1024 {
                 exifBlock = try file.read(at: offset + 8, count: Int(length))
+            } else if type == "iTXt", wantXMP, xmp == nil, length > 22, length <= maximumPNGXMPChunk {
+                // Keyword, NUL, compression flag 0, method, language NUL, translated keyword NUL, text.
+                let body = try file.read(at: offset + 8, count: Int(length))
+                let keyword = Array("XML:com.adobe.xmp\0".utf8)
+                if body.starts(with: keyword), body[keyword.count] == 0 { xmp = body }
             } else if type == "IEND" {
                 break
             }
@@ -319,7 +350,7 @@ public enum MediaProbe {
         if let exifBlock, let exif = readExif(exifBlock) {
             apply(exif, to: &media, timeZone: timeZone)
         }
-        return media
+        return (media, xmp)
     }
 
     private static func probeTIFF(_ file: MediaFile, timeZone: TimeZone) throws(ProbeError) -> ProbedMedia {

@@ -1180,6 +1180,12 @@ public struct ReaderProbed: Hashable, Sendable {
     public var pictureHash: UInt64
     /// `has_picture_hash` (field 26).
     public var hasPictureHash: Bool
+    /// The place a photo's IPTC/XMP location fields name (Iptc4xmpCore:Location or LocationShown's
+    /// Sublocation, else its city) and its city: the person's data naming where it was taken. Empty
+    /// when the file names none. Location: pickerd never sends it to an app with the photo.
+    public var placeName: String
+    /// `place_city` (field 28).
+    public var placeCity: String
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -1209,7 +1215,9 @@ public struct ReaderProbed: Hashable, Sendable {
     ///   - sidecarProblem: the field's value.
     ///   - pictureHash: the field's value.
     ///   - hasPictureHash: the field's value.
-    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "", pictureHash: UInt64 = 0, hasPictureHash: Bool = false) {
+    ///   - placeName: the field's value.
+    ///   - placeCity: the field's value.
+    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "", pictureHash: UInt64 = 0, hasPictureHash: Bool = false, placeName: String = "", placeCity: String = "") {
         self.kind = kind
         self.contentType = contentType
         self.takenAtMs = takenAtMs
@@ -1236,6 +1244,8 @@ public struct ReaderProbed: Hashable, Sendable {
         self.sidecarProblem = sidecarProblem
         self.pictureHash = pictureHash
         self.hasPictureHash = hasPictureHash
+        self.placeName = placeName
+        self.placeCity = placeCity
     }
 }
 
@@ -1271,6 +1281,8 @@ extension ReaderProbed: CMessageConvertible {
         self.sidecarProblem = swiftString(c.sidecar_problem)
         self.pictureHash = c.picture_hash
         self.hasPictureHash = c.has_picture_hash != 0
+        self.placeName = swiftString(c.place_name)
+        self.placeCity = swiftString(c.place_city)
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProbed> {
@@ -1323,6 +1335,8 @@ extension ReaderProbed: CMessageConvertible {
         c.pointee.sidecar_problem = arena.string(self.sidecarProblem)
         c.pointee.picture_hash = self.pictureHash
         c.pointee.has_picture_hash = self.hasPictureHash ? 1 : 0
+        c.pointee.place_name = arena.string(self.placeName)
+        c.pointee.place_city = arena.string(self.placeCity)
         return c
     }
 

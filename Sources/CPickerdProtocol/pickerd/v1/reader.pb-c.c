@@ -2600,7 +2600,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_coordinate__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_coordinate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[26] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[28] =
 {
   {
     "kind",
@@ -2914,6 +2914,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "place_name",
+    27,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, place_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place_city",
+    28,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, place_city),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   15,   /* field[15] = burst_identifier */
@@ -2938,6 +2962,8 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   24,   /* field[24] = picture_hash */
   12,   /* field[12] = pixel_height */
   11,   /* field[11] = pixel_width */
+  27,   /* field[27] = place_city */
+  26,   /* field[26] = place_name */
   23,   /* field[23] = sidecar_problem */
   8,   /* field[8] = software */
   2,   /* field[2] = taken_at_ms */
@@ -2946,7 +2972,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_probed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 26 }
+  { 0, 28 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
 {
@@ -2956,7 +2982,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
   "Pickerd__V1__ReaderProbed",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProbed),
-  26,
+  28,
   pickerd__v1__reader_probed__field_descriptors,
   pickerd__v1__reader_probed__field_indices_by_name,
   1,  pickerd__v1__reader_probed__number_ranges,

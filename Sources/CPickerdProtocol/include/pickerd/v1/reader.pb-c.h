@@ -431,10 +431,17 @@ struct  Pickerd__V1__ReaderProbed
    */
   uint64_t picture_hash;
   protobuf_c_boolean has_picture_hash;
+  /*
+   * The place a photo's IPTC/XMP location fields name (Iptc4xmpCore:Location or LocationShown's
+   * Sublocation, else its city) and its city: the person's data naming where it was taken. Empty
+   * when the file names none. Location: pickerd never sends it to an app with the photo.
+   */
+  char *place_name;
+  char *place_city;
 };
 #define PICKERD__V1__READER_PROBED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probed__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__ReaderPoint
