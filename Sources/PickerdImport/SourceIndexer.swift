@@ -411,6 +411,10 @@ public struct SourceIndexer: Sendable {
                 probed[index].media.utcOffsetSeconds = media.utcOffsetSeconds
             }
             if probed[index].media.coordinate == nil { probed[index].media.coordinate = media.coordinate }
+            if probed[index].media.placeName == nil {
+                probed[index].media.placeName = media.placeName
+                probed[index].media.placeCity = media.placeCity
+            }
         }
         changes.files += plan.originals
 
@@ -568,7 +572,8 @@ public struct SourceIndexer: Sendable {
             : .video(Video(url: stored(p.file, p.media).media(slot: 0), date: Timestamp(unixMs: when)))
         return LibraryItem(id: p.itemID, asset: asset, media: [stored(p.file, p.media)], startMs: when,
                            endMs: when + (p.media.kind == .video ? max(0, p.media.durationMs ?? 0) : 0), source: "file",
-                           utcOffsetSeconds: p.media.utcOffsetSeconds, coordinate: p.media.coordinate, notAMemory: notAMemory)
+                           utcOffsetSeconds: p.media.utcOffsetSeconds, coordinate: p.media.coordinate, notAMemory: notAMemory,
+                           filePlaceName: p.media.placeName, filePlaceCity: p.media.placeCity)
     }
 
     private func livePhoto(still: (WalkedFile, ProbedMedia), clip: (WalkedFile, ProbedMedia), id: UUID, notAMemory: NotAMemory?) -> LibraryItem {
@@ -577,6 +582,7 @@ public struct SourceIndexer: Sendable {
                                                    date: Timestamp(unixMs: when)))
         return LibraryItem(id: id, asset: asset, media: [stored(still.0, still.1), stored(clip.0, clip.1)], startMs: when, source: "file",
                            utcOffsetSeconds: still.1.utcOffsetSeconds ?? clip.1.utcOffsetSeconds,
-                           coordinate: still.1.coordinate ?? clip.1.coordinate, notAMemory: notAMemory)
+                           coordinate: still.1.coordinate ?? clip.1.coordinate, notAMemory: notAMemory,
+                           filePlaceName: still.1.placeName ?? clip.1.placeName, filePlaceCity: still.1.placeName != nil ? still.1.placeCity : clip.1.placeCity)
     }
 }

@@ -12,12 +12,12 @@ enum ItemCodec {
         try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
         try db.cachedStatement(sql: """
             INSERT INTO item (id, kind, category, start_ms, end_ms, excluded, source, external_id,
-                              utc_offset_s, latitude, longitude, not_memory)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              utc_offset_s, latitude, longitude, not_memory, place_name, place_city)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs,
                              item.excludedFromSuggestions, item.source, item.externalID,
                              item.utcOffsetSeconds.map { Int($0) }, item.coordinate?.latitude, item.coordinate?.longitude,
-                             item.notAMemory?.rawValue])
+                             item.notAMemory?.rawValue, item.filePlaceName, item.filePlaceCity])
         for (slot, media) in item.media.enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height, mtime_ns)
@@ -292,7 +292,8 @@ enum ItemCodec {
             items.append(LibraryItem(id: id, asset: asset, media: files, startMs: row["start_ms"], endMs: row["end_ms"],
                                      excludedFromSuggestions: row["excluded"], source: row["source"],
                                      externalID: row["external_id"], utcOffsetSeconds: (row["utc_offset_s"] as Int?).map(Int32.init),
-                                     coordinate: coordinate(row), notAMemory: (row["not_memory"] as String?).flatMap(NotAMemory.init)))
+                                     coordinate: coordinate(row), notAMemory: (row["not_memory"] as String?).flatMap(NotAMemory.init),
+                                     filePlaceName: row["place_name"], filePlaceCity: row["place_city"]))
         }
         return items
     }

@@ -88,6 +88,13 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     /// Where the item was, when the data says (a photo's GPS): for grouping moments and telling a
     /// trip, never sent to an app (the asset's own fields and files carry what may be released).
     public var coordinate: Coordinate?
+    /// The place the item's own file names (a photo's IPTC/XMP location: a sublocation, else a
+    /// city), when it names one: the person's data on where it was taken, for naming a stay from
+    /// photos. Location, like ``coordinate``: never sent to an app (only a place item the person
+    /// keeps may carry a name).
+    public var filePlaceName: String?
+    /// The city the item's own file names, with ``filePlaceName``.
+    public var filePlaceCity: String?
     /// Why the item is recorded but never one of a suggestion's items, if it is not a memory.
     public var notAMemory: NotAMemory?
 
@@ -104,9 +111,12 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     ///   - utcOffsetSeconds: the item's own offset from UTC, when the data gives it.
     ///   - coordinate: where it was, when the data says.
     ///   - notAMemory: why it never becomes a suggestion's item (a screenshot, a scan, a burst's extra frame).
+    ///   - filePlaceName: the place its file names (a photo's IPTC/XMP location).
+    ///   - filePlaceCity: the city its file names.
     public init(id: UUID, asset: Item.Asset, media: [StoredMedia] = [], startMs: Int64, endMs: Int64? = nil,
                 excludedFromSuggestions: Bool = false, source: String = "demo", externalID: String = "",
-                utcOffsetSeconds: Int32? = nil, coordinate: Coordinate? = nil, notAMemory: NotAMemory? = nil) {
+                utcOffsetSeconds: Int32? = nil, coordinate: Coordinate? = nil, notAMemory: NotAMemory? = nil,
+                filePlaceName: String? = nil, filePlaceCity: String? = nil) {
         self.id = id
         self.asset = asset
         self.media = media
@@ -118,6 +128,8 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
         self.utcOffsetSeconds = utcOffsetSeconds
         self.coordinate = coordinate
         self.notAMemory = notAMemory
+        self.filePlaceName = filePlaceName
+        self.filePlaceCity = filePlaceCity
     }
 
     /// The asset type.

@@ -415,6 +415,15 @@ extension Store {
             // The version still moves, so a pickerd of v14, which would report such a row as a
             // correction it cannot read, refuses this store in one line instead of half reading it.
         }
+        migrator.registerMigration("v16: the place a photo's own metadata names") { db in
+            // A photo's IPTC/XMP location (issue 42): the person's data on where it was taken, which
+            // names a stay from photos above the gazetteer. Location, like latitude and longitude:
+            // kept beside them on the item row and never sent to an app.
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN place_name TEXT;
+                ALTER TABLE item ADD COLUMN place_city TEXT;
+                """)
+        }
         return migrator
     }
 }
