@@ -5,7 +5,7 @@ import PickerdWire
 /// The person's own names for places (`pickerctl places name`, a picker's "Name this place"): the
 /// first word on what a place is called. Places are named, in this order, by the person's name,
 /// then by the person's data (a location history's or OwnTracks' place, a calendar event's
-/// `LOCATION`, a track's own name), then by the gazetteer. The data and the gazetteer have already
+/// `LOCATION`, a track's own name, a photo's IPTC/XMP location: ``PhotoStays``), then by the gazetteer. The data and the gazetteer have already
 /// named the place items when they come from the store; ``applied(to:)`` puts the person's names
 /// over them wherever items are read to be titled, listed or released, so a name holds in titles
 /// and items from then on.

@@ -17,9 +17,11 @@ import PickerdWire
 ///   stay while it lies within ``radius`` (250 m) of the stay's centre and within ``gap`` (2 hours)
 ///   of the stay's last photo; a stay needs ``minimumPhotos`` (3), as a run of photos does to be a
 ///   moment, so a walk photographed along the way makes no stay at every corner;
-/// - a stay runs from its first photo to its last, at its photos' mean position, named by the
-///   gazetteer (its neighbourhood inside a large city, else its city or "near …"; where the
-///   gazetteer names nothing, no stay).
+/// - a stay runs from its first photo to its last, at its photos' mean position, named by its
+///   photos' own place (``LibraryItem/filePlaceName``: their IPTC/XMP location, the person's data, the
+///   one most of its photos name, the earliest on a tie), else by the gazetteer (its neighbourhood
+///   inside a large city, else its city or "near …"); where neither names anything, no stay. The
+///   person's own names come over both where items are read (`PersonsNames`).
 ///
 /// They are stored as Location items of source ``source`` (``Store/replaceDerivedItems(source:startingIn:with:)``),
 /// so the person keeps or leaves out the place like any other, and the engine derives them again
@@ -72,9 +74,11 @@ public enum PhotoStays {
             defer { group = [] }
             guard group.count >= minimumPhotos, let first = group.first, let last = group.last, window.contains(first.startMs) else { return }
             let centre = Coordinate(latitude: latitude, longitude: longitude)
-            guard let named = (gazetteer ?? Gazetteer.shared).name(latitude: latitude, longitude: longitude) else { return }
-            let location = Location(place: named.place, city: named.city.name, location: GeoLocation(latitude: latitude, longitude: longitude),
-                                    date: Timestamp(unixMs: first.startMs))
+            let named = (gazetteer ?? Gazetteer.shared).name(latitude: latitude, longitude: longitude)
+            let own = ownPlace(of: group)
+            guard let place = own?.place ?? named?.place else { return }
+            let location = Location(place: place, city: own?.city ?? named?.city.name ?? "",
+                                    location: GeoLocation(latitude: latitude, longitude: longitude), date: Timestamp(unixMs: first.startMs))
             stays.append(LibraryItem(id: SuggestionBuilder.stableID("photo-stay|\(first.id.uuidString)"), asset: .location(location),
                                      startMs: first.startMs, endMs: max(first.startMs, last.startMs), source: source,
                                      utcOffsetSeconds: first.utcOffsetSeconds, coordinate: centre))
@@ -96,5 +100,18 @@ public enum PhotoStays {
         }
         close()
         return stays
+    }
+
+    /// The place most of `photos` name themselves (``LibraryItem/filePlaceName``), the earliest named
+    /// on a tie, with its city; `nil` when none names one.
+    static func ownPlace(of photos: [LibraryItem]) -> (place: String, city: String?)? {
+        var counts: [String: (count: Int, first: Int, city: String?)] = [:]
+        for (index, photo) in photos.enumerated() {
+            guard let name = photo.filePlaceName else { continue }
+            let seen = counts[name]
+            counts[name] = ((seen?.count ?? 0) + 1, seen?.first ?? index, seen?.city ?? photo.filePlaceCity)
+        }
+        return counts.min { ($1.value.count, $0.value.first) < ($0.value.count, $1.value.first) }
+            .map { ($0.key, $0.value.city) }
     }
 }
