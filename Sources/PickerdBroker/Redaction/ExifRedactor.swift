@@ -10,8 +10,9 @@ import PickerdChecksum
 ///   that hold location (ImageMagick's "Raw profile type …" hex copies of EXIF, XMP or IPTC, its
 ///   one-property chunks such as "exif:GPSLatitude" or "photoshop:City"), which become private
 ///   chunks of zeroes. Anything after `IEND` is cut off.
-/// - JPEG: APP1 `Exif`'s TIFF, and the same XMP names in APP1 XMP (standard and extended), in every
-///   segment of the image, before and between its scans; then what follows the image's end (see
+/// - JPEG: APP1 `Exif`'s TIFF, and the same XMP names in APP1 XMP (standard and extended), and
+///   APP13's Photoshop resources (IPTC-IIM's place names blanked, Photoshop's copies of EXIF and XMP
+///   redacted as APP1's are), in every segment of the image, before and between its scans; then what follows the image's end (see
 ///   `JPEGTrailer.swift`): an appended JPEG (a multi-picture file's second image) gets the same
 ///   treatment, an appended ISO base media file (a motion photo's MP4) the movie redaction, and
 ///   anything else is cut off.
@@ -164,7 +165,8 @@ public enum ExifRedactor {
     // MARK: JPEG
 
     /// One JPEG image that starts (with its SOI) at `start`: every APP1 `Exif` and XMP segment in it,
-    /// before and between its scans, is redacted in place. After a start of scan (SOS) the
+    /// and every APP13 "Photoshop 3.0" segment (``photoshopResources(_:in:nesting:)``: IPTC-IIM's
+    /// place names, Photoshop's copies of EXIF and XMP), before and between its scans, is redacted in place. After a start of scan (SOS) the
     /// entropy-coded data is skipped: `FF00` and the restart markers `FFD0`–`FFD7` (and fill `FF`s)
     /// are part of it, and any other marker ends it, such as the next SOS of a progressive JPEG.
     /// - Parameters:
@@ -179,6 +181,7 @@ public enum ExifRedactor {
     static func jpegImage(_ out: inout [UInt8], at start: Int, nesting: Int) throws -> Int? {
         let xmp = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
         let extendedXMP = Array("http://ns.adobe.com/xmp/extension/".utf8) + [0]
+        let photoshop = Array("Photoshop 3.0".utf8) + [0]
         var extended: [[UInt8]: [(offset: Int, range: Range<Int>)]] = [:]  // GUID → its chunks
         var offset = start + 2
         var imageEnd: Int?
@@ -210,6 +213,8 @@ public enum ExifRedactor {
                 try stripTIFF(&out, in: (body + 6)..<end, nesting: nesting)
             } else if marker == 0xE1, out[body..<end].starts(with: xmp) {
                 try blankXMPLocation(&out, in: (body + xmp.count)..<end)
+            } else if marker == 0xED, out[body..<end].starts(with: photoshop) {
+                try photoshopResources(&out, in: (body + photoshop.count)..<end, nesting: nesting)
             } else if marker == 0xE1, out[body..<end].starts(with: extendedXMP) {
                 // The GUID (32 hex digits), the full length, this chunk's offset, then the chunk.
                 let header = body + extendedXMP.count
@@ -239,6 +244,61 @@ public enum ExifRedactor {
             try blankXMPLocation(&out, across: chunks.sorted { $0.offset < $1.offset }.map(\.range))
         }
         return imageEnd
+    }
+
+    /// The IPTC-IIM datasets of record 2 that say where: 2:26 Content Location Code, 2:27 Content
+    /// Location Name, 2:90 City, 2:92 Sub-location, 2:95 Province/State, 2:100 Country Code, 2:101
+    /// Country Name.
+    static let iimPlaceDatasets: Set<UInt8> = [26, 27, 90, 92, 95, 100, 101]
+
+    /// A JPEG APP13 segment's Photoshop image resources (after "Photoshop 3.0\0"), in place: the
+    /// IPTC-IIM record (resource 0x0404) has its place datasets (``iimPlaceDatasets``) blanked to
+    /// spaces, Photoshop's copies of EXIF (0x0422, 0x0423) lose their GPS as APP1's EXIF does, and
+    /// its copy of XMP (0x0424) loses the same names as APP1's XMP. Each block is "8BIM" (or one of
+    /// Photoshop's rarer signatures), a 2-byte id, a Pascal name padded to even, a 4-byte size and the
+    /// data padded to even; zeros may pad the segment's end.
+    /// - Throws: ``Unreadable`` when a block or a dataset runs past its end, a block has no
+    ///   signature, or an IIM dataset has an extended length (never a place's): released less, not more.
+    static func photoshopResources(_ out: inout [UInt8], in range: Range<Int>, nesting: Int) throws {
+        let signatures: Set<[UInt8]> = Set(["8BIM", "MeSa", "PHUT", "AgHg", "DCSR"].map { Array($0.utf8) })
+        var at = range.lowerBound
+        while at < range.upperBound {
+            if out[at..<range.upperBound].allSatisfy({ $0 == 0 }) { return }
+            guard at + 12 <= range.upperBound, signatures.contains(Array(out[at..<(at + 4)])) else {
+                throw Unreadable(description: "a JPEG's Photoshop resources (APP13) cannot be read")
+            }
+            let id = Int(out[at + 4]) << 8 | Int(out[at + 5])
+            let sizeAt = at + 6 + ((Int(out[at + 6]) + 2) & ~1)
+            guard sizeAt + 4 <= range.upperBound else { throw Unreadable(description: "a Photoshop resource (APP13) is cut short") }
+            let size = Int(be32(out, sizeAt))
+            let data = sizeAt + 4
+            guard size <= range.upperBound - data else { throw Unreadable(description: "a Photoshop resource (APP13) runs past its segment") }
+            switch id {
+            case 0x0404: try blankIIMPlace(&out, in: data..<(data + size))
+            case 0x0422, 0x0423: if size > 0 { try stripTIFF(&out, in: data..<(data + size), nesting: nesting) }
+            case 0x0424: _ = try blankXMPLocation(&out, in: data..<(data + size))
+            default: break
+            }
+            at = data + size + (size & 1)
+        }
+    }
+
+    /// An IPTC-IIM record (datasets of 0x1C, record, dataset, a 2-byte length, the value): the
+    /// values of ``iimPlaceDatasets`` become spaces, in place; zeros may pad its end.
+    private static func blankIIMPlace(_ out: inout [UInt8], in range: Range<Int>) throws {
+        var at = range.lowerBound
+        while at < range.upperBound {
+            if out[at..<range.upperBound].allSatisfy({ $0 == 0 }) { return }
+            guard out[at] == 0x1C, at + 5 <= range.upperBound else { throw Unreadable(description: "an IPTC-IIM record (APP13) cannot be read") }
+            let length = Int(out[at + 3]) << 8 | Int(out[at + 4])
+            guard length & 0x8000 == 0 else { throw Unreadable(description: "an IPTC-IIM dataset (APP13) has an extended length") }
+            let value = (at + 5)..<(at + 5 + length)
+            guard value.upperBound <= range.upperBound else { throw Unreadable(description: "an IPTC-IIM dataset (APP13) runs past its record") }
+            if out[at + 1] == 2, iimPlaceDatasets.contains(out[at + 2]) {
+                for index in value { out[index] = 0x20 }
+            }
+            at = value.upperBound
+        }
     }
 
     // MARK: WebP
