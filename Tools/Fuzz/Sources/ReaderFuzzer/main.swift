@@ -63,10 +63,16 @@ enum Readers {
         // (Debian's, not instrumented: they add no coverage, but a crash in them is still seen).
         // The indexer's probe: a still's picture hashed too (its EXIF thumbnail, else the picture).
         Reader(name: "media", file: "photo") { _, path in _ = try? MediaProbe.probe(path: path, timeZone: utc, readPeople: true, hashPicture: true) },
-        // XMP packets alone: the people a photo names (ExportXML under it).
+        // XMP packets alone: the people and the place a photo names (ExportXML under them), and
+        // the same bytes as a JPEG's APP13 (IPTC-IIM's place).
         Reader(name: "xmp", file: "photo.xmp") { bytes, _ in
-            if let packet = XMPPeople.packet(in: bytes) { _ = XMPPeople.names(inPacket: packet) }
+            if let packet = XMPPeople.packet(in: bytes) {
+                _ = XMPPeople.names(inPacket: packet)
+                _ = XMPLocation.read(packet: packet)
+            }
             _ = XMPPeople.names(inPacket: bytes)
+            _ = XMPLocation.read(packet: bytes)
+            _ = XMPLocation.read(app13: bytes)
         },
     ]
 }
