@@ -40,7 +40,8 @@ public final class Gazetteer: Sendable {
     public let cities: [City]
     private let cells: [Int: [Int32]]
 
-    /// Reads every city libgeonames holds into a one-degree grid.
+    /// Reads every city libgeonames holds, and the small places outside them (``Data/places.tsv``),
+    /// into a one-degree grid.
     public convenience init() {
         var cities: [City] = []
         let count = Int(pickerd_city_count())
@@ -54,7 +55,7 @@ public final class Gazetteer: Sendable {
                                countryCode: text(raw.country_code), timeZone: text(raw.time_zone),
                                latitude: raw.latitude, longitude: raw.longitude, population: Int(raw.population)))
         }
-        self.init(cities: cities)
+        self.init(cities: Self.citiesAndSmallPlaces(cities))
     }
 
     /// A gazetteer of the given places, in a one-degree grid.
