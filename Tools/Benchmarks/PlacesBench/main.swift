@@ -151,7 +151,7 @@ let fixed: [(label: String, latitude: Double, longitude: Double, expected: Strin
     ("Porto, Aliados", 41.1522, -8.6205, "Porto"),
     ("Lisbon, Baixa", 38.7139, -9.1394, "Lisbon"),
     ("New York, Upper West Side", 40.78, -73.97, "Manhattan"),
-    ("Arcos de Valdevez, countryside", 41.738, -8.144, "Arcos de Valdevez"),
+    ("Arcos de Valdevez, countryside", 41.738, -8.144, "Vieira do Minho"),
     ("Melbourne, CBD", -37.81, 144.96, "Melbourne"),
     ("Kyoto, Gion", 35.0, 135.77, "Kyoto"),
     ("Reykjavik", 64.1466, -21.9426, "Reykjavik"),
