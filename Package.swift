@@ -384,7 +384,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["PickerdTestKit"]),
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
                                                        "PickerdImport", "PickerdReaders", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions"]),
+        .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions", "PickerdWire"]),  // PickerdWire: the outcome messages WireConversion reads
         .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
         .testTarget(name: "PickerdDemoLibraryTests", dependencies: ["PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         // PickerKit's pure logic: the pickers' words and dates, a review's states and answers, the inbox, preview pixels.

@@ -653,6 +653,16 @@ pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb 
     if ((code = avcodec_parameters_to_context(codec, par)) < 0) goto av_error;
     codec->max_pixels = PM_MAX_PIXELS;  // the decoder refuses larger frames (a still's size is known only when decoding)
     codec->thread_count = 1;
+    // A JPEG decoded smaller (libavcodec's lowres: 1/2, 1/4 or 1/8 of each side, straight from the
+    // DCT) when the picture asked for still fits: a preview or a perceptual hash of a 12-megapixel
+    // photo needs an eighth of its work.
+    int longest = par->width > par->height ? par->width : par->height;
+    for (int k = decoder->max_lowres; k > 0; k--) {
+        if ((longest >> k) >= max_side && (par->width >> k) > 0 && (par->height >> k) > 0) {
+            codec->lowres = k;
+            break;
+        }
+    }
     if ((code = avcodec_open2(codec, decoder, NULL)) < 0) goto av_error;
 
     int got = 0, packets = 0, flushing = 0;
@@ -712,7 +722,7 @@ done:
     return status;
 }
 
-pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size) {
+pm_status pm_decode_heif_fd(int fd, int max_side, int thumbnail_only, pm_rgb *out, char *error, size_t error_size) {
     memset(out, 0, sizeof *out);
     pm_fd_source source;
     pm_status status = open_source(&source, fd, error, error_size);
@@ -721,6 +731,29 @@ pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size
     struct heif_image_handle *handle;
     status = heif_open(&source, &ctx, &handle, error, error_size);
     if (status != PM_OK) return status;
+    // A thumbnail the file holds (a phone writes one, 320 pixels or so) serves when it is at least
+    // as large as the picture asked for: decoding it costs a fraction of the full image's.
+    heif_item_id thumbnail_id;
+    if (heif_image_handle_get_list_of_thumbnail_IDs(handle, &thumbnail_id, 1) == 1) {
+        struct heif_image_handle *thumbnail = NULL;
+        struct heif_error err = heif_image_handle_get_thumbnail(handle, thumbnail_id, &thumbnail);
+        if (err.code == heif_error_Ok && thumbnail) {
+            int tw = heif_image_handle_get_width(thumbnail), th = heif_image_handle_get_height(thumbnail);
+            if ((tw > th ? tw : th) >= max_side) {
+                heif_image_handle_release(handle);
+                handle = thumbnail;
+                thumbnail_only = 0;
+            } else {
+                heif_image_handle_release(thumbnail);
+            }
+        }
+    }
+    if (thumbnail_only) {
+        set_error(error, error_size, "no thumbnail of %d pixels or more", max_side);
+        heif_image_handle_release(handle);
+        heif_context_free(ctx);
+        return PM_UNSUPPORTED;
+    }
     int w = heif_image_handle_get_width(handle), h = heif_image_handle_get_height(handle);
     struct heif_image *image = NULL;
     if (w <= 0 || h <= 0) {

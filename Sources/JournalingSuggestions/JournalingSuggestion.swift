@@ -24,6 +24,16 @@ public struct ItemContent: Sendable, Identifiable {
     public var id: UUID
     let assets: [any JournalingSuggestionAsset]
 
+    /// The offset from UTC, in seconds east, of the local time where the item happened (a photo's
+    /// own offset, else its place's time zone at that instant): `32400` for a Kyoto afternoon, so
+    /// its `date` reads 14:01 as it was lived there. `nil` unless the person kept a place of the
+    /// suggestion (an offset tells a region), or when pickerd does not know it. Not in Apple's API.
+    public var secondsFromGMT: Int?
+
+    /// ``secondsFromGMT`` as a fixed-offset time zone, for a `DateFormatter` or `Date.FormatStyle`:
+    /// the item's local time, or `nil` (then show the app's own time zone).
+    public var timeZone: TimeZone? { secondsFromGMT.flatMap(TimeZone.init(secondsFromGMT:)) }
+
     /// The types this item can be read as (an image-bearing asset also as a generic image).
     public var representations: [any JournalingSuggestionAsset.Type] { assets.map { type(of: $0) } }
 

@@ -63,7 +63,7 @@ struct WireConversion {
             assets.append(JournalingSuggestion.StateOfMind(state: state, icon: url(s.icon), lightBackground: s.lightBackground.map(gradient),
                                                            darkBackground: s.darkBackground.map(gradient)))
         }
-        return assets.isEmpty ? nil : ItemContent(id: id, assets: assets)
+        return assets.isEmpty ? nil : ItemContent(id: id, assets: assets, secondsFromGMT: offset(item.localUtcOffsetS))
     }
 
     private func workout(_ w: PickerdWire.Workout) -> JournalingSuggestion.Workout {
@@ -87,6 +87,9 @@ struct WireConversion {
         return file(media.fdIndex)
     }
     private func text(_ s: String) -> String? { s.isEmpty ? nil : s }
+    /// Real offsets lie within ±18 h, as Foundation's and the C library's bound: anything else is not
+    /// one (a range, not `abs`, which traps on `Int64.min`).
+    private func offset(_ seconds: Int64?) -> Int? { seconds.flatMap { (-18 * 3600...18 * 3600).contains($0) ? Int($0) : nil } }
     private func date(_ t: Timestamp?) -> Date? { t.map { Date(unixMs: $0.unixMs) } }
     private func interval(_ d: PickerdWire.DateInterval) -> Foundation.DateInterval {
         let start = Date(unixMs: d.startUnixMs)

@@ -5,7 +5,8 @@ import PickerdStore
 import PickerdWire
 
 /// `pickerctl places`: the person's known places (home, work, frequent), found in their visits, and
-/// the person's word on where home and work are (`set-home`, `set-work`, `unset`, `reset`), which
+/// the person's word on where home and work are (`set-home`, `set-work`, `unset`, `reset`) and on
+/// what a place is called (`name` and `unname`: role `name`), which
 /// wins over what was found and rebuilds the moments it touches.
 extension ControlHandler {
     /// How much of the library is read at a time while looking for visits: a month, so a library of
@@ -20,6 +21,18 @@ extension ControlHandler {
     /// - Throws: ``StoreError`` (`.corrupt` names a correction that cannot be read).
     private func placesReply(weeksRebuilt: Int) throws -> PlacesReply {
         let timeZone = broker.builder.timeZone
+        let known = try knownPlaces()
+        return PlacesReply(places: known.places.map { place in
+            KnownPlace(role: place.role.rawValue, name: place.name, city: place.city, latitude: place.coordinate.latitude,
+                       longitude: place.coordinate.longitude, fromMs: place.from, untilMs: place.until, days: UInt32(clamping: place.days),
+                       personsWord: place.isPersonsWord)
+        }, timeZone: timeZone.identifier, weeksRebuilt: UInt32(clamping: weeksRebuilt))
+    }
+
+    /// The known places: found in the visits, the person's corrections and names winning.
+    /// - Throws: ``StoreError`` (`.corrupt` names a correction that cannot be read).
+    private func knownPlaces() throws -> KnownPlaces {
+        let timeZone = broker.builder.timeZone
         let corrections = try broker.store.placeCorrections().map(KnownPlaces.Correction.init)
         var visits: [LibraryItem] = []
         if let range = try broker.store.libraryRange() {
@@ -33,17 +46,13 @@ extension ControlHandler {
         let known = KnownPlaces.find(in: visits, timeZone: timeZone, corrections: corrections)
         logger.info("known places listed", metadata: ["visits": "\(visits.count)", "places": "\(known.places.count)",
                                                       "corrections": "\(corrections.count)"])
-        return PlacesReply(places: known.places.map { place in
-            KnownPlace(role: place.role.rawValue, name: place.name, city: place.city, latitude: place.coordinate.latitude,
-                       longitude: place.coordinate.longitude, fromMs: place.from, untilMs: place.until, days: UInt32(clamping: place.days),
-                       personsWord: place.isPersonsWord)
-        }, timeZone: timeZone.identifier, weeksRebuilt: UInt32(clamping: weeksRebuilt))
+        return known
     }
 
     /// A role the person may declare, or a typed refusal.
     private func correctedRole(_ text: String) -> Result<StoredPlaceCorrection.Role, PlacesRefusal> {
         guard let role = StoredPlaceCorrection.Role(rawValue: text) else {
-            return .failure(PlacesRefusal("a place the person sets is home or work, not '\(text)'"))
+            return .failure(PlacesRefusal("a place the person sets is home or work, or names (name), not '\(text)'"))
         }
         return .success(role)
     }
@@ -55,6 +64,9 @@ extension ControlHandler {
         return .success(day)
     }
 
+    /// The longest name a person may give a place, in characters (a title must still fit a line).
+    static let longestPlaceName = 80
+
     func placesSet(_ request: PlacesSetRequest) throws -> Envelope.Body {
         let role: StoredPlaceCorrection.Role, day: Int?
         switch (correctedRole(request.role), correctedDay(request.fromDay)) {
@@ -64,9 +76,26 @@ extension ControlHandler {
         guard request.latitude.isFinite, request.longitude.isFinite, abs(request.latitude) <= 90, abs(request.longitude) <= 180 else {
             return PlacesRefusal("\(request.latitude),\(request.longitude) is not a place on Earth").body
         }
+        var coordinate = Coordinate(latitude: request.latitude, longitude: request.longitude)
+        if role == .name {
+            // `pickerctl places name|unname`: the name of the known place there; "" takes it back.
+            guard day == nil else { return PlacesRefusal("a name holds always: it takes no day").body }
+            let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard name.count <= Self.longestPlaceName else {
+                return PlacesRefusal("a place's name is at most \(Self.longestPlaceName) characters").body
+            }
+            // LAT,LON names the known place there (within the engine's radius), else that spot.
+            if let at = try knownPlaces().places.filter({ $0.role != .named })
+                .map({ ($0.coordinate, $0.coordinate.distance(to: coordinate)) })
+                .filter({ $0.1 <= KnownPlaces.correctionRadius }).min(by: { $0.1 < $1.1 }) {
+                coordinate = at.0
+            }
+            if name.isEmpty, try PersonsNames(store: broker.store).name(at: coordinate) == nil {
+                return .error(ErrorInfo(code: .notFound, message: "you have not named a place at \(request.latitude),\(request.longitude)"))
+            }
+        }
         let stored = try broker.store.setPlaceCorrection(StoredPlaceCorrection(
-            role: role, coordinate: Coordinate(latitude: request.latitude, longitude: request.longitude), name: request.name,
-            fromDay: day, createdMs: broker.configuration.clock.now().unixMs))
+            role: role, coordinate: coordinate, name: request.name, fromDay: day, createdMs: broker.configuration.clock.now().unixMs))
         let weeks = try MomentEngine(store: broker.store, builder: broker.builder).refresh(correctedFrom: [stored.fromDay])
         logger.info("known place set by the person", metadata: ["role": "\(role.rawValue)", "from": "\(request.fromDay)", "weeks": "\(weeks)"])
         return .placesReply(try placesReply(weeksRebuilt: weeks))

@@ -7,8 +7,9 @@ import PickerdTransport
 import PickerdWire
 
 /// Builds what the person approved from pickerd's own store: the kept items (settings applied once
-/// more), each with its media as sealed copies, redacted unless the person kept a place, and the
-/// title. Only item ids come from the agent; nothing it sent is passed on.
+/// more), each with its media as sealed copies, redacted unless the person kept a place, its local
+/// time's offset only with such a place (``ReleasedLocalTime``), and the title. Only item ids come
+/// from the agent; nothing it sent is passed on.
 struct ReleaseBuilder: Sendable {
     let store: Store
     let builder: SuggestionBuilder
@@ -39,7 +40,9 @@ struct ReleaseBuilder: Sendable {
         let enabled = try store.enabledCategories()
         let kept = Set(approval.keptItemIds.compactMap(UUID.init(uuidString:)))
         // From pickerd's own store, in the suggestion's order, settings applied once more.
-        let candidates = try store.items(shown.items.map(\.id).filter(kept.contains))
+        // The person's names for places go only into the place items kept (``PersonsNames``); an
+        // unedited title is made again from these.
+        let candidates = try PersonsNames(store: store).applied(to: store.items(shown.items.map(\.id).filter(kept.contains)))
             .filter { enabled.contains($0.kind.category) && !$0.excludedFromSuggestions }
         guard !candidates.isEmpty else { throw BrokerError("none of the kept items can be released") }
         // Location data leaves only with a place the person kept: a photo's GPS, a workout's route.
@@ -80,6 +83,9 @@ struct ReleaseBuilder: Sendable {
         let releasedIDs = Set(wireItems.map(\.id))
         let items = candidates.filter { releasedIDs.contains($0.id.uuidString) }
         guard !items.isEmpty else { throw NothingReleasable() }
+        // Each item's local time, only with a kept place (an offset tells a region): none otherwise.
+        let offsets = Dictionary(uniqueKeysWithValues: zip(items.map(\.id.uuidString), ReleasedLocalTime.offsets(of: items)))
+        for index in wireItems.indices { wireItems[index].localUtcOffsetS = offsets[wireItems[index].id].flatMap { $0 }.map(Int64.init) }
         // An unedited title is made again from what was kept: it must not name a person or a
         // place the person left out ("Evening with Maya at Via Carota" without Maya), nor an
         // event none of the kept items lies within.

@@ -85,6 +85,10 @@ public protocol FileReading: Sendable {
                 progress: (Int) -> Void) -> [ExportRead]
     /// A small PNG of a photo or video, upright (its orientation read from the file).
     func preview(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> [UInt8]
+    /// A still's picture hash (``ProbedMedia/pictureHash``) from its whole picture decoded: the
+    /// indexer's probe hashes only what is cheap (a thumbnail the file holds, a small file), and
+    /// the indexer asks for this only for a photo taken seconds from another.
+    func pictureHash(path: String, contentType: String) throws(ProbeError) -> UInt64
     /// Of the files an import found, those to import (a file another export reads, Apple Health's
     /// routes or Gadgetbridge's tracks, is left to it) and the names Strava's `activities.csv` gives
     /// them: decided by looking into the files, so by a reader.

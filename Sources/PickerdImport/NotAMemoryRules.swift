@@ -136,7 +136,7 @@ public enum NotAMemoryRules {
 
     private static let scannerBytes = scannerWords.map { Array($0.utf8) }
 
-    /// A photo for burst detection: when, by which camera, and Apple's burst key.
+    /// A photo for burst detection: when, by which camera, Apple's burst key, and what it looks like.
     public struct Shot: Sendable, Hashable {
         /// When it was taken, ms since 1970.
         public var takenAtMs: Int64
@@ -146,19 +146,44 @@ public enum NotAMemoryRules {
         public var folder: String
         /// Apple's BurstUUID, when the file has one.
         public var burst: String?
+        /// Its picture's difference hash (``ProbedMedia/pictureHash``), when it was hashed.
+        public var pictureHash: UInt64?
+        /// How many pixels it has (width × height): of near-duplicates, the largest is kept.
+        public var pixels: Int64
+        /// Its file's size: of near-duplicates as large as each other, the one of most bytes is kept
+        /// (at one size and quality, a sharper picture compresses to more bytes than a blurred one).
+        public var bytes: Int64
 
         /// Creates a shot.
-        public init(takenAtMs: Int64, camera: String, folder: String, burst: String?) {
+        public init(takenAtMs: Int64, camera: String, folder: String, burst: String?, pictureHash: UInt64? = nil,
+                    pixels: Int64 = 0, bytes: Int64 = 0) {
             self.takenAtMs = takenAtMs
             self.camera = camera
             self.folder = folder
             self.burst = burst
+            self.pictureHash = pictureHash
+            self.pixels = pixels
+            self.bytes = bytes
         }
     }
 
-    /// Which photos are a burst's extra frames or near-duplicates: after the first of an Apple burst
-    /// (same BurstUUID), and any photo taken by the same known camera in the same folder within a
-    /// second of the one before it (a burst or a double press, with no key to say so).
+    /// How far apart two near-duplicates may be taken: "seconds apart" (issue 42), a burst, the same
+    /// view taken again. A chain of such photos is one scene however long it runs.
+    public static let nearDuplicateGapMs: Int64 = 10_000
+
+    /// How many of the 64 bits of two pictures' hashes may differ for them to be one scene: far below
+    /// the 32 two unrelated pictures differ in, above what a second's movement of the hand changes.
+    public static let nearDuplicateBits = 10
+
+    /// Which photos are a burst's extra frames or near-duplicates:
+    /// - after the first of an Apple burst (same BurstUUID);
+    /// - of photos that look alike (hashes at most ``nearDuplicateBits`` apart) taken at most
+    ///   ``nearDuplicateGapMs`` after one another, whatever camera or folder (a Takeout download has
+    ///   neither), all but one (``kept(of:_:)``: the largest, the first unless another is much
+    ///   richer in bytes);
+    /// - of the photos left, any taken by the same known camera in the same folder within a second
+    ///   of the one before it (a burst or a double press, with no key to say so, however its frames
+    ///   look).
     /// - Parameter shots: photos, in any order.
     /// - Returns: the indexes (into `shots`) to mark `.burst`.
     public static func bursts(_ shots: [Shot]) -> Set<Int> {
@@ -168,13 +193,59 @@ public enum NotAMemoryRules {
             guard let key = shot.burst else { continue }
             if firstOfBurst[key] == nil { firstOfBurst[key] = index } else { marked.insert(index) }
         }
-        let byFolder = Dictionary(grouping: shots.indices.filter { !shots[$0].camera.isEmpty && shots[$0].burst == nil },
+        marked.formUnion(nearDuplicates(shots))
+        // What is left, the old way too: a burst of a moving subject need not look alike.
+        let byFolder = Dictionary(grouping: shots.indices.filter {
+                                      !shots[$0].camera.isEmpty && shots[$0].burst == nil && !marked.contains($0)
+                                  },
                                   by: { shots[$0].folder + "\u{0}" + shots[$0].camera })
         for (_, indexes) in byFolder {
             let ordered = indexes.sorted { (shots[$0].takenAtMs, $0) < (shots[$1].takenAtMs, $1) }
             for (previous, index) in zip(ordered, ordered.dropFirst()) where shots[index].takenAtMs - shots[previous].takenAtMs <= 1_000 {
                 marked.insert(index)
             }
+        }
+        return marked
+    }
+
+    /// Which of a scene's photos is kept: the largest; of those as large, the first taken, unless
+    /// another has a tenth more bytes or more (a blurred frame compresses smaller; a few percent is
+    /// the noise of two sharp ones).
+    static func kept(of members: [Int], _ shots: [Shot]) -> Int {
+        let largest = members.map { shots[$0].pixels }.max()!
+        let candidates = members.filter { shots[$0].pixels == largest }.sorted { (shots[$0].takenAtMs, $0) < (shots[$1].takenAtMs, $1) }
+        let first = candidates[0]
+        let richest = candidates.max { (shots[$0].bytes, -shots[$0].takenAtMs) < (shots[$1].bytes, -shots[$1].takenAtMs) }!
+        return Double(shots[richest].bytes) >= 1.1 * Double(shots[first].bytes) ? richest : first
+    }
+
+    /// The near-duplicates to mark among photos with a hash and no Apple burst key: each scene (a
+    /// chain of look-alikes taken at most ``nearDuplicateGapMs`` apart) keeps one photo.
+    static func nearDuplicates(_ shots: [Shot]) -> Set<Int> {
+        let hashed = shots.indices.filter { shots[$0].pictureHash != nil && shots[$0].burst == nil }
+            .sorted { (shots[$0].takenAtMs, $0) < (shots[$1].takenAtMs, $1) }
+        // Scenes as a union-find over the sorted photos: each one joins every earlier look-alike
+        // within the gap (a bounded look back: a burst is dozens of frames, not thousands).
+        var parent = Array(hashed.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        for (position, index) in hashed.enumerated() {
+            var back = position - 1
+            while back >= 0, position - back <= 64,
+                  shots[index].takenAtMs - shots[hashed[back]].takenAtMs <= nearDuplicateGapMs {
+                let a = shots[index].pictureHash!, b = shots[hashed[back]].pictureHash!
+                if (a ^ b).nonzeroBitCount <= nearDuplicateBits { parent[root(position)] = root(back) }
+                back -= 1
+            }
+        }
+        var scenes: [Int: [Int]] = [:]
+        for position in hashed.indices { scenes[root(position), default: []].append(hashed[position]) }
+        var marked = Set<Int>()
+        for members in scenes.values where members.count > 1 {
+            marked.formUnion(members.filter { $0 != kept(of: members, shots) })
         }
         return marked
     }

@@ -58,6 +58,10 @@ public struct ProbedMedia: Sendable, Hashable {
     /// (no end-of-image marker is reached), whose metadata is whole but whose picture is not. Such
     /// a file is indexed but is not a memory (``NotAMemory/undecodable``).
     public var imageDataEndsEarly: Bool
+    /// A still's difference hash (64 bits from its picture made 9×8 and grey), for telling
+    /// near-duplicates (``NotAMemoryRules/bursts(_:)``); `nil` for a video, or when the picture does
+    /// not decode or was not hashed.
+    public var pictureHash: UInt64?
 
     /// Creates a record; every optional field starts unknown.
     /// - Parameters:

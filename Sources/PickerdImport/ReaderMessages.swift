@@ -21,7 +21,7 @@ extension ProbedMedia {
                      contentIdentifier: contentIdentifier ?? "", burstIdentifier: burstIdentifier ?? "",
                      imageDataEndsEarly: imageDataEndsEarly, people: people, hasMake: make != nil, hasModel: model != nil,
                      hasSoftware: software != nil, hasContentIdentifier: contentIdentifier != nil,
-                     hasBurstIdentifier: burstIdentifier != nil)
+                     hasBurstIdentifier: burstIdentifier != nil, pictureHash: pictureHash ?? 0, hasPictureHash: pictureHash != nil)
     }
 
     /// The probed media a reader's message describes.
@@ -45,6 +45,7 @@ extension ProbedMedia {
         contentIdentifier = m.hasContentIdentifier ? m.contentIdentifier : nil
         burstIdentifier = m.hasBurstIdentifier ? m.burstIdentifier : nil
         imageDataEndsEarly = m.imageDataEndsEarly
+        pictureHash = m.hasPictureHash ? m.pictureHash : nil
     }
 }
 

@@ -420,10 +420,13 @@ public struct SourceIndexer: Sendable {
             if let kind = NotAMemoryRules.classify(p.media, path: p.file.path) { notMemory[index] = kind }
         }
         let stills = probed.indices.filter { probed[$0].media.kind == .photo && notMemory[$0] == nil && plan.attach[$0] == nil }
+        hashNeighbours(of: stills, in: &probed)
         let shots = stills.map { index in
             let m = probed[index].media
             return NotAMemoryRules.Shot(takenAtMs: date(probed[index]), camera: [m.make, m.model].compactMap { $0 }.joined(separator: " "),
-                                        folder: SourceFile.directory(of: probed[index].file.path), burst: m.burstIdentifier)
+                                        folder: SourceFile.directory(of: probed[index].file.path), burst: m.burstIdentifier,
+                                        pictureHash: m.pictureHash, pixels: Int64(m.pixelWidth) * Int64(m.pixelHeight),
+                                        bytes: probed[index].file.size)
         }
         for position in NotAMemoryRules.bursts(shots) { notMemory[stills[position]] = .burst }
 
@@ -505,6 +508,30 @@ public struct SourceIndexer: Sendable {
     }
 
     /// When a file happened: its taking date, else its digitizing date, else its mtime.
+    /// Hashes the whole picture of each still the probe left unhashed (a large picture with no
+    /// thumbnail: a Takeout download, an editor's export) that was taken at most
+    /// ``NotAMemoryRules/nearDuplicateGapMs`` from another still: only there can a near-duplicate
+    /// be, and only there is a decode of a hundred milliseconds or more worth it. One that does not
+    /// decode stays unhashed. Read side by side, as the probes are.
+    private func hashNeighbours(of stills: [Int], in probed: inout [Probed]) {
+        let ordered = stills.sorted { (date(probed[$0]), $0) < (date(probed[$1]), $1) }
+        var wanted: [Int] = []
+        for (position, index) in ordered.enumerated() where probed[index].media.pictureHash == nil && !probed[index].media.imageDataEndsEarly {
+            let at = date(probed[index])
+            let before = position > 0 ? at - date(probed[ordered[position - 1]]) : .max
+            let after = position + 1 < ordered.count ? date(probed[ordered[position + 1]]) - at : .max
+            if min(before, after) <= NotAMemoryRules.nearDuplicateGapMs { wanted.append(index) }
+        }
+        guard !wanted.isEmpty else { return }
+        let files = wanted.map { (probed[$0].file.path, probed[$0].media.contentType) }
+        let hashes = Mutex([UInt64?](repeating: nil, count: wanted.count))
+        DispatchQueue.concurrentPerform(iterations: wanted.count) { position in
+            let hash = try? reading.pictureHash(path: files[position].0, contentType: files[position].1)
+            hashes.withLock { $0[position] = hash }
+        }
+        for (position, hash) in hashes.withLock({ $0 }).enumerated() { probed[wanted[position]].media.pictureHash = hash }
+    }
+
     private func date(_ p: Probed) -> Int64 { Self.date(p.media, p.file) }
 
     /// How far apart a Live Photo's still and clip may be dated (the clip runs around the still).

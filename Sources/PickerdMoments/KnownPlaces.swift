@@ -57,6 +57,8 @@ public struct KnownPlaces: Sendable, Hashable {
         case work
         /// Visited on many distinct days.
         case frequent
+        /// Only named by the person (`pickerctl places name`): none of the above, never routine.
+        case named
     }
 
     /// One known place.
@@ -104,9 +106,10 @@ public struct KnownPlaces: Sendable, Hashable {
     }
 
     /// The person's word on where home or work is (`pickerctl places set-home|set-work`), which wins
-    /// over the votes of the visits.
+    /// over the votes of the visits, or on what a place is called (`pickerctl places name`).
     public struct Correction: Sendable, Hashable {
-        /// ``Role/home`` or ``Role/work`` (a frequent place is not the person's to declare).
+        /// ``Role/home`` or ``Role/work`` (a frequent place is not the person's to declare), or
+        /// ``Role/named`` for a name alone.
         public var role: Role
         /// Where the place is: its visits are those within ``correctionRadius``.
         public var coordinate: Coordinate
@@ -353,7 +356,28 @@ public struct KnownPlaces: Sendable, Hashable {
         }
         places += frequent.map { place(.frequent, clusters[$0], visits, days: days[$0].count, gazetteer: gazetteer) }
             .sorted { ($0.days, $1.name, $1.coordinate.latitude) > ($1.days, $0.name, $0.coordinate.latitude) }
-        return KnownPlaces(places: places)
+        return KnownPlaces(places: named(places, by: PersonsNames(corrections), clusters: clusters, days: days, gazetteer: gazetteer))
+    }
+
+    /// The places with the person's names (``PersonsNames``) winning: a listed place within reach
+    /// of a name is called by it; a name no listed place is near is a place of its own
+    /// (``Role/named``), after the others, with the days its visits were there.
+    static func named(_ places: [Place], by names: PersonsNames, clusters: [Cluster], days: [Set<Int>], gazetteer: () -> Gazetteer?) -> [Place] {
+        guard !names.isEmpty else { return places }
+        var places = places
+        var used = Set<Int>()
+        for index in places.indices {
+            guard let (n, name) = names.nearest(to: places[index].coordinate) else { continue }
+            places[index].name = name.name
+            used.insert(n)
+        }
+        for (n, name) in names.names.enumerated() where !used.contains(n) {
+            let near = clusters.indices.filter { clusters[$0].centre.distance(to: name.coordinate) <= correctionRadius }
+            let city = gazetteer()?.name(latitude: name.coordinate.latitude, longitude: name.coordinate.longitude)?.city.name ?? ""
+            places.append(Place(role: .named, name: name.name, city: city, coordinate: name.coordinate,
+                                days: near.reduce(into: Set<Int>()) { $0.formUnion(days[$1]) }.count, isPersonsWord: true))
+        }
+        return places
     }
 
     // MARK: Clustering
@@ -519,6 +543,11 @@ extension KnownPlaces.Correction {
     /// The engine's form of a stored correction.
     /// - Parameter stored: a correction the person made.
     public init(_ stored: StoredPlaceCorrection) {
-        self.init(role: stored.role == .home ? .home : .work, coordinate: stored.coordinate, name: stored.name, fromDay: stored.fromDay)
+        let role: KnownPlaces.Role = switch stored.role {
+        case .home: .home
+        case .work: .work
+        case .name: .named
+        }
+        self.init(role: role, coordinate: stored.coordinate, name: stored.name, fromDay: stored.role == .name ? nil : stored.fromDay)
     }
 }

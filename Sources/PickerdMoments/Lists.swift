@@ -152,7 +152,9 @@ extension SuggestionBuilder {
     }
 
     private func itemsByID(_ store: Store, _ suggestions: [StoredSuggestion]) throws(StoreError) -> [UUID: LibraryItem] {
-        Dictionary(try store.items(suggestions.flatMap(\.itemIDs)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // As titled when built: the person's names for places on the place items (``PersonsNames``).
+        Dictionary(try PersonsNames(store: store).applied(to: store.items(suggestions.flatMap(\.itemIDs))).map { ($0.id, $0) },
+                   uniquingKeysWith: { a, _ in a })
     }
 }
 

@@ -73,10 +73,12 @@ public struct SuggestionBuilder: Sendable {
     ///     title moments (SuggestionBuilder+Events.swift).
     ///   - corrections: the person's word on where home and work are (``KnownPlaces/Correction``),
     ///     which wins over what the window's visits say: what is at home, what is routine, how far
-    ///     away a trip is.
+    ///     away a trip is; and their names for places, which win in titles.
     /// - Returns: the suggestions, each with 1…13 items, a title, a score and a deterministic id.
     public func build(from library: [LibraryItem], home: HomeBase, owning: Range<Int64>, events: [EventSpan] = [],
                       corrections: [KnownPlaces.Correction] = []) -> [StoredSuggestion] {
+        // The person's names for places come first, over their data's and the gazetteer's (``PersonsNames``).
+        let library = PersonsNames(corrections).applied(to: library)
         let input = StageInput(timeline: Timeline(library),
                                whereabouts: Whereabouts(library, home: home, timeZone: timeZone, corrections: corrections, radius: tuning.knownPlaceRadius),
                                time: time, events: events, tuning: tuning)

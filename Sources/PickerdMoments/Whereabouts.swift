@@ -38,7 +38,8 @@ extension SuggestionBuilder {
                 if let first, first < (homes[index].from ?? .max) { homes[index].from = first }
             }
             self.homes = homes
-            routine = known.places.filter { $0.role != .home }
+            // A place the person only named is no more routine than it was before they named it.
+            routine = known.places.filter { $0.role == .work || $0.role == .frequent }
             fallback = home
         }
 

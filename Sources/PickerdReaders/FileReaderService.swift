@@ -41,7 +41,7 @@ public enum FileReaderService {
             let probed = ReaderFiles.withOverlay(files) {
                 Result { () throws(ProbeError) -> (media: ProbedMedia, people: [String], sidecarProblem: String?) in
                     guard let sidecar else {
-                        let (media, people) = try MediaProbe.probe(path: m.name, timeZone: zone, readPeople: m.readPeople)
+                        let (media, people) = try InProcessReading().probe(path: m.name, timeZone: zone, readPeople: m.readPeople)
                         return (media, people, nil)
                     }
                     return try InProcessReading().probe(path: m.name, sidecar: sidecar, timeZone: zone, readPeople: m.readPeople)
@@ -90,6 +90,12 @@ public enum FileReaderService {
             }
             switch decoded {
             case .success(let png): send(.preview(ReaderPreview(png: png)))
+            case .failure(let error): send(.failure(error.failure))
+            }
+        case .hashPicture(let m)?:
+            let hashed = over(m.name) { Result { () throws(ProbeError) in try PictureHash.of(path: m.name, contentType: m.contentType) } }
+            switch hashed {
+            case .success(let hash): send(.pictureHash(ReaderPictureHash(hash: hash)))
             case .failure(let error): send(.failure(error.failure))
             }
         case .planImport(let m)?:

@@ -9,7 +9,9 @@ public struct InProcessReading: FileReading {
     public init() {}
 
     public func probe(path: String, timeZone: TimeZone, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
-        try MediaProbe.probe(path: path, timeZone: timeZone, readPeople: readPeople)
+        // The indexer's probe (the one that asks for the people) hashes a still's picture, for
+        // telling its near-duplicates. pickerd-reader answers a probe through here too.
+        try MediaProbe.probe(path: path, timeZone: timeZone, readPeople: readPeople, hashPicture: readPeople)
     }
 
     public func workout(path: String, size: Int) throws(ProbeError) -> ImportedWorkout? {
@@ -23,6 +25,10 @@ public struct InProcessReading: FileReading {
 
     public func preview(path: String, contentType: String, maxSide: Int) throws(ProbeError) -> [UInt8] {
         try FileReaderService.preview(path: path, contentType: contentType, maxSide: maxSide)
+    }
+
+    public func pictureHash(path: String, contentType: String) throws(ProbeError) -> UInt64 {
+        try PictureHash.of(path: path, contentType: contentType)
     }
 
     public func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String]) {

@@ -6,8 +6,9 @@ import PickerdStore
 public import PickerdImport
 
 /// Reads one photo or video file's metadata: what it is (from its content, never its name), when
-/// and where it was taken, by what, its size and Apple's pairing keys. It never decodes pixels and
-/// reads only what the metadata needs: a JPEG's segments up to its first scan, a PNG's chunk
+/// and where it was taken, by what, its size and Apple's pairing keys. It decodes pixels only for a
+/// still's picture hash, when the indexer asks (``probe(path:timeZone:readPeople:hashPicture:)``),
+/// and otherwise reads only what the metadata needs: a JPEG's segments up to its first scan, a PNG's chunk
 /// headers (and its `eXIf` chunk), a TIFF's first 64 KiB, a HEIC's boxes (libheif), a video's
 /// header (libavformat, no packets).
 ///
@@ -40,9 +41,36 @@ public enum MediaProbe {
     /// - Returns: what the file says, and whom it names (empty when no one, or not looked for).
     /// - Throws: ``ProbeError``, as ``probe(path:timeZone:)``.
     public static func probe(path: String, timeZone: TimeZone = .current, readPeople: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
+        try probe(path: path, timeZone: timeZone, readPeople: readPeople, hashPicture: false)
+    }
+
+    /// Reads `path`'s metadata, the people its XMP names, and, when asked, a still's picture hash
+    /// (``ProbedMedia/pictureHash``) where it is cheap: the one time this reader decodes pixels. A
+    /// JPEG's hash is taken from the thumbnail its EXIF holds (a camera's or a phone's 160×120), a
+    /// HEIC's from its own thumbnail, a small file's from its picture (``PictureHash``); a large
+    /// picture with no thumbnail, or one that does not decode, has none here.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - timeZone: the zone an EXIF date without `OffsetTimeOriginal` is read in (the person's).
+    ///   - readPeople: whether to look for the names at all.
+    ///   - hashPicture: whether to hash a still's picture.
+    /// - Returns: what the file says, and whom it names.
+    /// - Throws: ``ProbeError``, as ``probe(path:timeZone:)``.
+    static func probe(path: String, timeZone: TimeZone, readPeople: Bool, hashPicture: Bool) throws(ProbeError) -> (media: ProbedMedia, people: [String]) {
         // The importer asks for a Google Photos sidecar by its name (``TakeoutSidecar``).
         if path.lowercased().hasSuffix(".json") { return try TakeoutSidecar.read(path: path) }
         let file = try MediaFile(path: path)
+        var (media, people, thumbnail) = try probeAll(file, timeZone: timeZone, readPeople: readPeople)
+        if hashPicture, media.kind == .photo, !media.imageDataEndsEarly {
+            media.pictureHash = PictureHash.cheap(path: path, contentType: media.contentType, size: file.size, thumbnail: thumbnail)
+        }
+        return (media, people)
+    }
+
+    /// ``probe(path:timeZone:readPeople:hashPicture:)``'s reading of a photo or video, and a JPEG's
+    /// EXIF thumbnail's bytes.
+    private static func probeAll(_ file: MediaFile, timeZone: TimeZone, readPeople: Bool) throws(ProbeError)
+        -> (media: ProbedMedia, people: [String], thumbnail: [UInt8]?) {
         guard file.size > 0 else { throw ProbeError(.corrupt, "the file is empty") }
         let head = try file.read(at: 0, count: 32)
         guard let format = MediaFormat(head: head) else {
@@ -53,33 +81,34 @@ public enum MediaProbe {
         }
         switch format {
         case .jpeg:
-            let (media, xmp) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
-            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [])
-        case .png: return (try probePNG(file, timeZone: timeZone), [])
-        case .tiff: return (try probeTIFF(file, timeZone: timeZone), [])
+            let (media, xmp, thumbnail) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
+            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [], thumbnail)
+        case .png: return (try probePNG(file, timeZone: timeZone), [], nil)
+        case .tiff: return (try probeTIFF(file, timeZone: timeZone), [], nil)
         case .heic, .avif:
             let media = try probeHEIC(file, format: format, timeZone: timeZone)
-            guard readPeople else { return (media, []) }
+            guard readPeople else { return (media, [], nil) }
             // The XMP item of a HEIC: exiftool and cameras write it ahead of the image data.
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
-            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
+            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [], nil)
         case .jxl:
             let media = try probeJXL(file, timeZone: timeZone)
-            guard readPeople else { return (media, []) }
+            guard readPeople else { return (media, [], nil) }
             // An uncompressed `xml ` box ahead of the codestream (a `brob` one is not scanned).
             let head = try file.read(at: 0, count: XMPPeople.headScanBytes)
-            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [])
+            return (media, XMPPeople.packet(in: head).map(XMPPeople.names) ?? [], nil)
         case .webp:
             let (media, xmp) = try probeWebP(file, timeZone: timeZone, wantXMP: readPeople)
-            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [])
-        case .quicktime, .mp4: return (try probeVideo(file, format: format, timeZone: timeZone), [])
+            return (media, xmp.flatMap(XMPPeople.packet).map(XMPPeople.names) ?? [], nil)
+        case .quicktime, .mp4: return (try probeVideo(file, format: format, timeZone: timeZone), [], nil)
         }
     }
 
     // MARK: Stills
 
-    /// A JPEG's metadata and, when `wantXMP`, its XMP segment's packet (APP1, "http://ns.adobe.com/xap/1.0/").
-    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?) {
+    /// A JPEG's metadata, when `wantXMP` its XMP segment's packet (APP1, "http://ns.adobe.com/xap/1.0/"),
+    /// and the thumbnail its EXIF holds (``exifThumbnail(_:)``).
+    private static func probeJPEG(_ file: MediaFile, timeZone: TimeZone, wantXMP: Bool) throws(ProbeError) -> (ProbedMedia, [UInt8]?, [UInt8]?) {
         var media = ProbedMedia(kind: .photo, contentType: MediaFormat.jpeg.contentType)
         var offset: Int64 = 2
         var exifBlock: [UInt8]?
@@ -151,7 +180,40 @@ public enum MediaProbe {
             media.pixelWidth = frameSize.width
             media.pixelHeight = frameSize.height
         }
-        return (media, xmp)
+        return (media, xmp, exifBlock.flatMap(exifThumbnail))
+    }
+
+    /// The JPEG thumbnail an EXIF block (a TIFF structure, from its byte-order mark) holds in its
+    /// second IFD (`JPEGInterchangeFormat`, `JPEGInterchangeFormatLength`), bounded by the block;
+    /// `nil` when there is none or it does not start as a JPEG.
+    static func exifThumbnail(_ block: [UInt8]) -> [UInt8]? {
+        guard block.count >= 8 else { return nil }
+        let little: Bool
+        switch (block[0], block[1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ i: Int) -> Int? {
+            guard i >= 0, i + 2 <= block.count else { return nil }
+            return little ? Int(block[i]) | Int(block[i + 1]) << 8 : Int(block[i]) << 8 | Int(block[i + 1])
+        }
+        func u32(_ i: Int) -> Int? {
+            guard let a = u16(i), let b = u16(i + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard let ifd0 = u32(4), let count0 = u16(ifd0), let ifd1 = u32(ifd0 + 2 + 12 * count0), ifd1 > 0,
+              let count1 = u16(ifd1), count1 < 1_000 else { return nil }
+        var start: Int?, length: Int?
+        for entry in 0..<count1 {
+            let at = ifd1 + 2 + 12 * entry
+            guard let tag = u16(at) else { return nil }
+            if tag == 0x0201 { start = u32(at + 8) }
+            if tag == 0x0202 { length = u32(at + 8) }
+        }
+        guard let start, let length, length > 4, start <= block.count, length <= block.count - start,
+              block[start] == 0xFF, block[start + 1] == 0xD8 else { return nil }
+        return Array(block[start..<(start + length)])
     }
 
     /// The most bytes ``jpegReachesEnd(_:scanAt:)`` scans past the first scan header before it

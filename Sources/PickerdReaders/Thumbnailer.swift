@@ -23,6 +23,30 @@ public enum Thumbnailer {
     /// - Throws: ``ProbeError``: `.unreadable` (cannot open, not a regular file), `.unsupported`
     ///   (another type, over 100 megapixels), `.corrupt` (nothing decodes).
     public static func png(path: String, contentType: String, maxSide: Int = 256, orientation: Int = 1) throws(ProbeError) -> [UInt8] {
+        let picture = try decode(path: path, contentType: contentType, maxSide: maxSide)
+        let upright = picture.pixels.withUnsafeBufferPointer {
+            orient($0, width: picture.width, height: picture.height, orientation: orientation)
+        }
+        var error = [CChar](repeating: 0, count: 256)
+        var png: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let encoded = upright.pixels.withUnsafeBufferPointer {
+            pm_encode_png($0.baseAddress, Int32(upright.width), Int32(upright.height), &png, &size, &error, error.count)
+        }
+        defer { pm_free(png) }
+        guard encoded == PM_OK, let png else { throw ProbeError(encoded, message: "thumbnail: " + CText.error(error)) }
+        return Array(UnsafeBufferPointer(start: png, count: size))
+    }
+
+    /// `path`'s picture as RGB24 pixels, scaled to fit `maxSide` (a smaller picture is not enlarged),
+    /// as stored (not turned upright). A JPEG is decoded at 1/2, 1/4 or 1/8 of its size when that
+    /// still fits, a HEIC from the thumbnail it holds when that is large enough.
+    /// - Parameters: as ``png(path:contentType:maxSide:orientation:)``, and
+    /// - Returns: the pixels, three bytes each, row by row, and the size.
+    /// - Throws: ``ProbeError``, as ``png(path:contentType:maxSide:orientation:)``.
+    ///   - thumbnailOnly: only a thumbnail the file holds (a HEIC's), else `.unsupported`.
+    static func decode(path: String, contentType: String, maxSide: Int, thumbnailOnly: Bool = false) throws(ProbeError)
+        -> (pixels: [UInt8], width: Int, height: Int) {
         // Opened through ReaderFiles (a directory or FIFO refused); the libraries read its descriptor.
         let file = try MediaFile(path: path)
         defer { withExtendedLifetime(file) {} }  // its descriptor stays open while the libraries read it
@@ -30,9 +54,12 @@ public enum Thumbnailer {
         var rgb = pm_rgb()
         var error = [CChar](repeating: 0, count: 256)
         let status: pm_status
+        if thumbnailOnly, !["image/heic", "image/heif", "image/avif"].contains(contentType) {
+            throw ProbeError(.unsupported, "no thumbnail held in \(contentType)")
+        }
         switch contentType {
         case "image/heic", "image/heif", "image/avif":
-            status = pm_decode_heif_fd(file.fd, side, &rgb, &error, error.count)
+            status = pm_decode_heif_fd(file.fd, side, thumbnailOnly ? 1 : 0, &rgb, &error, error.count)
         case "image/jxl":
             status = pm_decode_jxl_fd(file.fd, side, &rgb, &error, error.count)
         case "image/webp":
@@ -56,17 +83,7 @@ public enum Thumbnailer {
         defer { pm_rgb_free(&rgb) }
         guard status == PM_OK, let pixels = rgb.pixels else { throw ProbeError(status, message: "thumbnail: " + CText.error(error)) }
         let width = Int(rgb.width), height = Int(rgb.height)
-        let source = UnsafeBufferPointer(start: pixels, count: width * height * 3)
-        let upright = orient(source, width: width, height: height, orientation: orientation)
-
-        var png: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        let encoded = upright.pixels.withUnsafeBufferPointer {
-            pm_encode_png($0.baseAddress, Int32(upright.width), Int32(upright.height), &png, &size, &error, error.count)
-        }
-        defer { pm_free(png) }
-        guard encoded == PM_OK, let png else { throw ProbeError(encoded, message: "thumbnail: " + CText.error(error)) }
-        return Array(UnsafeBufferPointer(start: png, count: size))
+        return (Array(UnsafeBufferPointer(start: pixels, count: width * height * 3)), width, height)
     }
 
     /// RGB24 pixels turned as EXIF `orientation` says (1 or out of range: as stored).

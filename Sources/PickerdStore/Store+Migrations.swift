@@ -409,6 +409,12 @@ extension Store {
                 )
                 """)
         }
+        migrator.registerMigration("v15: the person's names for places") { _ in
+            // `pickerctl places name` (issue 42) keeps the person's name for a place as a row of
+            // `place_correction` with the role `name`, beside their home and work: no new table.
+            // The version still moves, so a pickerd of v14, which would report such a row as a
+            // correction it cannot read, refuses this store in one line instead of half reading it.
+        }
         return migrator
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// The person's word on where home or work is (`pickerctl places set-home|set-work`): it wins over
-/// what pickerd finds in the visits. A home from a day on is a move; one without a day is home for
-/// the whole library until the next dated one. Nothing found is deleted: removing a correction
-/// brings back what pickerd found.
+/// The person's word on where home or work is (`pickerctl places set-home|set-work`), or on what a
+/// place is called (`pickerctl places name`): it wins over what pickerd finds in the visits and
+/// over every name the person's data or the gazetteer gives. A home from a day on is a move; one
+/// without a day is home for the whole library until the next dated one. Nothing found is deleted:
+/// removing a correction brings back what pickerd found.
 public struct StoredPlaceCorrection: Sendable, Hashable {
     /// Which place the person corrected.
     public enum Role: String, Sendable, Hashable, CaseIterable {
@@ -13,7 +14,15 @@ public struct StoredPlaceCorrection: Sendable, Hashable {
         case home
         /// Where they work.
         case work
+        /// A place they named ("Nonna's", "the Tan track"): its `name` wins wherever the place is
+        /// named, always (never dated).
+        case name
     }
+
+    /// How near two names' coordinates must be to name one place, in metres: the engine's radius
+    /// for "at a known place" (`KnownPlaces.correctionRadius`), so a second name given near the
+    /// first replaces it.
+    public static let sameNameRadius = 150.0
 
     /// Its number in the store (0 before it is stored).
     public var id: Int64
@@ -96,9 +105,10 @@ extension Store {
     }
 
     /// Stores the person's word on home or work; it replaces a correction of the same role from the
-    /// same day (or the undated one).
+    /// same day (or the undated one). A name (role ``StoredPlaceCorrection/Role/name``) replaces
+    /// the names within ``StoredPlaceCorrection/sameNameRadius`` of it; an empty name only removes them.
     /// - Parameter correction: the correction (its `id` is ignored).
-    /// - Returns: the correction as stored, with its number.
+    /// - Returns: the correction as stored, with its number (0 when an empty name only removed names).
     /// - Throws: ``StoreError`` `.invalid` for a coordinate off the Earth; `.writeFailed`.
     @discardableResult
     public func setPlaceCorrection(_ correction: StoredPlaceCorrection) throws(StoreError) -> StoredPlaceCorrection {
@@ -108,7 +118,17 @@ extension Store {
         }
         let name = correction.name.trimmingCharacters(in: .whitespacesAndNewlines)
         defer { correctionCache.withLock { $0 = nil } }
+        let replaced = correction.role == .name
+            ? try readablePlaceCorrections().filter { $0.role == .name && $0.coordinate.distance(to: c) <= StoredPlaceCorrection.sameNameRadius }.map(\.id)
+            : []
         let id = try write("store a place correction") { db -> Int64 in
+            if correction.role == .name {
+                for id in replaced { try db.execute(sql: "DELETE FROM place_correction WHERE id = ?", arguments: [id]) }
+                guard !name.isEmpty else { return 0 }
+                try db.execute(sql: "INSERT INTO place_correction (role, latitude, longitude, name, from_day, created_ms) VALUES (?, ?, ?, ?, NULL, ?)",
+                               arguments: [correction.role.rawValue, c.latitude, c.longitude, name, correction.createdMs])
+                return db.lastInsertedRowID
+            }
             try db.execute(sql: "DELETE FROM place_correction WHERE role = ? AND from_day IS ?",
                            arguments: [correction.role.rawValue, correction.fromDay])
             try db.execute(sql: "INSERT INTO place_correction (role, latitude, longitude, name, from_day, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
@@ -118,6 +138,7 @@ extension Store {
         var stored = correction
         stored.id = id
         stored.name = name
+        if correction.role == .name { stored.fromDay = nil }
         return stored
     }
 

@@ -196,9 +196,13 @@ struct EntryWriter {
         full.dateFormat = "EEEE d MMMM yyyy, HH:mm"
         func when(_ date: Date?) -> String { date.map { " · " + full.string(from: $0) } ?? "" }
 
+        // Times as they were lived where the moment happened: each item's own time zone when pickerd
+        // sent one (only with a place the person kept), the span in its first item's, else ours.
+        full.timeZone = suggestion.items.lazy.compactMap(\.timeZone).first ?? .current
         var md = "# \(suggestion.title)\n\n"
         if let date = suggestion.date { md += "_\(full.string(from: date.start)) – \(full.string(from: date.end))_\n\n" }
         for item in suggestion.items {
+            full.timeZone = item.timeZone ?? .current
             if let p = try await item.content(forType: JournalingSuggestion.Photo.self) {
                 md += "## Photo\(when(p.date))\n\n" + (copy(p.photo).map { "![photo](\($0))\n\n" } ?? "")
             } else if let p = try await item.content(forType: JournalingSuggestion.LivePhoto.self) {

@@ -7,7 +7,7 @@ import PickerdWire
 /// person's word on where home and work are.
 struct Places: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Your known places: home (each, with its dates, if you moved), work and frequent places; correct home and work.",
+        abstract: "Your known places: home (each, with its dates, if you moved), work, frequent places and places you named; correct home and work, name places.",
         discussion: """
             pickerd finds them in your visits (imported location history): home is where most nights \
             are spent, week by week (a move counts after two weeks in the new place); work is where \
@@ -19,9 +19,14 @@ struct Places: ParsableCommand {
             LAT,LON), `places set-home LAT,LON --from 2026-10-01` (you moved that day), `places \
             set-work …`; your word wins over what pickerd finds, and your moments are built again \
             (what is at home, what is away, trips). `places unset home|work` and `places reset` go \
-            back to what pickerd found. Apps never see this list.
+            back to what pickerd found. \
+            Name a place as you call it: `places name 3 "Nonna's"` or `places name LAT,LON "the Tan \
+            track"` (the known place within 150 m of it, else that spot); your name wins over every \
+            other (your data's, the gazetteer's) in suggestions' titles and places from then on, and \
+            `places unname 3` takes it back. Apps never see this list; an app sees your name only \
+            inside a place you keep in a suggestion.
             """,
-        subcommands: [List.self, SetHome.self, SetWork.self, Unset.self, Reset.self],
+        subcommands: [List.self, SetHome.self, SetWork.self, Name.self, Unname.self, Unset.self, Reset.self],
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
@@ -75,6 +80,41 @@ struct Places: ParsableCommand {
         }
     }
 
+    struct Name: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Name a place as you call it: a listed place (its number or name) or LAT,LON; your name wins in every suggestion.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "A place's number or name in `pickerctl places`, or \"LAT,LON\" (degrees).") var place: String
+        @Argument(help: "What you call it (\"Nonna's\", \"the Tan track\").") var name: String
+
+        func run() throws {
+            let called = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !called.isEmpty else { fail("give the place a name; `pickerctl places unname \(place)` takes one back", code: 2) }
+            try Places.name(place, called, connection: connection)
+        }
+    }
+
+    struct Unname: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take back your name for a place (its number or name, or LAT,LON): your data's or the gazetteer's holds again.")
+        @OptionGroup var connection: Connection
+        @Argument(help: "A place's number or name in `pickerctl places`, or \"LAT,LON\" (degrees).") var place: String
+
+        func run() throws { try Places.name(place, "", connection: connection) }
+    }
+
+    /// Names the place `text` points at (``resolve(_:client:)``) `name`, or takes its name back ("").
+    static func name(_ text: String, _ name: String, connection: Connection) throws {
+        let client = try connection.open()
+        let target = try resolve(text, client: client)
+        let request = PlacesSetRequest(role: "name", latitude: target.latitude, longitude: target.longitude, name: name)
+        guard case .placesReply(let reply) = perform(client, .placesSet(request)) else { fail("unexpected reply", code: 1) }
+        let at = String(format: "%.4f,%.4f", target.latitude, target.longitude)
+        print(name.isEmpty ? "name taken back at \(at); moments of \(reply.weeksRebuilt) weeks built again"
+                           : "named \(name) (\(at)); moments of \(reply.weeksRebuilt) weeks built again")
+        if !reply.places.isEmpty { print(table(reply)) }
+    }
+
     struct Unset: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Take back what you said of home or work (every one, or the one --from DATE): what pickerd found holds again.")
@@ -93,7 +133,7 @@ struct Places: ParsableCommand {
     }
 
     struct Reset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take back everything you said of home and work: only what pickerd finds holds.")
+        static let configuration = CommandConfiguration(abstract: "Take back everything you said of home and work, and your names for places: only what pickerd finds holds.")
         @OptionGroup var connection: Connection
 
         func run() throws {

@@ -108,7 +108,7 @@ func checkLibrary(_ invariant: Int, _ caller: LibraryCaller, _ body: () throws -
 @Suite("Privacy conformance through the C library and Python (issue 33)", .serialized)
 struct ClientLibraryConformance {
     /// The invariants these callers are checked on (Tools/conformance counts their rows).
-    static let invariants = [1, 2, 3, 5, 6, 8, 10, 12]
+    static let invariants = [1, 2, 3, 5, 6, 8, 10, 12, 20]
 
     @Test("1. no entitlement: notEntitled, no UI, zero data", arguments: LibraryCaller.allCases)
     func noEntitlement(caller: LibraryCaller) throws {

@@ -56,6 +56,11 @@ struct PlacesTests {
         #expect(pickerd.stop() == 0)
     }
 
+    /// The table after a command's first line (what it did).
+    static func table(_ output: String) -> String {
+        String(output.split(separator: "\n", maxSplits: 1).last ?? "")
+    }
+
     /// A table's rows, cells split where two spaces or more part them (the header left out).
     static func rows(_ table: String) -> [[String]] {
         table.split(separator: "\n").dropFirst().map { line in
@@ -195,5 +200,81 @@ struct PlacesTests {
         #expect(try restarted.ctl(["places", "reset"]).status == 0)
         #expect(try restarted.ctl(["places"]).stdout.hasPrefix("no known places yet"))
         #expect(restarted.stop() == 0)
+    }
+
+    @Test("places name: by number, by LAT,LON (the known place within 150 m, else that spot), listed as the person's; unname takes it back; refusals")
+    func naming() throws {
+        let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
+        try Self.makeTakeout(pickerd.root)
+        #expect(try pickerd.ctl(["import", pickerd.root + "/Takeout"]).status == 0)
+        let byNumber = try pickerd.ctl(["places", "name", "4", "Nonna's"])
+        #expect(byNumber.status == 0, "\(byNumber.stdout)\(byNumber.stderr)")
+        #expect(byNumber.stdout.hasPrefix("named Nonna's (41.1470,-8.6065); moments of "), "\(byNumber.stdout)")
+        #expect(Self.rows(byNumber.stdout).contains { $0.prefix(3) == ["4", "frequent", "Nonna's"] }, "\(byNumber.stdout)")
+        #expect(!byNumber.stdout.contains("Café Majestic"), "the person's name wins over the data's: \(byNumber.stdout)")
+        // 60 m from Acme's visits: Acme, named.
+        let near = try pickerd.ctl(["places", "name", "41.1785,-8.5960", "the Office"])
+        #expect(near.status == 0, "\(near.stdout)\(near.stderr)")
+        let rows = Self.rows(try pickerd.ctl(["places"]).stdout)
+        #expect(rows.count == 4 && rows.contains { $0.prefix(3) == ["3", "work", "the Office"] }, "\(rows)")
+        // Where no known place is: a place of its own, the person's.
+        let spot = try pickerd.ctl(["places", "name", "41.1685,-8.6780", "the Tan track"])
+        #expect(spot.status == 0, "\(spot.stdout)\(spot.stderr)")
+        let five = Self.rows(Self.table(spot.stdout))
+        #expect(five.count == 5 && five.last?.prefix(3) == ["5", "named", "the Tan track"] && five.last?.last == "yours", "\(five)")
+        // Renamed by its number, then taken back by its name.
+        #expect(try pickerd.ctl(["places", "name", "5", "Tan"]).stdout.contains("named Tan"))
+        let unname = try pickerd.ctl(["places", "unname", "Tan"])
+        #expect(unname.status == 0 && unname.stdout.hasPrefix("name taken back at 41.1685,-8.6780"), "\(unname.stdout)\(unname.stderr)")
+        #expect(Self.rows(Self.table(unname.stdout)).count == 4, "\(unname.stdout)")
+        let cases: [([String], Int32, String)] = [
+            (["places", "name", "4", "  "], 2, "give the place a name"),
+            (["places", "name", "9", "Nowhere"], 2, "no place 9 in pickerctl places"),
+            (["places", "unname", "1"], 1, "you have not named a place at"),
+            (["places", "name", "1", String(repeating: "x", count: 81)], 1, "at most 80 characters"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try pickerd.ctl(arguments)
+            #expect(result.status == status, "\(arguments): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.status) \(result.stderr)")
+        }
+        // Reset takes back names too.
+        #expect(try pickerd.ctl(["places", "reset"]).status == 0)
+        let found = try pickerd.ctl(["places"]).stdout
+        #expect(found.contains("Café Majestic") && found.contains("Acme Lda") && !found.contains("Nonna") && !found.contains("yours"), "\(found)")
+        #expect(pickerd.stop() == 0)
+    }
+
+    @Test("a named place: every suggestion there says the name; an app sees it only inside the place item the person keeps")
+    func nameReachesAppsOnlyInAKeptPlace() throws {
+        let script = #"{"reviews": [{"title": "Tanbark Park", "keep": ["workout", "photo"]}, {"title": "Tanbark Park", "keep": ["workout", "location"]}]}"#
+        let pickerd = try sessionPickerd(script: script, environment: ["TZ": "America/New_York"])
+        let store = try Store(dataDirectory: pickerd.data)
+        let before = try store.suggestions().filter { $0.title.contains("Riverside Park") }
+        #expect(!before.isEmpty)
+        let named = try pickerd.ctl(["places", "name", "40.8013,-73.9719", "Tanbark Park"])
+        #expect(named.status == 0, "\(named.stdout)\(named.stderr)")
+        let after = try store.suggestions()
+        #expect(!after.contains { $0.title.contains("Riverside Park") }, "\(after.map(\.title))")
+        for old in before {
+            let now = try #require(after.first { $0.id == old.id } ?? after.first { $0.itemIDs == old.itemIDs }, "\(old.title)")
+            #expect(now.title == old.title.replacingOccurrences(of: "Riverside Park", with: "Tanbark Park"), "\(old.title) → \(now.title)")
+        }
+        // The place left out: neither the title nor any item names it.
+        let without = try testClient(pickerd, "present")
+        #expect(without.last?["result"] as? String == "approved", "\(without)")
+        let leftOut = try #require(approvedSuggestion(without))
+        #expect(!"\(without)".contains("Tanbark") && !"\(leftOut)".contains("Tanbark"), "\(without)")
+        #expect(!leftOut.items.contains { if case .location? = $0.asset { true } else { false } })
+        // The place kept: it arrives named as the person named it, and the title may say so.
+        let with = try testClient(pickerd, "present")
+        let kept = try #require(approvedSuggestion(with))
+        let places = kept.items.compactMap { item -> Location? in
+            if case .location(let l)? = item.asset { return l }
+            return nil
+        }
+        #expect(places.map(\.place) == ["Tanbark Park"], "\(places)")
+        #expect(kept.title.contains("in Tanbark Park"), "\(kept.title)")
+        pickerd.stop()
     }
 }

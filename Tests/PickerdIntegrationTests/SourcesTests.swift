@@ -134,6 +134,30 @@ struct SourcesTests {
         #expect(pickerd.stop() == 0)
     }
 
+    @Test("near-duplicates through pickerd's confined readers: a Takeout download's large frames taken seconds apart are one memory, their whole pictures hashed on request")
+    func nearDuplicates() throws {
+        let pickerd = try RunningPickerd(seed: false)
+        let folder = pickerd.root + "/home/Takeout/Google Photos/Photos from 2026"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Three frames of one view with no EXIF (over PictureHash.cheapBytes, no thumbnail: the probe
+        // leaves them unhashed and pickerd asks a reader for each whole picture), and another view.
+        try MediaFixtures.run("convert", ["-seed", "5", "-size", "1600x1200", "plasma:fractal", "-quality", "92", folder + "/PXL_1.jpg"])
+        try MediaFixtures.run("convert", [folder + "/PXL_1.jpg", "-roll", "+12+6", "-quality", "85", folder + "/PXL_2.jpg"])
+        try MediaFixtures.run("convert", [folder + "/PXL_1.jpg", "-modulate", "103", "-quality", "80", folder + "/PXL_3.jpg"])
+        try MediaFixtures.run("convert", ["-seed", "6", "-size", "1600x1200", "plasma:fractal", "-quality", "92", folder + "/PXL_4.jpg"])
+        for (name, seconds) in [("PXL_1", 0), ("PXL_2", 1), ("PXL_3", 3), ("PXL_4", 2)] {
+            try #"{"title": "\#(name).jpg", "photoTakenTime": {"timestamp": "\#(1_773_648_923 + seconds)", "formatted": ""}}"#
+                .write(toFile: folder + "/\(name).jpg.supplemental-metadata.json", atomically: true, encoding: .utf8)
+        }
+        let added = try pickerd.ctl(["sources", "add", pickerd.root + "/home/Takeout"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("2 extra burst frames"), "\(added.stdout)")
+        let store = try Store(dataDirectory: pickerd.data)
+        let kept = try store.items().filter { $0.notAMemory == nil }.compactMap { $0.media.first?.filename }.sorted()
+        #expect(kept == ["PXL_1.jpg", "PXL_4.jpg"])
+        #expect(pickerd.stop() == 0)
+    }
+
     @Test("a released JPEG, HEIC and MOV of the person's carry no location when the place was not kept, and are the person's bytes otherwise")
     func releaseAudit() throws {
         let script = #"{"reviews": [{"title": "Morning in Intendente", "keep": ["photo", "livePhoto"]}]}"#

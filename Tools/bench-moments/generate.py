@@ -877,6 +877,20 @@ class Life:
     def colours(self, n):
         return [(self.rng.randrange(256), self.rng.randrange(256), self.rng.randrange(256)) for _ in range(n)]
 
+    def picture(self, r):
+        """A still's blocks' colours: random, but a burst's later frames are its first frame's a
+        little changed (the same scene a third of a second later, as a real burst's frames are).
+        The later frames draw their changes from a generator of their own, after drawing what they
+        drew before, so the rest of the life is the same as it was."""
+        fresh = self.colours(48)
+        if r.get("burst") is None:
+            return fresh
+        if r["burst"] == 0:
+            self.burst_first = fresh
+            return fresh
+        jitter = random.Random(int(r["t"] * 1000))
+        return [tuple(max(0, min(255, c + jitter.randint(-6, 6))) for c in rgb) for rgb in self.burst_first]
+
     def write(self, root):
         self.root = root
         self.strava_rows = []
@@ -942,7 +956,7 @@ class Life:
                 exif = formats.exif_app1(make=phone["make"], model=phone["model"], software=phone["software"],
                                          local=local.replace(tzinfo=None), offset=offset_text,
                                          subsec="%03d" % int((r["t"] % 1) * 1000), gps=gps, utc=utc)
-                data = formats.jpeg(8, 6, self.colours(48), exif=exif)
+                data = formats.jpeg(8, 6, self.picture(r), exif=exif)
                 if r.get("truncated"):
                     scan_start = data.rfind(b"\xFF\xDA")
                     data = data[:scan_start + 14 + (len(data) - scan_start - 14) // 3]
@@ -1039,7 +1053,7 @@ class Life:
         for index, r in enumerate(self.media):
             name = os.path.basename(self.media_name(r["t"], r["video"], index))
             r["exif_stripped"] = not r["video"] and not r.get("truncated") and rng.random() < 1 / 3
-            colours = self.colours(12 if r["video"] else 48)
+            colours = self.colours(12) if r["video"] else self.picture(r)
             data = self.media_bytes(r, exif=not r["exif_stripped"], colours=colours)
             year = self.local(r["t"]).year
             people = dinner_people if (r["moment"] or "").endswith("-restaurant") else []

@@ -32,6 +32,22 @@ describe (JsItem *item)
   return g_strdup (text ? text : "");
 }
 
+/* The item's time as it was lived where it happened: in its own offset when pickerd sent one (only
+ * with a place the person kept), else in ours; empty for an item with no time. */
+static char *
+local_time (JsItem *item)
+{
+  GVariant *fields = js_item_get_fields (item);
+  gint64 ms = 0;
+  if (!g_variant_lookup (fields, "date", "x", &ms) && !g_variant_lookup (fields, "date-start", "x", &ms))
+    return g_strdup ("");
+  gint32 offset = 0;
+  g_autoptr (GTimeZone) zone = js_item_get_utc_offset (item, &offset) ? g_time_zone_new_offset (offset) : g_time_zone_new_local ();
+  g_autoptr (GDateTime) utc = g_date_time_new_from_unix_utc (ms / 1000);
+  g_autoptr (GDateTime) there = g_date_time_to_timezone (utc, zone);
+  return g_date_time_format (there, " · %A %-d %B, %H:%M");
+}
+
 static void
 write_entry (App *app, JsSuggestion *suggestion)
 {
@@ -53,8 +69,8 @@ write_entry (App *app, JsSuggestion *suggestion)
   GPtrArray *items = js_suggestion_get_items (suggestion);
   for (guint i = 0; i < items->len; i++) {
     JsItem *item = g_ptr_array_index (items, i);
-    g_autofree char *text = describe (item);
-    g_string_append_printf (entry, "- **%s** %s\n", js_item_get_kind_name (item), text);
+    g_autofree char *text = describe (item), *when = local_time (item);
+    g_string_append_printf (entry, "- **%s** %s%s\n", js_item_get_kind_name (item), text, when);
     GPtrArray *media = js_item_get_media (item);
     for (guint m = 0; m < media->len; m++) {
       g_autofree char *saved = js_media_save (g_ptr_array_index (media, m), media_dir, &error);

@@ -199,6 +199,7 @@ const char *js_item_lookup_string (JsItem *self, const char *field);
 GPtrArray *js_item_get_media (JsItem *self);
 JsMedia *js_item_lookup_media (JsItem *self, const char *role);
 JsMedia *js_item_get_image (JsItem *self);
+gboolean js_item_get_utc_offset (JsItem *self, gint32 *seconds_east);
 
 #define JS_TYPE_SUGGESTION (js_suggestion_get_type ())
 G_DECLARE_FINAL_TYPE (JsSuggestion, js_suggestion, JS, SUGGESTION, GObject)

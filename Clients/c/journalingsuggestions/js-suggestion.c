@@ -244,6 +244,8 @@ struct _JsItem {
   JsAssetKind kind;
   GVariant *fields;
   GPtrArray *media;
+  gboolean has_utc_offset;
+  gint32 utc_offset;
 };
 
 G_DEFINE_FINAL_TYPE (JsItem, js_item, G_TYPE_OBJECT)
@@ -401,6 +403,28 @@ js_item_get_image (JsItem *self)
   case JS_ASSET_PODCAST: return js_item_lookup_media (self, "artwork");
   default: return NULL;
   }
+}
+
+/**
+ * js_item_get_utc_offset:
+ * @self: a #JsItem
+ * @seconds_east: (out) (optional): where to store the offset from UTC, in seconds east (32400 for
+ *   Kyoto's +09:00); 0 when absent
+ *
+ * The offset from UTC of the local time where the item happened (a photo's own offset, else its
+ * place's time zone at that instant), so an app can write its times as they were lived there.
+ * pickerd sends it only when the person kept a place of the suggestion (an offset tells a region)
+ * and it knows the offset; otherwise it is absent and the app shows its own time zone.
+ *
+ * Returns: %TRUE when the item has an offset, %FALSE when it is absent
+ */
+gboolean
+js_item_get_utc_offset (JsItem *self, gint32 *seconds_east)
+{
+  g_return_val_if_fail (JS_IS_ITEM (self), FALSE);
+  if (seconds_east)
+    *seconds_east = self->has_utc_offset ? self->utc_offset : 0;
+  return self->has_utc_offset;
 }
 
 /* ---- JsSuggestion ---- */
@@ -704,6 +728,11 @@ item_from_message (const Pickerd__V1__Item *m, GArray *fds)
 {
   JsItem *item = g_object_new (JS_TYPE_ITEM, NULL);
   item->id = g_strdup (m->id);
+  /* Real offsets lie within ±18 h (-64800 … 50400 s today): anything else is not one and stays absent. */
+  if (m->local_utc_offset_s != NULL && m->local_utc_offset_s->value >= -18 * 3600 && m->local_utc_offset_s->value <= 18 * 3600) {
+    item->has_utc_offset = TRUE;
+    item->utc_offset = (gint32) m->local_utc_offset_s->value;
+  }
   Converting c = { item, fds };
   GVariantBuilder b;
   g_variant_builder_init (&b, G_VARIANT_TYPE_VARDICT);

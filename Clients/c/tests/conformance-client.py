@@ -50,6 +50,10 @@ def outcome_line(outcome):
         raw += f"\n{item.get_id()} {item.get_kind_name()} {fields.print_(True)}\n".encode()
         raw += fields.get_data_as_bytes().get_data()
         items.append({"id": item.get_id(), "kind": item.get_kind_name()})
+        # The item's local time, only when the library has one (pickerd sends it only with a kept place).
+        has_offset, offset = item.get_utc_offset()
+        if has_offset:
+            items[-1]["utcOffset"] = str(offset)  # text, as every field of an item is
         for media in item.get_media():
             data = media.read_bytes().get_data()
             fd = media.get_fd()

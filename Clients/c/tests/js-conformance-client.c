@@ -89,7 +89,12 @@ print_outcome (JsOutcome *outcome)
       g_string_append_printf (raw, "\n%s %s %s\n", js_item_get_id (item), js_item_get_kind_name (item), fields);
       /* And the fields' serialized bytes, where numbers are as they came (a double's 8 bytes). */
       g_string_append_len (raw, g_variant_get_data (js_item_get_fields (item)), (gssize) g_variant_get_size (js_item_get_fields (item)));
-      g_string_append_printf (items, "%s{\"id\": \"%s\", \"kind\": \"%s\"}", i ? ", " : "", js_item_get_id (item), js_item_get_kind_name (item));
+      g_string_append_printf (items, "%s{\"id\": \"%s\", \"kind\": \"%s\"", i ? ", " : "", js_item_get_id (item), js_item_get_kind_name (item));
+      /* The item's local time, only when the library has one (pickerd sends it only with a kept place). */
+      gint32 offset = 0;
+      if (js_item_get_utc_offset (item, &offset))
+        g_string_append_printf (items, ", \"utcOffset\": \"%d\"", (int) offset);
+      g_string_append_c (items, '}');
       GPtrArray *media = js_item_get_media (item);
       for (guint m = 0; m < media->len; m++) {
         JsMedia *one = g_ptr_array_index (media, m);

@@ -215,6 +215,17 @@ main (void)
   stray->photo->fd_index = 200;
   items[n++] = item (PICKERD__V1__ITEM__ASSET_PHOTO, stray);
 
+  /* Local times: Kyoto's +09:00 on the photo, St. John's -03:30 on the place, and on the song a
+   * value no zone has (beyond ±18 h), which is not an offset. */
+  Pickerd__V1__Int64Value kyoto = PICKERD__V1__INT64_VALUE__INIT, st_johns = PICKERD__V1__INT64_VALUE__INIT,
+                          nonsense = PICKERD__V1__INT64_VALUE__INIT;
+  kyoto.value = 9 * 3600;
+  st_johns.value = -(3 * 3600 + 30 * 60);
+  nonsense.value = 19 * 3600;
+  items[0]->local_utc_offset_s = &kyoto;
+  items[6]->local_utc_offset_s = &st_johns;
+  items[8]->local_utc_offset_s = &nonsense;
+
   Pickerd__V1__Suggestion suggestion = PICKERD__V1__SUGGESTION__INIT;
   suggestion.title = (char *) "Every kind";
   suggestion.n_items = (size_t) n;
@@ -281,5 +292,14 @@ main (void)
   CHECK (labels != NULL && g_variant_n_children (labels) == 2, "the mood's labels");
   CHECK (g_strcmp0 (js_item_lookup_string (ITEM (13), "kind"), "dailyMood") == 0, "the mood's kind");
   CHECK (js_item_lookup_string (ITEM (13), "place") == NULL, "a field no one sent is there");
+  /* Local time: present where sent, absent (FALSE, 0) elsewhere and for a value no zone has. */
+  gint32 offset = 1;
+  CHECK (js_item_get_utc_offset (ITEM (0), &offset) && offset == 32400, "the photo's offset is %d, not 32400", offset);
+  CHECK (js_item_get_utc_offset (ITEM (6), &offset) && offset == -12600, "the place's offset is %d, not -12600", offset);
+  CHECK (js_item_get_utc_offset (ITEM (6), NULL), "the place's offset, asked without a place to put it");
+  offset = 1;
+  CHECK (!js_item_get_utc_offset (ITEM (8), &offset) && offset == 0, "19 hours was taken as an offset (%d)", offset);
+  offset = 1;
+  CHECK (!js_item_get_utc_offset (ITEM (1), &offset) && offset == 0, "an item sent without an offset has one (%d)", offset);
   return failures ? 1 : 0;
 }

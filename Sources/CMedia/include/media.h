@@ -207,11 +207,13 @@ pm_status pm_decode_av_fd(int fd, const char *format_name, int max_side, pm_rgb 
 
 /// Decodes a HEIC/HEIF file's primary image with libheif (its `irot`/`imir` applied) and scales it
 /// with libswscale to fit `max_side` (aspect kept, never enlarged). Refuses images over
-/// `PM_MAX_PIXELS`.
+/// `PM_MAX_PIXELS`. The thumbnail the file holds is decoded instead when its longest side reaches
+/// `max_side` (a phone writes one of 320 pixels or so): a fraction of the work.
 /// libheif reads the file through a `heif_reader` over `pread(2)`.
-/// - Parameters: as `pm_decode_av_fd` (without `format_name`).
+/// - Parameters: as `pm_decode_av_fd` (without `format_name`); `thumbnail_only`: when non-zero,
+///   `PM_UNSUPPORTED` rather than the primary image when no thumbnail is large enough.
 /// - Returns: as `pm_decode_av_fd`.
-pm_status pm_decode_heif_fd(int fd, int max_side, pm_rgb *out, char *error, size_t error_size);
+pm_status pm_decode_heif_fd(int fd, int max_side, int thumbnail_only, pm_rgb *out, char *error, size_t error_size);
 
 // MARK: JPEG XL
 

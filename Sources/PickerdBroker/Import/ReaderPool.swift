@@ -151,6 +151,15 @@ final class ReaderPool: FileReading, Sendable {
         }
     }
 
+    func pictureHash(path: String, contentType: String) throws(ProbeError) -> UInt64 {
+        let reply = try ask(path) { .hashPicture(ReaderHashPicture(name: path, contentType: contentType)) }
+        switch reply.last {
+        case .pictureHash(let m)?: return m.hash
+        case .failure(let failure)?: throw ProbeError(failure)
+        default: throw ProbeError(.corrupt, "its reader gave no answer pickerd understands")
+        }
+    }
+
     func plan(files: [String], granted: (String) -> Bool) -> (files: [String], names: [String: String]) {
         guard !files.isEmpty else { return ([], [:]) }
         do throws(ProbeError) {

@@ -1894,6 +1894,12 @@ extension StateOfMind: ProtobufMessage {
 public struct Item: Hashable, Sendable {
     /// `id` (field 1).
     public var id: String
+    /// The offset from UTC, in seconds east, of the local time where this item happened (a photo's
+    /// EXIF OffsetTime, a track's own zone, else the time zone of its place at its instant), so an app
+    /// can write the time as it was lived there. Set only in an outcome, and only when the person kept
+    /// a place of the suggestion (an offset tells a region); unset when nothing gives it, and always
+    /// unset in what pickers are shown (they have `Suggestion.local_utc_offset_s`).
+    public var localUtcOffsetS: Int64?
 
     /// The `asset` oneof: at most one of these is set.
     public enum Asset: Hashable, Sendable {
@@ -1932,9 +1938,11 @@ public struct Item: Hashable, Sendable {
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
     ///   - id: the field's value.
+    ///   - localUtcOffsetS: the field's value.
     ///   - asset: the field's value.
-    public init(id: String = "", asset: Asset? = nil) {
+    public init(id: String = "", localUtcOffsetS: Int64? = nil, asset: Asset? = nil) {
         self.id = id
+        self.localUtcOffsetS = localUtcOffsetS
         self.asset = asset
     }
 }
@@ -1946,6 +1954,7 @@ extension Item: CMessageConvertible {
         let c = pointer.pointee
         self.init()
         self.id = swiftString(c.id)
+        self.localUtcOffsetS = c.local_utc_offset_s.map { $0.pointee.value }
         switch c.asset_case {
         case PICKERD__V1__ITEM__ASSET_PHOTO:
             self.asset = .photo(Photo(c: c.photo))
@@ -1984,6 +1993,12 @@ extension Item: CMessageConvertible {
         let c = arena.allocate(Pickerd__V1__Item.self)
         pickerd__v1__item__init(c)
         c.pointee.id = arena.string(self.id)
+        if let v = self.localUtcOffsetS {
+            let w = arena.allocate(Pickerd__V1__Int64Value.self)
+            pickerd__v1__int64_value__init(w)
+            w.pointee.value = v
+            c.pointee.local_utc_offset_s = w
+        }
         switch self.asset {
         case .photo(let v)?:
             c.pointee.asset_case = PICKERD__V1__ITEM__ASSET_PHOTO

@@ -58,6 +58,8 @@ public struct ReaderRequest: Hashable, Sendable {
         case openReply(ReaderOpenReply)
         /// no descriptor: the files are asked for (ReaderReply.open)
         case planImport(ReaderPlanImport)
+        /// one descriptor: the still whose whole picture to hash
+        case hashPicture(ReaderHashPicture)
     }
     /// Which member of `kind` is set, or `nil` for none.
     public var kind: Kind?
@@ -92,6 +94,8 @@ extension ReaderRequest: CMessageConvertible {
             self.kind = .openReply(ReaderOpenReply(c: c.open_reply))
         case PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT:
             self.kind = .planImport(ReaderPlanImport(c: c.plan_import))
+        case PICKERD__V1__READER_REQUEST__KIND_HASH_PICTURE:
+            self.kind = .hashPicture(ReaderHashPicture(c: c.hash_picture))
         default:
             self.kind = nil
         }
@@ -120,6 +124,9 @@ extension ReaderRequest: CMessageConvertible {
         case .planImport(let v)?:
             c.pointee.kind_case = PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT
             c.pointee.plan_import = v.toC(arena)
+        case .hashPicture(let v)?:
+            c.pointee.kind_case = PICKERD__V1__READER_REQUEST__KIND_HASH_PICTURE
+            c.pointee.hash_picture = v.toC(arena)
         case nil:
             break
         }
@@ -263,6 +270,65 @@ extension ReaderProbeMedia: CMessageConvertible {
 extension ReaderProbeMedia: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReaderProbeMedia" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// A still's picture hash from its whole picture decoded: the probe hashes only what is cheap to
+/// decode (a thumbnail the file holds, a small file), and pickerd asks for this only for a photo
+/// taken seconds from another, where a near-duplicate may be (ReaderReply.picture_hash).
+public struct ReaderHashPicture: Hashable, Sendable {
+    /// `name` (field 1).
+    public var name: String
+    /// `content_type` (field 2).
+    public var contentType: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - name: the field's value.
+    ///   - contentType: the field's value.
+    public init(name: String = "", contentType: String = "") {
+        self.name = name
+        self.contentType = contentType
+    }
+}
+
+extension ReaderHashPicture: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ReaderHashPicture
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ReaderHashPicture>) {
+        let c = pointer.pointee
+        self.init()
+        self.name = swiftString(c.name)
+        self.contentType = swiftString(c.content_type)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderHashPicture> {
+        let c = arena.allocate(Pickerd__V1__ReaderHashPicture.self)
+        pickerd__v1__reader_hash_picture__init(c)
+        c.pointee.name = arena.string(self.name)
+        c.pointee.content_type = arena.string(self.contentType)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ReaderHashPicture>) -> Int { pickerd__v1__reader_hash_picture__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ReaderHashPicture>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__reader_hash_picture__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ReaderHashPicture>? {
+        pickerd__v1__reader_hash_picture__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ReaderHashPicture>) { pickerd__v1__reader_hash_picture__free_unpacked(c, nil) }
+}
+
+extension ReaderHashPicture: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ReaderHashPicture" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.
@@ -613,6 +679,8 @@ public struct ReaderReply: Hashable, Sendable {
         case progress(ReaderProgress)
         /// `plan` (field 9).
         case plan(ReaderPlan)
+        /// `picture_hash` (field 10).
+        case pictureHash(ReaderPictureHash)
     }
     /// Which member of `kind` is set, or `nil` for none.
     public var kind: Kind?
@@ -651,6 +719,8 @@ extension ReaderReply: CMessageConvertible {
             self.kind = .progress(ReaderProgress(c: c.progress))
         case PICKERD__V1__READER_REPLY__KIND_PLAN:
             self.kind = .plan(ReaderPlan(c: c.plan))
+        case PICKERD__V1__READER_REPLY__KIND_PICTURE_HASH:
+            self.kind = .pictureHash(ReaderPictureHash(c: c.picture_hash))
         default:
             self.kind = nil
         }
@@ -685,6 +755,9 @@ extension ReaderReply: CMessageConvertible {
         case .plan(let v)?:
             c.pointee.kind_case = PICKERD__V1__READER_REPLY__KIND_PLAN
             c.pointee.plan = v.toC(arena)
+        case .pictureHash(let v)?:
+            c.pointee.kind_case = PICKERD__V1__READER_REPLY__KIND_PICTURE_HASH
+            c.pointee.picture_hash = v.toC(arena)
         case nil:
             break
         }
@@ -702,6 +775,57 @@ extension ReaderReply: CMessageConvertible {
 extension ReaderReply: ProtobufMessage {
     /// The message's name in the schema.
     public static var protoName: String { "pickerd.v1.ReaderReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.ReaderPictureHash` message.
+public struct ReaderPictureHash: Hashable, Sendable {
+    /// `hash` (field 1).
+    public var hash: UInt64
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - hash: the field's value.
+    public init(hash: UInt64 = 0) {
+        self.hash = hash
+    }
+}
+
+extension ReaderPictureHash: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__ReaderPictureHash
+
+    init(c pointer: UnsafePointer<Pickerd__V1__ReaderPictureHash>) {
+        let c = pointer.pointee
+        self.init()
+        self.hash = c.hash
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderPictureHash> {
+        let c = arena.allocate(Pickerd__V1__ReaderPictureHash.self)
+        pickerd__v1__reader_picture_hash__init(c)
+        c.pointee.hash = self.hash
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__ReaderPictureHash>) -> Int { pickerd__v1__reader_picture_hash__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__ReaderPictureHash>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__reader_picture_hash__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__ReaderPictureHash>? {
+        pickerd__v1__reader_picture_hash__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__ReaderPictureHash>) { pickerd__v1__reader_picture_hash__free_unpacked(c, nil) }
+}
+
+extension ReaderPictureHash: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.ReaderPictureHash" }
 
     /// Encodes the message in the protobuf wire format (through protoc-c).
     /// - Returns: the encoded bytes.
@@ -1052,6 +1176,10 @@ public struct ReaderProbed: Hashable, Sendable {
     public var hasBurstIdentifier: Bool
     /// why the sidecar asked for could not be read; empty when it was
     public var sidecarProblem: String
+    /// a still's difference hash (dHash): near-duplicates share most bits
+    public var pictureHash: UInt64
+    /// `has_picture_hash` (field 26).
+    public var hasPictureHash: Bool
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -1079,7 +1207,9 @@ public struct ReaderProbed: Hashable, Sendable {
     ///   - hasContentIdentifier: the field's value.
     ///   - hasBurstIdentifier: the field's value.
     ///   - sidecarProblem: the field's value.
-    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "") {
+    ///   - pictureHash: the field's value.
+    ///   - hasPictureHash: the field's value.
+    public init(kind: String = "", contentType: String = "", takenAtMs: Int64? = nil, utcOffsetS: Int64? = nil, digitizedAtMs: Int64? = nil, coordinate: ReaderCoordinate? = nil, make: String = "", model: String = "", software: String = "", hasExposure: Bool = false, orientation: Int32 = 0, pixelWidth: UInt32 = 0, pixelHeight: UInt32 = 0, durationMs: Int64? = nil, contentIdentifier: String = "", burstIdentifier: String = "", imageDataEndsEarly: Bool = false, people: [String] = [], hasMake: Bool = false, hasModel: Bool = false, hasSoftware: Bool = false, hasContentIdentifier: Bool = false, hasBurstIdentifier: Bool = false, sidecarProblem: String = "", pictureHash: UInt64 = 0, hasPictureHash: Bool = false) {
         self.kind = kind
         self.contentType = contentType
         self.takenAtMs = takenAtMs
@@ -1104,6 +1234,8 @@ public struct ReaderProbed: Hashable, Sendable {
         self.hasContentIdentifier = hasContentIdentifier
         self.hasBurstIdentifier = hasBurstIdentifier
         self.sidecarProblem = sidecarProblem
+        self.pictureHash = pictureHash
+        self.hasPictureHash = hasPictureHash
     }
 }
 
@@ -1137,6 +1269,8 @@ extension ReaderProbed: CMessageConvertible {
         self.hasContentIdentifier = c.has_content_identifier != 0
         self.hasBurstIdentifier = c.has_burst_identifier != 0
         self.sidecarProblem = swiftString(c.sidecar_problem)
+        self.pictureHash = c.picture_hash
+        self.hasPictureHash = c.has_picture_hash != 0
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ReaderProbed> {
@@ -1187,6 +1321,8 @@ extension ReaderProbed: CMessageConvertible {
         c.pointee.has_content_identifier = self.hasContentIdentifier ? 1 : 0
         c.pointee.has_burst_identifier = self.hasBurstIdentifier ? 1 : 0
         c.pointee.sidecar_problem = arena.string(self.sidecarProblem)
+        c.pointee.picture_hash = self.pictureHash
+        c.pointee.has_picture_hash = self.hasPictureHash ? 1 : 0
         return c
     }
 

@@ -245,72 +245,72 @@ extension Item {
     static var fixtures: [Item] {
         var all: [Item] = []
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .photo(Photo.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .livePhoto(LivePhoto.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .video(Video.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .workout(Workout.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .workoutGroup(WorkoutGroup.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .contact(Contact.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .location(Location.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .locationGroup(LocationGroup.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .song(Song.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .podcast(Podcast.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .motionActivity(MotionActivity.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .genericMedia(GenericMedia.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .reflection(Reflection.fixtures[0])
             all.append(m)
         }
         do {
-            var m = Item(id: "Item.id #0 ✓ ünïcode")
+            var m = Item(id: "Item.id #0 ✓ ünïcode", localUtcOffsetS: -2007)
             m.asset = .stateOfMind(StateOfMind.fixtures[0])
             all.append(m)
         }
@@ -1525,6 +1525,11 @@ extension ReaderRequest {
             m.kind = .planImport(ReaderPlanImport.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderRequest(id: 100003)
+            m.kind = .hashPicture(ReaderHashPicture.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1540,6 +1545,13 @@ extension ReaderProbeMedia {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProbeMedia] {
         [ReaderProbeMedia(name: "ReaderProbeMedia.name #0 ✓ ünïcode", timeZone: "ReaderProbeMedia.time_zone #0 ✓ ünïcode", readPeople: true, sidecarName: "ReaderProbeMedia.sidecar_name #0 ✓ ünïcode")]
+    }
+}
+
+extension ReaderHashPicture {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderHashPicture] {
+        [ReaderHashPicture(name: "ReaderHashPicture.name #0 ✓ ünïcode", contentType: "ReaderHashPicture.content_type #0 ✓ ünïcode")]
     }
 }
 
@@ -1622,7 +1634,19 @@ extension ReaderReply {
             m.kind = .plan(ReaderPlan.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = ReaderReply(id: 100003)
+            m.kind = .pictureHash(ReaderPictureHash.fixtures[0])
+            all.append(m)
+        }
         return all
+    }
+}
+
+extension ReaderPictureHash {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [ReaderPictureHash] {
+        [ReaderPictureHash(hash: 100003)]
     }
 }
 
@@ -1664,7 +1688,7 @@ extension ReaderCoordinate {
 extension ReaderProbed {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ReaderProbed] {
-        [ReaderProbed(kind: "ReaderProbed.kind #0 ✓ ünïcode", contentType: "ReaderProbed.content_type #0 ✓ ünïcode", takenAtMs: -3007, utcOffsetS: -4007, digitizedAtMs: -5007, coordinate: ReaderCoordinate.fixtures[0], make: "ReaderProbed.make #0 ✓ ünïcode", model: "ReaderProbed.model #0 ✓ ünïcode", software: "ReaderProbed.software #0 ✓ ünïcode", hasExposure: true, orientation: -11007, pixelWidth: 1200003, pixelHeight: 1300003, durationMs: -14007, contentIdentifier: "ReaderProbed.content_identifier #0 ✓ ünïcode", burstIdentifier: "ReaderProbed.burst_identifier #0 ✓ ünïcode", imageDataEndsEarly: true, people: ["ReaderProbed.people #1 ✓ ünïcode", "ReaderProbed.people #2 ✓ ünïcode"], hasMake: true, hasModel: true, hasSoftware: true, hasContentIdentifier: true, hasBurstIdentifier: true, sidecarProblem: "ReaderProbed.sidecar_problem #0 ✓ ünïcode")]
+        [ReaderProbed(kind: "ReaderProbed.kind #0 ✓ ünïcode", contentType: "ReaderProbed.content_type #0 ✓ ünïcode", takenAtMs: -3007, utcOffsetS: -4007, digitizedAtMs: -5007, coordinate: ReaderCoordinate.fixtures[0], make: "ReaderProbed.make #0 ✓ ünïcode", model: "ReaderProbed.model #0 ✓ ünïcode", software: "ReaderProbed.software #0 ✓ ünïcode", hasExposure: true, orientation: -11007, pixelWidth: 1200003, pixelHeight: 1300003, durationMs: -14007, contentIdentifier: "ReaderProbed.content_identifier #0 ✓ ünïcode", burstIdentifier: "ReaderProbed.burst_identifier #0 ✓ ünïcode", imageDataEndsEarly: true, people: ["ReaderProbed.people #1 ✓ ünïcode", "ReaderProbed.people #2 ✓ ünïcode"], hasMake: true, hasModel: true, hasSoftware: true, hasContentIdentifier: true, hasBurstIdentifier: true, sidecarProblem: "ReaderProbed.sidecar_problem #0 ✓ ünïcode", pictureHash: 2500003, hasPictureHash: true)]
     }
 }
 
@@ -1926,12 +1950,14 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "ReaderRequest": { try ReaderRequest.fixtures.allSatisfy { try ReaderRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderPlanImport": { try ReaderPlanImport.fixtures.allSatisfy { try ReaderPlanImport(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderProbeMedia": { try ReaderProbeMedia.fixtures.allSatisfy { try ReaderProbeMedia(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderHashPicture": { try ReaderHashPicture.fixtures.allSatisfy { try ReaderHashPicture(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadWorkout": { try ReaderReadWorkout.fixtures.allSatisfy { try ReaderReadWorkout(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReadExport": { try ReaderReadExport.fixtures.allSatisfy { try ReaderReadExport(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderActivityName": { try ReaderActivityName.fixtures.allSatisfy { try ReaderActivityName(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderDecodePreview": { try ReaderDecodePreview.fixtures.allSatisfy { try ReaderDecodePreview(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpenReply": { try ReaderOpenReply.fixtures.allSatisfy { try ReaderOpenReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderReply": { try ReaderReply.fixtures.allSatisfy { try ReaderReply(serializedBytes: $0.serializedBytes()) == $0 } },
+    "ReaderPictureHash": { try ReaderPictureHash.fixtures.allSatisfy { try ReaderPictureHash(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderPlan": { try ReaderPlan.fixtures.allSatisfy { try ReaderPlan(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderFailure": { try ReaderFailure.fixtures.allSatisfy { try ReaderFailure(serializedBytes: $0.serializedBytes()) == $0 } },
     "ReaderOpen": { try ReaderOpen.fixtures.allSatisfy { try ReaderOpen(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -2096,12 +2122,14 @@ let generatedFixtureCounts: [String: Int] = [
     "ReaderRequest": ReaderRequest.fixtures.count,
     "ReaderPlanImport": ReaderPlanImport.fixtures.count,
     "ReaderProbeMedia": ReaderProbeMedia.fixtures.count,
+    "ReaderHashPicture": ReaderHashPicture.fixtures.count,
     "ReaderReadWorkout": ReaderReadWorkout.fixtures.count,
     "ReaderReadExport": ReaderReadExport.fixtures.count,
     "ReaderActivityName": ReaderActivityName.fixtures.count,
     "ReaderDecodePreview": ReaderDecodePreview.fixtures.count,
     "ReaderOpenReply": ReaderOpenReply.fixtures.count,
     "ReaderReply": ReaderReply.fixtures.count,
+    "ReaderPictureHash": ReaderPictureHash.fixtures.count,
     "ReaderPlan": ReaderPlan.fixtures.count,
     "ReaderFailure": ReaderFailure.fixtures.count,
     "ReaderOpen": ReaderOpen.fixtures.count,

@@ -350,5 +350,7 @@ if !rows.isEmpty {
     for (name, value) in table { print(cell([name] + rows.map(value))) }
 }
 
+// The picture hash's cost per photo (PictureHashBench.swift), whenever photos are indexed.
+if !counts.isEmpty { pictureHashBench(work: work) }
 if let spotifyPlays { spotifyBench(bin: bin, work: work, plays: spotifyPlays) }
 

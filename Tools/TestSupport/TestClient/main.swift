@@ -37,7 +37,13 @@ func describe(_ frame: ReceivedFrame) -> [String: Any] {
         case .approved(let s)?:
             out["result"] = "approved"
             out["title"] = s.title
-            out["items"] = s.items.map { ["id": $0.id, "kind": $0.asset.map { AssetKind($0).rawValue } ?? ""] }
+            // An item's local time, only when pickerd sent one (only with a kept place): as text, as
+            // every field of an item is, so the tests read the items as [[String: String]].
+            out["items"] = s.items.map { item -> [String: String] in
+                var line = ["id": item.id, "kind": item.asset.map { AssetKind($0).rawValue } ?? ""]
+                if let offset = item.localUtcOffsetS { line["utcOffset"] = String(offset) }
+                return line
+            }
         case .cancelled?: out["result"] = "cancelled"
         case .dismissed(let d)?: out["result"] = "dismissed"; out["reason"] = d.reason.description
         case .error(let e)?: out["result"] = "error"; out["code"] = e.code.description; out["message"] = e.message

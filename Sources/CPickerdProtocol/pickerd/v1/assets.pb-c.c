@@ -2690,7 +2690,7 @@ const ProtobufCMessageDescriptor pickerd__v1__state_of_mind__descriptor =
   (ProtobufCMessageInit) pickerd__v1__state_of_mind__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__item__field_descriptors[15] =
+static const ProtobufCFieldDescriptor pickerd__v1__item__field_descriptors[16] =
 {
   {
     "id",
@@ -2701,6 +2701,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__item__field_descriptors[15] =
     offsetof(Pickerd__V1__Item, id),
     NULL,
     &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "local_utc_offset_s",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__Item, local_utc_offset_s),
+    &pickerd__v1__int64_value__descriptor,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -2874,27 +2886,28 @@ static const ProtobufCFieldDescriptor pickerd__v1__item__field_descriptors[15] =
   },
 };
 static const unsigned pickerd__v1__item__field_indices_by_name[] = {
-  6,   /* field[6] = contact */
-  12,   /* field[12] = generic_media */
+  7,   /* field[7] = contact */
+  13,   /* field[13] = generic_media */
   0,   /* field[0] = id */
-  2,   /* field[2] = live_photo */
-  7,   /* field[7] = location */
-  8,   /* field[8] = location_group */
-  11,   /* field[11] = motion_activity */
-  1,   /* field[1] = photo */
-  10,   /* field[10] = podcast */
-  13,   /* field[13] = reflection */
-  9,   /* field[9] = song */
-  14,   /* field[14] = state_of_mind */
-  3,   /* field[3] = video */
-  4,   /* field[4] = workout */
-  5,   /* field[5] = workout_group */
+  3,   /* field[3] = live_photo */
+  1,   /* field[1] = local_utc_offset_s */
+  8,   /* field[8] = location */
+  9,   /* field[9] = location_group */
+  12,   /* field[12] = motion_activity */
+  2,   /* field[2] = photo */
+  11,   /* field[11] = podcast */
+  14,   /* field[14] = reflection */
+  10,   /* field[10] = song */
+  15,   /* field[15] = state_of_mind */
+  4,   /* field[4] = video */
+  5,   /* field[5] = workout */
+  6,   /* field[6] = workout_group */
 };
 static const ProtobufCIntRange pickerd__v1__item__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 10, 1 },
-  { 0, 15 }
+  { 10, 2 },
+  { 0, 16 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__item__descriptor =
 {
@@ -2904,7 +2917,7 @@ const ProtobufCMessageDescriptor pickerd__v1__item__descriptor =
   "Pickerd__V1__Item",
   "pickerd.v1",
   sizeof(Pickerd__V1__Item),
-  15,
+  16,
   pickerd__v1__item__field_descriptors,
   pickerd__v1__item__field_indices_by_name,
   2,  pickerd__v1__item__number_ranges,

@@ -142,6 +142,51 @@ void   pickerd__v1__reader_probe_media__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__reader_probe_media__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__reader_hash_picture__init
+                     (Pickerd__V1__ReaderHashPicture         *message)
+{
+  static const Pickerd__V1__ReaderHashPicture init_value = PICKERD__V1__READER_HASH_PICTURE__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__reader_hash_picture__get_packed_size
+                     (const Pickerd__V1__ReaderHashPicture *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_hash_picture__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__reader_hash_picture__pack
+                     (const Pickerd__V1__ReaderHashPicture *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_hash_picture__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__reader_hash_picture__pack_to_buffer
+                     (const Pickerd__V1__ReaderHashPicture *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_hash_picture__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ReaderHashPicture *
+       pickerd__v1__reader_hash_picture__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ReaderHashPicture *)
+     protobuf_c_message_unpack (&pickerd__v1__reader_hash_picture__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__reader_hash_picture__free_unpacked
+                     (Pickerd__V1__ReaderHashPicture *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__reader_hash_picture__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   pickerd__v1__reader_read_workout__init
                      (Pickerd__V1__ReaderReadWorkout         *message)
 {
@@ -410,6 +455,51 @@ void   pickerd__v1__reader_reply__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &pickerd__v1__reader_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__reader_picture_hash__init
+                     (Pickerd__V1__ReaderPictureHash         *message)
+{
+  static const Pickerd__V1__ReaderPictureHash init_value = PICKERD__V1__READER_PICTURE_HASH__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__reader_picture_hash__get_packed_size
+                     (const Pickerd__V1__ReaderPictureHash *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_picture_hash__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__reader_picture_hash__pack
+                     (const Pickerd__V1__ReaderPictureHash *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_picture_hash__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__reader_picture_hash__pack_to_buffer
+                     (const Pickerd__V1__ReaderPictureHash *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__reader_picture_hash__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__ReaderPictureHash *
+       pickerd__v1__reader_picture_hash__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__ReaderPictureHash *)
+     protobuf_c_message_unpack (&pickerd__v1__reader_picture_hash__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__reader_picture_hash__free_unpacked
+                     (Pickerd__V1__ReaderPictureHash *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__reader_picture_hash__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 void   pickerd__v1__reader_plan__init
@@ -1447,7 +1537,7 @@ void   pickerd__v1__reader_preview__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__reader_preview__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descriptors[7] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descriptors[8] =
 {
   {
     "id",
@@ -1533,9 +1623,22 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_request__field_descrip
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "hash_picture",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ReaderRequest, kind_case),
+    offsetof(Pickerd__V1__ReaderRequest, hash_picture),
+    &pickerd__v1__reader_hash_picture__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_request__field_indices_by_name[] = {
   4,   /* field[4] = decode_preview */
+  7,   /* field[7] = hash_picture */
   0,   /* field[0] = id */
   5,   /* field[5] = open_reply */
   6,   /* field[6] = plan_import */
@@ -1546,7 +1649,7 @@ static const unsigned pickerd__v1__reader_request__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 8 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor =
 {
@@ -1556,7 +1659,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor =
   "Pickerd__V1__ReaderRequest",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderRequest),
-  7,
+  8,
   pickerd__v1__reader_request__field_descriptors,
   pickerd__v1__reader_request__field_indices_by_name,
   1,  pickerd__v1__reader_request__number_ranges,
@@ -1676,6 +1779,57 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probe_media__descriptor =
   pickerd__v1__reader_probe_media__field_indices_by_name,
   1,  pickerd__v1__reader_probe_media__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__reader_probe_media__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__reader_hash_picture__field_descriptors[2] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderHashPicture, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "content_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderHashPicture, content_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__reader_hash_picture__field_indices_by_name[] = {
+  1,   /* field[1] = content_type */
+  0,   /* field[0] = name */
+};
+static const ProtobufCIntRange pickerd__v1__reader_hash_picture__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__reader_hash_picture__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ReaderHashPicture",
+  "ReaderHashPicture",
+  "Pickerd__V1__ReaderHashPicture",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ReaderHashPicture),
+  2,
+  pickerd__v1__reader_hash_picture__field_descriptors,
+  pickerd__v1__reader_hash_picture__field_indices_by_name,
+  1,  pickerd__v1__reader_hash_picture__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__reader_hash_picture__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__reader_read_workout__field_descriptors[2] =
@@ -1998,7 +2152,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_open_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_open_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descriptors[9] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descriptors[10] =
 {
   {
     "id",
@@ -2108,12 +2262,25 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_reply__field_descripto
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "picture_hash",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__ReaderReply, kind_case),
+    offsetof(Pickerd__V1__ReaderReply, picture_hash),
+    &pickerd__v1__reader_picture_hash__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_reply__field_indices_by_name[] = {
   3,   /* field[3] = export */
   5,   /* field[5] = failure */
   0,   /* field[0] = id */
   6,   /* field[6] = open */
+  9,   /* field[9] = picture_hash */
   8,   /* field[8] = plan */
   4,   /* field[4] = preview */
   1,   /* field[1] = probed */
@@ -2123,7 +2290,7 @@ static const unsigned pickerd__v1__reader_reply__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_reply__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor =
 {
@@ -2133,11 +2300,49 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor =
   "Pickerd__V1__ReaderReply",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderReply),
-  9,
+  10,
   pickerd__v1__reader_reply__field_descriptors,
   pickerd__v1__reader_reply__field_indices_by_name,
   1,  pickerd__v1__reader_reply__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__reader_reply__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__reader_picture_hash__field_descriptors[1] =
+{
+  {
+    "hash",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_FIXED64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderPictureHash, hash),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__reader_picture_hash__field_indices_by_name[] = {
+  0,   /* field[0] = hash */
+};
+static const ProtobufCIntRange pickerd__v1__reader_picture_hash__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__reader_picture_hash__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.ReaderPictureHash",
+  "ReaderPictureHash",
+  "Pickerd__V1__ReaderPictureHash",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__ReaderPictureHash),
+  1,
+  pickerd__v1__reader_picture_hash__field_descriptors,
+  pickerd__v1__reader_picture_hash__field_indices_by_name,
+  1,  pickerd__v1__reader_picture_hash__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__reader_picture_hash__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor pickerd__v1__reader_plan__field_descriptors[2] =
@@ -2395,7 +2600,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_coordinate__descriptor =
   (ProtobufCMessageInit) pickerd__v1__reader_coordinate__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[24] =
+static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descriptors[26] =
 {
   {
     "kind",
@@ -2685,6 +2890,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__reader_probed__field_descript
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "picture_hash",
+    25,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_FIXED64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, picture_hash),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "has_picture_hash",
+    26,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ReaderProbed, has_picture_hash),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   15,   /* field[15] = burst_identifier */
@@ -2698,6 +2927,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   9,   /* field[9] = has_exposure */
   18,   /* field[18] = has_make */
   19,   /* field[19] = has_model */
+  25,   /* field[25] = has_picture_hash */
   20,   /* field[20] = has_software */
   16,   /* field[16] = image_data_ends_early */
   0,   /* field[0] = kind */
@@ -2705,6 +2935,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
   7,   /* field[7] = model */
   10,   /* field[10] = orientation */
   17,   /* field[17] = people */
+  24,   /* field[24] = picture_hash */
   12,   /* field[12] = pixel_height */
   11,   /* field[11] = pixel_width */
   23,   /* field[23] = sidecar_problem */
@@ -2715,7 +2946,7 @@ static const unsigned pickerd__v1__reader_probed__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__reader_probed__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 24 }
+  { 0, 26 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
 {
@@ -2725,7 +2956,7 @@ const ProtobufCMessageDescriptor pickerd__v1__reader_probed__descriptor =
   "Pickerd__V1__ReaderProbed",
   "pickerd.v1",
   sizeof(Pickerd__V1__ReaderProbed),
-  24,
+  26,
   pickerd__v1__reader_probed__field_descriptors,
   pickerd__v1__reader_probed__field_indices_by_name,
   1,  pickerd__v1__reader_probed__number_ranges,

@@ -61,7 +61,8 @@ enum Readers {
         // Photos and videos: the Swift walkers (JPEG segments, PNG and WebP chunks, TIFF IFDs,
         // CIFF, JPEG XL boxes, XMP people) and, under them, libexif, libheif, libjxl and FFmpeg
         // (Debian's, not instrumented: they add no coverage, but a crash in them is still seen).
-        Reader(name: "media", file: "photo") { _, path in _ = try? MediaProbe.probe(path: path, timeZone: utc, readPeople: true) },
+        // The indexer's probe: a still's picture hashed too (its EXIF thumbnail, else the picture).
+        Reader(name: "media", file: "photo") { _, path in _ = try? MediaProbe.probe(path: path, timeZone: utc, readPeople: true, hashPicture: true) },
         // XMP packets alone: the people a photo names (ExportXML under it).
         Reader(name: "xmp", file: "photo.xmp") { bytes, _ in
             if let packet = XMPPeople.packet(in: bytes) { _ = XMPPeople.names(inPacket: packet) }

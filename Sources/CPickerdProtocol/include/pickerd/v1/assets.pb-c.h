@@ -519,6 +519,14 @@ struct  Pickerd__V1__Item
 {
   ProtobufCMessage base;
   char *id;
+  /*
+   * The offset from UTC, in seconds east, of the local time where this item happened (a photo's
+   * EXIF OffsetTime, a track's own zone, else the time zone of its place at its instant), so an app
+   * can write the time as it was lived there. Set only in an outcome, and only when the person kept
+   * a place of the suggestion (an offset tells a region); unset when nothing gives it, and always
+   * unset in what pickers are shown (they have `Suggestion.local_utc_offset_s`).
+   */
+  Pickerd__V1__Int64Value *local_utc_offset_s;
   Pickerd__V1__Item__AssetCase asset_case;
   union {
     Pickerd__V1__Photo *photo;
@@ -539,7 +547,7 @@ struct  Pickerd__V1__Item
 };
 #define PICKERD__V1__ITEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__item__descriptor) \
-    , (char *)protobuf_c_empty_string, PICKERD__V1__ITEM__ASSET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, NULL, PICKERD__V1__ITEM__ASSET__NOT_SET, {0} }
 
 
 /*

@@ -19,12 +19,14 @@ PROTOBUF_C__BEGIN_DECLS
 typedef struct Pickerd__V1__ReaderRequest Pickerd__V1__ReaderRequest;
 typedef struct Pickerd__V1__ReaderPlanImport Pickerd__V1__ReaderPlanImport;
 typedef struct Pickerd__V1__ReaderProbeMedia Pickerd__V1__ReaderProbeMedia;
+typedef struct Pickerd__V1__ReaderHashPicture Pickerd__V1__ReaderHashPicture;
 typedef struct Pickerd__V1__ReaderReadWorkout Pickerd__V1__ReaderReadWorkout;
 typedef struct Pickerd__V1__ReaderReadExport Pickerd__V1__ReaderReadExport;
 typedef struct Pickerd__V1__ReaderActivityName Pickerd__V1__ReaderActivityName;
 typedef struct Pickerd__V1__ReaderDecodePreview Pickerd__V1__ReaderDecodePreview;
 typedef struct Pickerd__V1__ReaderOpenReply Pickerd__V1__ReaderOpenReply;
 typedef struct Pickerd__V1__ReaderReply Pickerd__V1__ReaderReply;
+typedef struct Pickerd__V1__ReaderPictureHash Pickerd__V1__ReaderPictureHash;
 typedef struct Pickerd__V1__ReaderPlan Pickerd__V1__ReaderPlan;
 typedef struct Pickerd__V1__ReaderFailure Pickerd__V1__ReaderFailure;
 typedef struct Pickerd__V1__ReaderOpen Pickerd__V1__ReaderOpen;
@@ -85,7 +87,8 @@ typedef enum {
   PICKERD__V1__READER_REQUEST__KIND_READ_EXPORT = 4,
   PICKERD__V1__READER_REQUEST__KIND_DECODE_PREVIEW = 5,
   PICKERD__V1__READER_REQUEST__KIND_OPEN_REPLY = 6,
-  PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT = 7
+  PICKERD__V1__READER_REQUEST__KIND_PLAN_IMPORT = 7,
+  PICKERD__V1__READER_REQUEST__KIND_HASH_PICTURE = 8
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__READER_REQUEST__KIND__CASE)
 } Pickerd__V1__ReaderRequest__KindCase;
 
@@ -119,6 +122,10 @@ struct  Pickerd__V1__ReaderRequest
      * no descriptor: the files are asked for (ReaderReply.open)
      */
     Pickerd__V1__ReaderPlanImport *plan_import;
+    /*
+     * one descriptor: the still whose whole picture to hash
+     */
+    Pickerd__V1__ReaderHashPicture *hash_picture;
   };
 };
 #define PICKERD__V1__READER_REQUEST__INIT \
@@ -168,6 +175,22 @@ struct  Pickerd__V1__ReaderProbeMedia
 #define PICKERD__V1__READER_PROBE_MEDIA__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probe_media__descriptor) \
     , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * A still's picture hash from its whole picture decoded: the probe hashes only what is cheap to
+ * decode (a thumbnail the file holds, a small file), and pickerd asks for this only for a photo
+ * taken seconds from another, where a near-duplicate may be (ReaderReply.picture_hash).
+ */
+struct  Pickerd__V1__ReaderHashPicture
+{
+  ProtobufCMessage base;
+  char *name;
+  char *content_type;
+};
+#define PICKERD__V1__READER_HASH_PICTURE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_hash_picture__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
 
 
 struct  Pickerd__V1__ReaderReadWorkout
@@ -258,7 +281,8 @@ typedef enum {
   PICKERD__V1__READER_REPLY__KIND_FAILURE = 6,
   PICKERD__V1__READER_REPLY__KIND_OPEN = 7,
   PICKERD__V1__READER_REPLY__KIND_PROGRESS = 8,
-  PICKERD__V1__READER_REPLY__KIND_PLAN = 9
+  PICKERD__V1__READER_REPLY__KIND_PLAN = 9,
+  PICKERD__V1__READER_REPLY__KIND_PICTURE_HASH = 10
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__READER_REPLY__KIND__CASE)
 } Pickerd__V1__ReaderReply__KindCase;
 
@@ -276,11 +300,22 @@ struct  Pickerd__V1__ReaderReply
     Pickerd__V1__ReaderOpen *open;
     Pickerd__V1__ReaderProgress *progress;
     Pickerd__V1__ReaderPlan *plan;
+    Pickerd__V1__ReaderPictureHash *picture_hash;
   };
 };
 #define PICKERD__V1__READER_REPLY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_reply__descriptor) \
     , 0, PICKERD__V1__READER_REPLY__KIND__NOT_SET, {0} }
+
+
+struct  Pickerd__V1__ReaderPictureHash
+{
+  ProtobufCMessage base;
+  uint64_t hash;
+};
+#define PICKERD__V1__READER_PICTURE_HASH__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_picture_hash__descriptor) \
+    , 0 }
 
 
 struct  Pickerd__V1__ReaderPlan
@@ -391,10 +426,15 @@ struct  Pickerd__V1__ReaderProbed
    * why the sidecar asked for could not be read; empty when it was
    */
   char *sidecar_problem;
+  /*
+   * a still's difference hash (dHash): near-duplicates share most bits
+   */
+  uint64_t picture_hash;
+  protobuf_c_boolean has_picture_hash;
 };
 #define PICKERD__V1__READER_PROBED__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__reader_probed__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, NULL, NULL, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0, NULL, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 struct  Pickerd__V1__ReaderPoint
@@ -754,6 +794,25 @@ Pickerd__V1__ReaderProbeMedia *
 void   pickerd__v1__reader_probe_media__free_unpacked
                      (Pickerd__V1__ReaderProbeMedia *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__ReaderHashPicture methods */
+void   pickerd__v1__reader_hash_picture__init
+                     (Pickerd__V1__ReaderHashPicture         *message);
+size_t pickerd__v1__reader_hash_picture__get_packed_size
+                     (const Pickerd__V1__ReaderHashPicture   *message);
+size_t pickerd__v1__reader_hash_picture__pack
+                     (const Pickerd__V1__ReaderHashPicture   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__reader_hash_picture__pack_to_buffer
+                     (const Pickerd__V1__ReaderHashPicture   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ReaderHashPicture *
+       pickerd__v1__reader_hash_picture__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__reader_hash_picture__free_unpacked
+                     (Pickerd__V1__ReaderHashPicture *message,
+                      ProtobufCAllocator *allocator);
 /* Pickerd__V1__ReaderReadWorkout methods */
 void   pickerd__v1__reader_read_workout__init
                      (Pickerd__V1__ReaderReadWorkout         *message);
@@ -867,6 +926,25 @@ Pickerd__V1__ReaderReply *
                       const uint8_t       *data);
 void   pickerd__v1__reader_reply__free_unpacked
                      (Pickerd__V1__ReaderReply *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__ReaderPictureHash methods */
+void   pickerd__v1__reader_picture_hash__init
+                     (Pickerd__V1__ReaderPictureHash         *message);
+size_t pickerd__v1__reader_picture_hash__get_packed_size
+                     (const Pickerd__V1__ReaderPictureHash   *message);
+size_t pickerd__v1__reader_picture_hash__pack
+                     (const Pickerd__V1__ReaderPictureHash   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__reader_picture_hash__pack_to_buffer
+                     (const Pickerd__V1__ReaderPictureHash   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__ReaderPictureHash *
+       pickerd__v1__reader_picture_hash__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__reader_picture_hash__free_unpacked
+                     (Pickerd__V1__ReaderPictureHash *message,
                       ProtobufCAllocator *allocator);
 /* Pickerd__V1__ReaderPlan methods */
 void   pickerd__v1__reader_plan__init
@@ -1316,6 +1394,9 @@ typedef void (*Pickerd__V1__ReaderPlanImport_Closure)
 typedef void (*Pickerd__V1__ReaderProbeMedia_Closure)
                  (const Pickerd__V1__ReaderProbeMedia *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__ReaderHashPicture_Closure)
+                 (const Pickerd__V1__ReaderHashPicture *message,
+                  void *closure_data);
 typedef void (*Pickerd__V1__ReaderReadWorkout_Closure)
                  (const Pickerd__V1__ReaderReadWorkout *message,
                   void *closure_data);
@@ -1333,6 +1414,9 @@ typedef void (*Pickerd__V1__ReaderOpenReply_Closure)
                   void *closure_data);
 typedef void (*Pickerd__V1__ReaderReply_Closure)
                  (const Pickerd__V1__ReaderReply *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__ReaderPictureHash_Closure)
+                 (const Pickerd__V1__ReaderPictureHash *message,
                   void *closure_data);
 typedef void (*Pickerd__V1__ReaderPlan_Closure)
                  (const Pickerd__V1__ReaderPlan *message,
@@ -1413,12 +1497,14 @@ extern const ProtobufCEnumDescriptor    pickerd__v1__reader_failure_kind__descri
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_plan_import__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_probe_media__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__reader_hash_picture__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_read_workout__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_read_export__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_activity_name__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_decode_preview__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_open_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_reply__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__reader_picture_hash__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_plan__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_failure__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__reader_open__descriptor;
