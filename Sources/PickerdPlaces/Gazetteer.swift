@@ -43,6 +43,12 @@ public final class Gazetteer: Sendable {
     /// Reads every city libgeonames holds, and the small places outside them (``Data/places.tsv``),
     /// into a one-degree grid.
     public convenience init() {
+        self.init(placesFrom: Self.placesFiles())
+    }
+
+    /// libgeonames' cities and the small places of the first of `files` that exists (only the cities,
+    /// logged once, when none does).
+    convenience init(placesFrom files: [String]) {
         var cities: [City] = []
         let count = Int(pickerd_city_count())
         cities.reserveCapacity(count)
@@ -55,7 +61,7 @@ public final class Gazetteer: Sendable {
                                countryCode: text(raw.country_code), timeZone: text(raw.time_zone),
                                latitude: raw.latitude, longitude: raw.longitude, population: Int(raw.population)))
         }
-        self.init(cities: Self.citiesAndSmallPlaces(cities))
+        self.init(cities: Self.citiesAndSmallPlaces(cities, from: files))
     }
 
     /// A gazetteer of the given places, in a one-degree grid.
