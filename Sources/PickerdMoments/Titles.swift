@@ -56,16 +56,11 @@ extension SuggestionBuilder {
         case .timeAtHome:
             return place != nil ? "\(weekday) \(part.lowercased()) at home" : "A quiet \(weekday) \(part.lowercased())"
         case .trip:
-            let cities = items.flatMap { item -> [String] in
-                switch item.asset {
-                case .location(let l): [l.city]
-                case .locationGroup(let g): g.locations.map(\.city)
-                default: []
-                }
-            }.filter { !$0.isEmpty }
             let days = Set(items.map { time.day(of: $0) }).count
-            // The city most of its places are in (the first of equals): where the trip went.
-            if let city = Self.mostCommonCity(cities) { return "\(days) \(days == 1 ? "day" : "days") in \(city)" }
+            // Where its nights were, else the city most of its places are in: where the trip went.
+            if let place = Self.tripPlace(items, time: time) {
+                return "\(days) \(days == 1 ? "day" : "days") \(place.hasPrefix("near ") ? place : "in \(place)")"
+            }
             // No place kept: being away is what the places said, so the title is just the days.
             return span(items)
         case .weeklySummary:
@@ -113,9 +108,52 @@ extension SuggestionBuilder {
         }
     }
 
-    /// Where a trip went: the city most of its places are in, the first of equals (the one reached
-    /// first). The trip's id and its title both say it this way: the id from every place away, the
-    /// title from the places the person kept.
+    /// Where a trip went, as its title and id say it: where its nights were (the stays that cover
+    /// 01:00–05:00 local time), by the city most of them name; a city the gazetteer places farther
+    /// from the nights than the nights are from each other (beyond its own disc) is not where they
+    /// were (a weekend in Katoomba was "3 days in Liverpool", 60 km away, when the gazetteer lacked
+    /// small towns), and the gazetteer names the nights' middle instead: the town it lies in, else
+    /// "near <town>", else, with no populated place within 60 km, the region ("New South Wales").
+    /// A name the gazetteer does not know (the person's data: "Blue Mtns") is theirs and stands.
+    /// Without a night among `items` that names a city, the city most of its places are in
+    /// (``mostCommonCity(_:)``): a place with no city says nothing of one.
+    /// The id says it from every place away, the title from the places the person kept.
+    /// - Parameters:
+    ///   - items: the trip's items.
+    ///   - time: the person's clock, for the nights.
+    ///   - gazetteer: the places a city's name is checked against (tests give their own).
+    /// - Returns: "Katoomba", "near Katoomba" or "New South Wales"; `nil` when no item names a place.
+    static func tripPlace(_ items: [LibraryItem], time: LocalTime, gazetteer: Gazetteer = .shared) -> String? {
+        let cities = items.flatMap { item -> [String] in
+            switch item.asset {
+            case .location(let l): [l.city]
+            case .locationGroup(let g): g.locations.map(\.city)
+            default: []
+            }
+        }.filter { !$0.isEmpty }
+        let nights = items.compactMap { item -> (city: String, at: Coordinate)? in
+            guard item.kind == .location, case .location(let l) = item.asset, let at = position(item) else { return nil }
+            let first = time.day(item.startMs, offset: item.utcOffsetSeconds), last = time.day(max(item.startMs, item.endMs - 1), offset: item.utcOffsetSeconds)
+            let covers = (first...min(last, first + 31)).contains { day in
+                time.ms(day: day, hour: 1, offset: item.utcOffsetSeconds) < item.endMs && time.ms(day: day, hour: 5, offset: item.utcOffsetSeconds) > item.startMs
+            }
+            return covers ? (l.city.trimmingCharacters(in: .whitespaces), at) : nil
+        }
+        // A place with no city of its own says nothing of one: the title says no more than the items.
+        guard let city = mostCommonCity(nights.map(\.city).filter { !$0.isEmpty }) else { return mostCommonCity(cities) }
+        let middle = Coordinate(latitude: nights.map(\.at.latitude).reduce(0, +) / Double(nights.count),
+                                longitude: nights.map(\.at.longitude).reduce(0, +) / Double(nights.count))
+        let spread = nights.map { Gazetteer.distance(middle.latitude, middle.longitude, $0.at.latitude, $0.at.longitude) }.max() ?? 0
+        let known = gazetteer.cities(near: middle.latitude, middle.longitude, within: 400_000)
+            .filter { $0.name.compare(city, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }
+        if known.isEmpty || known.contains(where: {
+            Gazetteer.distance(middle.latitude, middle.longitude, $0.latitude, $0.longitude) <= max(spread, $0.radiusM)
+        }) { return city }
+        guard let named = gazetteer.name(latitude: middle.latitude, longitude: middle.longitude) else { return city }
+        return named.isInCity ? named.city.name : named.place
+    }
+
+    /// The city most of a trip's places are in, the first of equals (the one reached first).
     static func mostCommonCity(_ cities: [String]) -> String? {
         let counts = Dictionary(cities.map { ($0, 1) }, uniquingKeysWith: +)
         guard let most = counts.values.max() else { return nil }

@@ -29,9 +29,10 @@ public struct City: Sendable, Hashable {
 /// An offline gazetteer: the nearest city to a coordinate, from GeoNames' cities (24,361 in
 /// libgeonames 0.3.0), with no network, ever.
 ///
-/// The cities are read once, on first use, into a grid of one-degree cells; a lookup searches the
-/// cells in rings around the coordinate until no closer city can lie further out. Each lookup reads a
-/// few dozen cities (Tools/bench-places measures it).
+/// The cities are read once, on first use, into grids of tenth-of-a-degree and one-degree cells; a
+/// lookup searches the cells in rings around the coordinate until no closer city can lie further
+/// out, the fine grid first (about a degree around), the coarse one when nothing that near is
+/// proven nearest. Each lookup reads a few dozen places (Tools/bench-places measures it).
 public final class Gazetteer: Sendable {
     /// The gazetteer of libgeonames' cities, read on first use.
     public static let shared = Gazetteer()
@@ -39,9 +40,23 @@ public final class Gazetteer: Sendable {
     /// Every city.
     public let cities: [City]
     private let cells: [Int: [Int32]]
+    /// Every place's centre, packed, so a search reads no strings (copying a ``City`` retains five).
+    private let latitudes: [Double], longitudes: [Double]
+    /// A grid of tenth-of-a-degree cells for the first, near search: with cities500's small places a
+    /// one-degree cell of Europe or India holds hundreds of places, and a lookup scanned thousands
+    /// (p99 0.9 ms). Each cell's places are a range of ``fineOrder``.
+    private let fineCells: [Int: Range<Int32>]
+    private let fineOrder: [Int32]
 
-    /// Reads every city libgeonames holds into a one-degree grid.
+    /// Reads every city libgeonames holds, and the small places outside them (``Data/places.tsv``),
+    /// into its grids.
     public convenience init() {
+        self.init(placesFrom: Self.placesFiles())
+    }
+
+    /// libgeonames' cities and the small places of the first of `files` that exists (only the cities,
+    /// logged once, when none does).
+    convenience init(placesFrom files: [String]) {
         var cities: [City] = []
         let count = Int(pickerd_city_count())
         cities.reserveCapacity(count)
@@ -54,10 +69,10 @@ public final class Gazetteer: Sendable {
                                countryCode: text(raw.country_code), timeZone: text(raw.time_zone),
                                latitude: raw.latitude, longitude: raw.longitude, population: Int(raw.population)))
         }
-        self.init(cities: cities)
+        self.init(cities: Self.citiesAndSmallPlaces(cities, from: files))
     }
 
-    /// A gazetteer of the given places, in a one-degree grid.
+    /// A gazetteer of the given places, in its grids.
     /// - Parameter cities: the places.
     public init(cities: [City]) {
         var cells: [Int: [Int32]] = [:]
@@ -66,6 +81,19 @@ public final class Gazetteer: Sendable {
         }
         self.cities = cities
         self.cells = cells
+        latitudes = cities.map(\.latitude)
+        longitudes = cities.map(\.longitude)
+        let keyed = cities.indices.map { (Self.fineCell(cities[$0].latitude, cities[$0].longitude), Int32($0)) }.sorted { $0 < $1 }
+        var fineCells: [Int: Range<Int32>] = [:]
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count, keyed[end].0 == keyed[start].0 { end += 1 }
+            fineCells[keyed[start].0] = Int32(start)..<Int32(end)
+            start = end
+        }
+        self.fineCells = fineCells
+        fineOrder = keyed.map(\.1)
     }
 
     /// The city nearest to a coordinate, and how far its centre is.
@@ -76,6 +104,7 @@ public final class Gazetteer: Sendable {
     ///   the coordinate is not a number).
     public func nearest(latitude: Double, longitude: Double) -> (city: City, distanceM: Double)? {
         guard latitude.isFinite, longitude.isFinite, !cities.isEmpty else { return nil }
+        if let near = nearestClose(latitude: latitude, longitude: longitude).found { return (cities[near.index], near.distance) }
         let row = Self.row(latitude), column = Self.column(longitude)
         var best: (index: Int, distance: Double)?
         // Ring r holds the cells r steps away; any city in ring r is at least r − 1 degrees away in
@@ -89,8 +118,7 @@ public final class Gazetteer: Sendable {
                 let columns = edge ? Array((column - ring)...(column + ring)) : [column - ring, column + ring]
                 for c in Set(columns.map { (($0 % 360) + 360) % 360 }) {
                     for index in cells[Self.cell(r, c)] ?? [] {
-                        let city = cities[Int(index)]
-                        let d = Self.distance(latitude, longitude, city.latitude, city.longitude)
+                        let d = Self.distance(latitude, longitude, latitudes[Int(index)], longitudes[Int(index)])
                         if best.map({ d < $0.distance }) ?? true { best = (Int(index), d) }
                     }
                 }
@@ -98,6 +126,54 @@ public final class Gazetteer: Sendable {
         }
         return best.map { (cities[$0.index], $0.distance) }
     }
+
+    /// The nearest place within `limit` metres, or `nil` when none is (a neighbourhood within its
+    /// reach): the near search alone answers a short limit, without the one-degree search.
+    func nearest(latitude: Double, longitude: Double, within limit: Double) -> (city: City, distanceM: Double)? {
+        guard latitude.isFinite, longitude.isFinite, !cities.isEmpty else { return nil }
+        let close = nearestClose(latitude: latitude, longitude: longitude, within: limit)
+        if close.proven { return close.found.map { (cities[$0.index], $0.distance) } }
+        return nearest(latitude: latitude, longitude: longitude).flatMap { $0.distanceM <= limit ? $0 : nil }
+    }
+
+    /// The nearest place when it lies within about a degree (and within `limit`), from the
+    /// tenth-of-a-degree grid: rings of cells around the coordinate until no nearer place can lie
+    /// further out, as ``nearest(latitude:longitude:)`` does with whole degrees. `proven` is false
+    /// when that is not settled within ``fineRings`` rings (the open sea, a desert), and the
+    /// one-degree search answers; when true, `found` is the nearest within `limit`, or `nil` for none.
+    private func nearestClose(latitude: Double, longitude: Double, within limit: Double = .infinity)
+        -> (found: (index: Int, distance: Double)?, proven: Bool) {
+        let row = Self.fineRow(latitude), column = Self.fineColumn(longitude)
+        var best: (index: Int, distance: Double)?
+        func visit(_ r: Int, _ c: Int) {
+            guard let range = fineCells[r * 3_600 + ((c % 3_600) + 3_600) % 3_600] else { return }
+            for position in range {
+                let index = Int(fineOrder[Int(position)])
+                let d = Self.distance(latitude, longitude, latitudes[index], longitudes[index])
+                if best.map({ d < $0.distance }) ?? true { best = (index, d) }
+            }
+        }
+        for ring in 0...Self.fineRings {
+            // Any place in ring r is at least r − 1 tenths of a degree away in latitude or longitude.
+            let shortest = max(0.01, cos(min(89.9, abs(latitude) + Double(ring) / 10) * .pi / 180))
+            if Double(ring - 1) * 11_100 * shortest > min(best?.distance ?? .infinity, limit) {
+                return (best.flatMap { $0.distance <= limit ? $0 : nil }, true)
+            }
+            if ring == 0 { visit(row, column); continue }
+            for r in (row - ring)...(row + ring) where r >= 0 && r < 1_800 {
+                if r == row - ring || r == row + ring {
+                    for c in (column - ring)...(column + ring) { visit(r, c) }
+                } else {
+                    visit(r, column - ring)
+                    visit(r, column + ring)
+                }
+            }
+        }
+        return (nil, false)
+    }
+
+    /// How many rings of tenth-of-a-degree cells the near search looks through: about a degree.
+    private static let fineRings = 12
 
     /// The cities whose centre lies within `distance` of a coordinate, from the grid cells around it.
     /// - Parameters:
@@ -133,4 +209,7 @@ public final class Gazetteer: Sendable {
     private static func row(_ latitude: Double) -> Int { min(179, max(0, Int((latitude + 90).rounded(.down)))) }
     private static func column(_ longitude: Double) -> Int { ((Int((longitude + 180).rounded(.down)) % 360) + 360) % 360 }
     private static func cell(_ row: Int, _ column: Int) -> Int { row * 360 + column }
+    private static func fineRow(_ latitude: Double) -> Int { min(1_799, max(0, Int(((latitude + 90) * 10).rounded(.down)))) }
+    private static func fineColumn(_ longitude: Double) -> Int { ((Int(((longitude + 180) * 10).rounded(.down)) % 3_600) + 3_600) % 3_600 }
+    private static func fineCell(_ latitude: Double, _ longitude: Double) -> Int { fineRow(latitude) * 3_600 + fineColumn(longitude) }
 }

@@ -45,7 +45,7 @@ extension Gazetteer {
 
     /// ``neighbourhood(latitude:longitude:)`` among the given neighbourhoods (tests give their own).
     static func neighbourhood(latitude: Double, longitude: Double, in neighbourhoods: Gazetteer) -> String? {
-        guard let (place, distance) = neighbourhoods.nearest(latitude: latitude, longitude: longitude), distance <= reach else { return nil }
+        guard let (place, distance) = neighbourhoods.nearest(latitude: latitude, longitude: longitude, within: reach), distance <= reach else { return nil }
         return place.name
     }
 

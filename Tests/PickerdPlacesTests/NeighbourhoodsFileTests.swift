@@ -53,7 +53,7 @@ struct NeighbourhoodsFileTests {
         #expect(Gazetteer.shared.name(latitude: 52.4986, longitude: 13.4187, neighbourhoods: none)?.place == "Berlin")
         #expect(Gazetteer.shared.name(latitude: 35.7056, longitude: 139.7731, neighbourhoods: none)?.place == "Tokyo")
         // Outside cities nothing changes; with the file, the neighbourhood.
-        #expect(Gazetteer.shared.name(latitude: 41.738, longitude: -8.144, neighbourhoods: none)?.place == "near Arcos de Valdevez")
+        #expect(Gazetteer.shared.name(latitude: 41.738, longitude: -8.144, neighbourhoods: none)?.place == "near Vieira do Minho")
         #expect(Gazetteer.shared.name(latitude: 52.4986, longitude: 13.4187)?.place == "Kreuzberg")
     }
 

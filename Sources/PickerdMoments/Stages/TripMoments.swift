@@ -61,13 +61,9 @@ struct TripMoments: MomentStage {
             let longest = Set(longestByDay.values.map(\.id))
             during.removeAll { $0.kind == .location && !longest.contains($0.id) }
             guard let first = during.first else { return nil }
-            // Its id's place: the city most of its places away are in, as its title says it
-            // (``SuggestionBuilder/mostCommonCity(_:)``), from every place away, not only those kept.
-            let cities = during.compactMap { item -> String? in
-                guard case .location(let l) = item.asset, !l.city.isEmpty, isAway(item) else { return nil }
-                return l.city
-            }
-            let city = SuggestionBuilder.mostCommonCity(cities) ?? SuggestionBuilder.cell(first.coordinate)
+            // Its id's place: where its nights were, as its title says it
+            // (``SuggestionBuilder/tripPlace(_:time:gazetteer:)``), from every place away, not only those kept.
+            let city = SuggestionBuilder.tripPlace(during.filter { $0.kind != .location || isAway($0) }, time: time) ?? SuggestionBuilder.cell(first.coordinate)
             return Moment(kind: .trip, anchor: first.startMs, place: city, items: during, window: (start, end))
         }
     }
