@@ -134,13 +134,15 @@ public enum ReflectionPrompts {
         var last: [Int64: LibraryItem] = [:]
         var ownPrompts = Set<Int64>()
         for item in items where item.source != source && item.source != LibraryItem.photoStaySource && window.contains(item.startMs) {
-            let week = time.week(of: item.startMs, offset: item.utcOffsetSeconds).start
+            // The person's weeks as the engine's windows cut them (not each item's own offset), so a
+            // week is always built whole, in one window: building week by week gives what a full build does.
+            let week = time.week(of: item.startMs).start
             if item.kind == .reflection { ownPrompts.insert(week) }
             if last[week].map({ ($0.startMs, $0.id.uuidString) < (item.startMs, item.id.uuidString) }) ?? true { last[week] = item }
         }
         return last.keys.sorted().filter { !ownPrompts.contains($0) }.flatMap { weekStart -> [LibraryItem] in
             let anchor = last[weekStart]!
-            let monday = Int64(time.week(of: anchor.startMs, offset: anchor.utcOffsetSeconds).monday)
+            let monday = Int64(time.week(of: anchor.startMs).monday)
             let number = monday >= 0 ? monday / 7 : (monday - 6) / 7
             return indices(week: number).map { item($0, week: number, at: anchor.startMs, offset: anchor.utcOffsetSeconds) }
         }

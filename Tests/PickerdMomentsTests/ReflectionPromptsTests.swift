@@ -74,7 +74,7 @@ struct ReflectionPromptsTests {
         let temporary = try TemporaryStore()
         var items = PhotoStaysTests.library()
         items.append(LibraryItem(id: UUID(), asset: .reflection(Reflection(prompt: "What did the sea sound like?")),
-                                 startMs: PhotoStaysTests.monday + 3_600_000, source: "file"))
+                                 startMs: PhotoStaysTests.monday + 2 * 86_400_000 + 12 * 3_600_000, source: "file"))
         try temporary.store.insert(items)
         try MomentEngine(store: temporary.store).rebuildAll()
         let prompts = try temporary.store.items().filter { $0.source == ReflectionPrompts.source }

@@ -22,7 +22,7 @@ struct WeekRoutineWordingTests {
         let week = try #require(built.first { $0.kind == .weeklySummary && $0.anchorMs == R.monday }, "\(built.map(\.title))")
         // 3 × (4.1 + 4.3) km is 25 km; the most first.
         #expect(week.title.hasPrefix("Your week from "), "\(week.title)")
-        #expect(week.title.hasSuffix(": 6 rides to work, 25 km; 3 strength training sessions; 1 walk to work, 4 km"), "\(week.title)")
+        #expect(week.title.hasSuffix(": 6 rides to work, 25 km; 3 weight training sessions; 1 walk to work, 4 km"), "\(week.title)")
         // The week before held only the gym: its summary (if any) says no rides.
         #expect(!built.contains { $0.kind == .weeklySummary && $0.anchorMs != R.monday && $0.title.contains("ride") }, "\(built.map(\.title))")
         #expect(!built.contains { $0.kind == .workout }, "\(built.map(\.title))")
