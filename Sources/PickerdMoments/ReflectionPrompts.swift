@@ -18,10 +18,12 @@ public import PickerdWire
 ///   so an app that is given one learns nothing but that the person kept it;
 /// - the reflection-prompts setting hides them as it hides every prompt (the lists leave out what a
 ///   category turned off holds), and the pickers' "Another prompt" cycles through the library's
-///   prompts, these among them.
+///   prompts, these among them;
+/// - they are the engine's, not the person's: like stays from photos they are derived items
+///   (``LibraryItem/isDerived``), which no count of the person's library holds.
 public enum ReflectionPrompts {
     /// The `source` of the prompts the engine offers.
-    public static let source = "prompts"
+    public static let source = LibraryItem.promptSource
     /// How many prompts a week gets.
     public static let perWeek = 2
 
@@ -133,7 +135,7 @@ public enum ReflectionPrompts {
     static func derive(from items: [LibraryItem], owning window: Range<Int64>, time: LocalTime) -> [LibraryItem] {
         var last: [Int64: LibraryItem] = [:]
         var ownPrompts = Set<Int64>()
-        for item in items where item.source != source && item.source != LibraryItem.photoStaySource && window.contains(item.startMs) {
+        for item in items where !item.isDerived && window.contains(item.startMs) {
             // The person's weeks as the engine's windows cut them (not each item's own offset), so a
             // week is always built whole, in one window: building week by week gives what a full build does.
             let week = time.week(of: item.startMs).start

@@ -39,10 +39,14 @@ struct ReflectionPromptsTests {
     func personsLibrary() throws {
         let temporary = try TemporaryStore()
         // Three weeks of photos, and a trip (PhotoStaysTests' life): nothing from the demo library.
-        try temporary.store.insert(PhotoStaysTests.library())
+        let library = PhotoStaysTests.library()
+        try temporary.store.insert(library)
         let builder = SuggestionBuilder(timeZone: TimeZone(identifier: "Europe/Berlin")!)
         let engine = MomentEngine(store: temporary.store, builder: builder)
         try engine.rebuildAll()
+        // The prompts (and the stays from photos) are the engine's: the person's library is what they brought.
+        #expect(try temporary.store.itemCounts().values.reduce(0, +) == library.count)
+        #expect(try temporary.store.personsItems().count == library.count)
         let prompts = try temporary.store.items().filter { $0.source == ReflectionPrompts.source }
         #expect(prompts.count == 3 * ReflectionPrompts.perWeek, "\(prompts.count)")
         // No leaking: a prompt's text is the project's, whatever the person's week held.
