@@ -15,8 +15,9 @@ public struct MomentEngine: Sendable {
     /// give other moments (new kinds, titles, windows, sources), so that pickerd builds a store's
     /// moments again when it starts with a newer engine than the one that built them. 1: until
     /// versions were recorded; 2: neighbourhood names, stays from photos (issue 31); 3: routine
-    /// workouts, moods joined to their day's moment, only listening that stands out (issue 42).
-    public static let version = 3
+    /// workouts, moods joined to their day's moment, only listening that stands out (issue 42);
+    /// 4: the project's reflection prompts in every library (issue 42).
+    public static let version = 4
 
     /// How far before and after a window the engine reads, so a trip or a run of photos that
     /// crosses its edge is seen whole (and left to the window where it begins).
@@ -142,7 +143,11 @@ public struct MomentEngine: Sendable {
         let stays = PhotoStays.derive(from: items, owning: window)
         try store.replaceDerivedItems(source: PhotoStays.source, startingIn: window, with: stays)
         items.removeAll { $0.source == PhotoStays.source && window.contains($0.startMs) }
-        items = (items + stays).sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+        // The window's reflection prompts, each week's from the project's set (``ReflectionPrompts``).
+        let prompts = ReflectionPrompts.derive(from: items, owning: window, time: builder.time)
+        try store.replaceDerivedItems(source: ReflectionPrompts.source, startingIn: window, with: prompts)
+        items.removeAll { $0.source == ReflectionPrompts.source && window.contains($0.startMs) }
+        items = (items + stays + prompts).sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
         // The calendar's events of the same span (summaries and times only), through their start index.
         let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
         return builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())

@@ -80,6 +80,15 @@ extension SuggestionBuilder {
             return nearest.map { "place \($0.0)" }
         }
 
+        /// What a ``knownPlace(at:time:within:)`` key is to the person, as a week's summary says
+        /// it: "home", "work", a frequent place's own name, else `nil`.
+        func placeWords(_ key: String) -> String? {
+            if key == "home" { return "home" }
+            guard key.hasPrefix("place "), let index = Int(key.dropFirst(6)), routine.indices.contains(index) else { return nil }
+            let place = routine[index]
+            return place.role == .work ? "work" : place.name.isEmpty ? nil : place.name
+        }
+
         /// Whether a visit is at home or a routine place.
         func isKnown(_ visit: LibraryItem) -> Bool { isHome(visit) || isRoutine(visit) }
 

@@ -63,6 +63,18 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     /// The `source` of the stays the moments engine derives from photos where no location source
     /// says where the person was (PickerdMoments' `PhotoStays`).
     public static let photoStaySource = "photos"
+    /// The `source` of the reflection prompts the project writes, which the moments engine offers
+    /// every library (PickerdMoments' `ReflectionPrompts`).
+    public static let promptSource = "prompts"
+    /// The sources of the items the moments engine derives and stores beside the person's (stays
+    /// from photos, the project's prompts). They are never counted as the person's items (status,
+    /// stats, the demo's "library already holds", home), and the engine derives them again: the one
+    /// rule for "the person's items" is ``isDerived``, and ``Store/personsItemsSQL`` says it in SQL.
+    public static let derivedSources: Set<String> = [photoStaySource, promptSource]
+
+    /// Whether the engine derived the item (its ``source`` is one of ``derivedSources``), so that it
+    /// is not one of the person's items.
+    public var isDerived: Bool { Self.derivedSources.contains(source) }
 
     /// The item's stable identifier (Apple's `ItemContent.id`).
     public var id: UUID
@@ -279,13 +291,13 @@ public struct HomeBase: Sendable, Hashable {
     /// Home found in a library held in memory: the place with the longest visits, work aside (a
     /// place being where its visits are, to about 300 m: ``placeCell(_:)``); without visits, the
     /// square kilometre with the most photos among those with photos on ``photoDays`` days or more.
-    /// Stays derived from photos count as neither.
+    /// Items the engine derived (stays from photos) count as neither.
     /// - Parameter items: the library.
     /// - Returns: the home base.
     public static func find(in items: [LibraryItem]) -> HomeBase {
         var dwell: [String: (Int64, Location)] = [:]
         var cells: [String: (Int, Coordinate, Set<Int64>)] = [:]
-        for item in items where item.source != LibraryItem.photoStaySource {
+        for item in items where !item.isDerived {
             if case .location(let l) = item.asset, l.isWorkLocation != true {
                 dwell[l.location.map { placeCell(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) } ?? l.place, default: (0, l)].0
                     += item.endMs - item.startMs

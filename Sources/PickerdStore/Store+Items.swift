@@ -42,13 +42,31 @@ extension Store {
         return true
     }
 
-    /// Every item in the library, oldest first. Reads the whole library: for tools and tests, never
-    /// on pickerd's presentation path (which reads by id and by time range).
+    /// Every item in the library, oldest first, those the engine derived among them. Reads the whole
+    /// library: for tools and tests, never on pickerd's presentation path (which reads by id and by
+    /// time range).
     /// - Returns: the items.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func items() throws(StoreError) -> [LibraryItem] {
         try read("read the library") { db in try ItemCodec.loadAll(db) }
     }
+
+    /// The person's items, oldest first: every item but those the engine derived
+    /// (``LibraryItem/isDerived``). What a person would count as their library; for tools and tests.
+    /// - Returns: the items.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func personsItems() throws(StoreError) -> [LibraryItem] {
+        try items().filter { !$0.isDerived }
+    }
+
+    /// The SQL condition that an `item` row is one of the person's, not one the engine derived
+    /// (``LibraryItem/derivedSources``): the one rule ``LibraryItem/isDerived`` says in Swift.
+    /// - Parameter table: the `item` table's name or alias in the query.
+    /// - Returns: the condition, e.g. `i.source NOT IN ('photos', 'prompts')`.
+    static func personsItemsSQL(_ table: String = "item") -> String { "\(table).source NOT IN \(derivedSourcesSQL)" }
+
+    /// ``LibraryItem/derivedSources`` as an SQL list: `('photos', 'prompts')`.
+    static let derivedSourcesSQL = "(" + LibraryItem.derivedSources.sorted().map { "'\($0)'" }.joined(separator: ", ") + ")"
 
     /// The items with these ids, in the order given (unknown ids are left out).
     /// - Parameter ids: item ids.
@@ -99,8 +117,8 @@ extension Store {
 
     /// Where the person lives, as ``HomeBase/find(in:)`` says, computed by SQLite: the place with
     /// the longest visits (work aside), else the square kilometre with the most located items among
-    /// those with items on ``HomeBase/photoDays`` days or more; stays the engine derived from photos
-    /// count as neither (the photos themselves count).
+    /// those with items on ``HomeBase/photoDays`` days or more; items the engine derived (stays from
+    /// photos) count as neither (the photos themselves count).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func homeBase() throws(StoreError) -> HomeBase {
         try read("find home") { db in
@@ -109,18 +127,18 @@ extension Store {
                        CASE WHEN l.latitude IS NULL THEN l.place
                             ELSE CAST(ROUND(l.latitude * 300) AS INTEGER) || ',' || CAST(ROUND(l.longitude * 300) AS INTEGER) END AS cell
                 FROM location l JOIN item i ON i.id = l.item_id
-                WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0 AND i.source != ?
+                WHERE i.kind = 'location' AND COALESCE(l.is_work_location, 0) = 0 AND \(Self.personsItemsSQL("i"))
                 GROUP BY cell ORDER BY dwell DESC, cell ASC LIMIT 1
-                """, arguments: [LibraryItem.photoStaySource]) {
+                """) {
                 let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
                 return HomeBase(place: row["place"], city: row["city"],
                                 coordinate: latitude.flatMap { la in longitude.map { Coordinate(latitude: la, longitude: $0) } })
             }
             if let row = try Row.fetchOne(db, sql: """
                 SELECT latitude, longitude, COUNT(*) AS n, COUNT(DISTINCT start_ms / 86400000) AS days FROM item
-                WHERE latitude IS NOT NULL AND source != ?
+                WHERE latitude IS NOT NULL AND \(Self.personsItemsSQL())
                 GROUP BY ROUND(latitude * 100), ROUND(longitude * 100) HAVING days >= \(HomeBase.photoDays) ORDER BY n DESC LIMIT 1
-                """, arguments: [LibraryItem.photoStaySource]) {
+                """) {
                 return HomeBase(coordinate: Coordinate(latitude: row["latitude"], longitude: row["longitude"]))
             }
             return HomeBase()
@@ -136,8 +154,10 @@ extension Store {
         }
     }
 
-    /// How many items of each kind the library holds (kept by triggers: a few rows are read), the
-    /// stays the engine derived from photos left out.
+    /// How many of the person's items of each kind the library holds (kept by triggers: a few rows
+    /// are read), the items the engine derived (``LibraryItem/derivedSources``: stays from photos,
+    /// the project's prompts) left out. What `pickerctl status` and `library stats` say, what
+    /// `doctor` judges and what decides that a library is empty.
     /// - Returns: counts by kind (kinds with none are absent).
     /// - Throws: ``StoreError`` `.unreadable`.
     public func itemCounts() throws(StoreError) -> [AssetKind: Int] {
@@ -146,11 +166,11 @@ extension Store {
             for row in try Row.fetchAll(db, sql: "SELECT kind, n FROM item_count WHERE n > 0") {
                 if let kind = AssetKind(rawValue: row["kind"]) { counts[kind] = row["n"] }
             }
-            // The stays the engine derived from photos are not the person's items (item_by_source).
-            let derived = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM item WHERE source = ?"),
-                                           arguments: [LibraryItem.photoStaySource]) ?? 0
-            if derived > 0, let locations = counts[.location] {
-                counts[.location] = locations - derived > 0 ? locations - derived : nil
+            // The derived items are few (a stay a day, two prompts a week), counted through item_by_source.
+            for row in try Row.fetchAll(db, sql: "SELECT kind, COUNT(*) AS n FROM item WHERE source IN \(Self.derivedSourcesSQL) GROUP BY kind") {
+                guard let kind = AssetKind(rawValue: row["kind"]), let all = counts[kind] else { continue }
+                let n: Int = row["n"]
+                counts[kind] = all - n > 0 ? all - n : nil
             }
             return counts
         }

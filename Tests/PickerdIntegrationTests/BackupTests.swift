@@ -117,7 +117,7 @@ struct BackupTests {
     func everything() throws {
         let (root, _) = try SalvageTests.filledStore()
         let expected = try Decisions(root + "/data")
-        let items = try Store(dataDirectory: root + "/data").items().count
+        let items = try Store(dataDirectory: root + "/data").personsItems().count
         let pickerd = try RunningPickerd(seed: false, root: root)
         let all = root + "/all.backup", decisions = root + "/decisions.backup"
         #expect(try pickerd.ctl(["backup", "--all", all]).status == 0)
@@ -134,7 +134,7 @@ struct BackupTests {
         #expect(!stats.stdout.contains(", 0 suggestions"), "moments built again: \(stats.stdout)")
         #expect(empty.stop() == 0)
         #expect(try Decisions(root + "/data").differences(expected) == [])
-        #expect(try Store(dataDirectory: root + "/data").items().count == items)
+        #expect(try Store(dataDirectory: root + "/data").personsItems().count == items)
     }
 
     @Test("export DIR: every table as JSON, the history entry for entry")

@@ -84,7 +84,7 @@ struct ImportTests {
         #expect(imported.stdout.contains("1 file not recognised as an export"))
 
         let store = try Store(dataDirectory: pickerd.data)
-        let items = try store.items()
+        let items = try store.personsItems()
         #expect(items.filter { $0.kind == .workout }.count == 1)
         // The visits, and where the run went (its own place item, named by the gazetteer).
         #expect(items.filter { $0.kind == .location && $0.externalID != "workout-place" }.count == 11)
@@ -108,7 +108,7 @@ struct ImportTests {
         // Importing the same folders again adds nothing.
         let again = try pickerd.ctl(["import", pickerd.root + "/Takeout", runs])
         #expect(again.stdout.contains("0 items added"), "\(again.stdout)")
-        #expect(try store.items().count == items.count)
+        #expect(try store.personsItems().count == items.count)
         pickerd.stop()
     }
 

@@ -60,7 +60,7 @@ struct ListeningImportTests {
         #expect(counts["stateOfMind"] == 5, "\(stats.stdout)")
 
         let store = try Store(dataDirectory: pickerd.data)
-        let items = try store.items()
+        let items = try store.personsItems()
         let says = try #require(items.first { if case .song(let s) = $0.asset { s.song == "Says" } else { false } })
         if case .song(let s) = says.asset { #expect(s.artist == "Nils Frahm" && s.album == "Spaces" && s.date?.unixMs == 1_612_096_467_000) }
         let rad = try #require(items.compactMap { if case .stateOfMind(let s) = $0.asset { s.state } else { nil } }.first { $0.valence == 1 })
@@ -78,7 +78,7 @@ struct ListeningImportTests {
                 "\(refused.stdout)")
         #expect(line(refused.stdout, "1.jsonl (listenbrainz)").contains("4 already imported"), "the zip again adds nothing: \(refused.stdout)")
         #expect(refused.stdout.contains("0 items added"), "\(refused.stdout)")
-        #expect(try store.items().count == items.count)
+        #expect(try store.personsItems().count == items.count)
         let status = try pickerd.ctl(["status"])
         #expect(status.status == 0, "pickerd serves on: \(status.stdout)")
         #expect(status.stdout.contains("library: 9 items"), "pickerd serves on: \(status.stdout)")

@@ -124,7 +124,7 @@ struct SourcesTests {
         let photo = try #require(try store.items().first { $0.media.first?.filename == "IMG_0001.jpg" })
         #expect(photo.startMs == 1_773_648_923_000)
         #expect(photo.coordinate?.latitude == 52.52)
-        #expect(try store.items().count == 2)
+        #expect(try store.personsItems().count == 2, "the two photos; the engine's prompts are not the person's")
 
         // The person moved its place in Google Photos and took it out again: only the sidecar changed.
         try sidecar("IMG_0001.jpg", latitude: 48.8566).write(toFile: folder + "/IMG_0001.jpg.supplemental-metadata.json", atomically: true, encoding: .utf8)

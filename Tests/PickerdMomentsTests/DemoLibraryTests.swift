@@ -124,6 +124,6 @@ struct DemoLibraryTests {
         #expect(error?.code == .invalid)
         let second = try DemoLibrary.seed(into: temporary.store, replace: true)
         #expect(second == first)
-        #expect(try temporary.store.items().count == first.items)
+        #expect(try temporary.store.personsItems().count == first.items)
     }
 }

@@ -33,6 +33,32 @@ struct StoreTests {
         #expect(try temporary.store.suggestions().count == 3)
     }
 
+    @Test("the items the engine derives (stays from photos, the project's prompts) are not the person's: not counted, not their items, not home")
+    func derivedItemsAreNotThePersons() throws {
+        let temporary = try TemporaryStore()
+        try temporary.store.insert(FullItems.all)
+        let persons = try temporary.store.itemCounts()
+        // A long stay the engine derived far from every place of the person's, and two prompts.
+        let stay = LibraryItem(id: UUID(), asset: .location(Location(place: "Derived", city: "Elsewhere",
+                                                                     location: GeoLocation(latitude: -33.87, longitude: 151.21))),
+                               startMs: 1_000, endMs: 1_000 + 30 * 86_400_000, source: LibraryItem.photoStaySource)
+        let prompts = (0..<2).map { n in
+            LibraryItem(id: UUID(), asset: .reflection(Reflection(prompt: "Prompt \(n)")), startMs: 2_000 + Int64(n), source: LibraryItem.promptSource)
+        }
+        try temporary.store.insert([stay] + prompts)
+        #expect(stay.isDerived && prompts.allSatisfy(\.isDerived) && !FullItems.all.contains(where: \.isDerived))
+        #expect(try temporary.store.itemCounts() == persons, "status, stats and doctor count the person's items only")
+        #expect(try temporary.store.personsItems().map(\.id).sorted { $0.uuidString < $1.uuidString }
+                == FullItems.all.map(\.id).sorted { $0.uuidString < $1.uuidString })
+        #expect(try temporary.store.items().count == FullItems.all.count + 3, "they are stored all the same")
+        #expect(try temporary.store.homeBase().place != "Derived", "a derived stay is never home, however long")
+        #expect(Store.personsItemsSQL("i") == "i.source NOT IN ('photos', 'prompts')")
+        // Only derived items: the library is empty to the person (the demo may be seeded).
+        let only = try TemporaryStore()
+        try only.store.insert(prompts)
+        #expect(try only.store.itemCounts().isEmpty)
+    }
+
     @Test("a store file that is not SQLite is moved aside (kept), a new store opened, and the salvage names the file")
     func corruptFile() throws {
         let temporary = try TemporaryStore()

@@ -24,7 +24,8 @@ extension SuggestionBuilder {
             // A moment an event in the person's calendar names is one they marked as worth keeping.
             let event = titlingEvent(moment.kind, chosen, events: events)
             suggestions.append(StoredSuggestion(
-                id: id, title: event.map { title(moment.kind, chosen, event: $0) } ?? title(moment.kind, chosen), kind: moment.kind,
+                id: id, title: event.map { title(moment.kind, chosen, event: $0) } ?? title(moment.kind, chosen) + (moment.caption.map { ": \($0)" } ?? ""),
+                kind: moment.kind,
                 startMs: start, endMs: end,
                 score: score(moment.kind, chosen, pool: moment.items.count) + (event == nil ? 0 : tuning.eventBonus), itemIDs: chosen.map(\.id),
                 monthDay: time.monthDay(chosen[0]), anchorMs: moment.anchor))

@@ -11,6 +11,8 @@ struct Moment {
     var items: [LibraryItem]
     /// When it was, where its items do not say it (a trip: from leaving to coming back).
     var window: (start: Int64, end: Int64)? = nil
+    /// What its title adds after a colon (a week's routine: "18 rides to work, 96 km").
+    var caption: String? = nil
 }
 
 /// Which items a moment has taken: each item belongs to one moment (what a workout took, no outing
@@ -23,6 +25,21 @@ struct Claims {
 
     /// Records that a moment took `items`.
     mutating func take(_ items: some Sequence<LibraryItem>) { taken.formUnion(items.lazy.map(\.id)) }
+
+    /// The routine workouts ``RoutineWorkouts`` took, each with what it was ("ride to work"), for
+    /// their week's summary to count (``WeeklySummaries``).
+    private(set) var routine: [UUID: RoutineLabel] = [:]
+
+    /// Records that `item` is a routine workout, `label` what it was.
+    mutating func markRoutine(_ item: LibraryItem, as label: RoutineLabel) { routine[item.id] = label }
+}
+
+/// What a routine workout was, as a week's summary counts it: "ride to work", "rides to work".
+struct RoutineLabel: Hashable {
+    /// One of them ("ride to work").
+    var one: String
+    /// Several ("rides to work").
+    var many: String
 }
 
 /// What every stage reads: the window's timeline, where the person was, their local time, the

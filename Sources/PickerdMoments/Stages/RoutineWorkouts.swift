@@ -34,6 +34,7 @@ struct RoutineWorkouts: MomentStage {
             if let ends = ends(w, workout, input) {
                 if workout.externalID == SuggestionBuilder.locationHistoryFormat && activity == 52 {
                     routine.append(workout)
+                    claims.markRoutine(workout, as: Self.label(activity, route: ends, input))
                 } else if ends.0 != ends.1 {
                     groups["route|\(activity)|\(min(ends.0, ends.1))|\(max(ends.0, ends.1))", default: []].append(workout)
                 }
@@ -42,7 +43,7 @@ struct RoutineWorkouts: MomentStage {
             }
         }
         let reach = tuning.routineLookaround.ms
-        for (key, members) in groups {
+        for (key, members) in groups.sorted(by: { $0.key < $1.key }) {
             let isSession = key.hasPrefix("session|")
             for workout in members {
                 let near = members.filter { abs($0.startMs - workout.startMs) <= reach }
@@ -55,9 +56,30 @@ struct RoutineWorkouts: MomentStage {
                 }
                 if isNotable(workout, usual: near, input) { continue }
                 routine.append(workout)
+                let activity: UInt32 = if case .workout(let w) = workout.asset { w.details?.activityType ?? 0 } else { 0 }
+                claims.markRoutine(workout, as: Self.label(activity, route: isSession ? nil : ends(workout, input), input))
             }
         }
         claims.take(routine)
+    }
+
+    /// What a routine workout was, as its week's summary counts it: a route's activity and where it
+    /// led ("rides to work" when either end is work, else "walks to <the other end's name>", else
+    /// "rides"); a session is its activity's ("climbing sessions").
+    static func label(_ activity: UInt32, route: (String, String)?, _ input: StageInput) -> RoutineLabel {
+        let (words, withPart) = SuggestionBuilder.activityWords[activity] ?? ("workout", true)
+        let session = "\(words.lowercased()) session"
+        guard let route else { return RoutineLabel(one: session, many: session + "s") }
+        let noun = withPart ? words : session
+        let places = [route.1, route.0].compactMap(input.whereabouts.placeWords)
+        let to = places.contains("work") ? "work" : places.first { $0 != "home" }
+        return to.map { RoutineLabel(one: "\(noun) to \($0)", many: "\(noun)s to \($0)") } ?? RoutineLabel(one: noun, many: noun + "s")
+    }
+
+    /// The known places a workout's route ends at (as ``ends(_:_:_:)``), or `nil`.
+    private func ends(_ workout: LibraryItem, _ input: StageInput) -> (String, String)? {
+        guard case .workout(let w) = workout.asset else { return nil }
+        return ends(w, workout, input)
     }
 
     /// The known places a workout's route starts and ends at, or `nil` when either end is at none (or

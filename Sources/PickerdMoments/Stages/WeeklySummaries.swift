@@ -13,15 +13,38 @@ struct WeeklySummaries: MomentStage {
         for group in items where group.kind == .workoutGroup {
             let (start, end, _) = time.week(of: group.endMs, offset: group.utcOffsetSeconds)
             summarized.insert(start)
-            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: [group] + contents(start, end, input)))
+            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: [group] + contents(start, end, input),
+                                caption: routine(start, end, input, claims)))
         }
         for start in Set(items.map { time.week(of: $0.startMs, offset: $0.utcOffsetSeconds).start }).sorted() where !summarized.contains(start) {
             let contents = contents(start, start + Duration.days(7).ms, input)
             let kinds = Set(contents.map { $0.isPhotoOrVideo ? .photo : $0.kind })
             guard kinds.count >= tuning.weekMinimumKinds,
                   contents.contains(where: { $0.kind == .workout }) || contents.count >= tuning.weekMinimumItems else { continue }
-            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: contents))
+            found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: contents,
+                                caption: routine(start, start + Duration.days(7).ms, input, claims)))
         }
+    }
+
+    /// The week's routine workouts counted, as routine visits are, in its title: "18 rides to work,
+    /// 96 km" (the distance when they say one), most first, each kind once ("; " between); `nil`
+    /// when the week has none.
+    func routine(_ start: Int64, _ end: Int64, _ input: StageInput, _ claims: Claims) -> String? {
+        var byLabel: [RoutineLabel: (count: Int, metres: Double)] = [:]
+        for workout in input.within(start, end - 1, kinds: [.workout]) {
+            guard let label = claims.routine[workout.id] else { continue }
+            let metres: Double = if case .workout(let w) = workout.asset, let d = w.details?.distance, d.value > 0 {
+                d.unit == "km" ? d.value * 1000 : d.value
+            } else { 0 }
+            byLabel[label, default: (0, 0)].count += 1
+            byLabel[label, default: (0, 0)].metres += metres
+        }
+        guard !byLabel.isEmpty else { return nil }
+        return byLabel.sorted { ($0.value.count, $1.key.many) > ($1.value.count, $0.key.many) }.map { label, sum in
+            let count = "\(sum.count) \(sum.count == 1 ? label.one : label.many)"
+            let km = Int((sum.metres / 1000).rounded())
+            return km > 0 ? "\(count), \(km) km" : count
+        }.joined(separator: "; ")
     }
 
     /// What a week's summary shows, from `start` to `end`: its workouts, days out, the most steps,
