@@ -16,7 +16,8 @@ public struct MomentEngine: Sendable {
     /// moments again when it starts with a newer engine than the one that built them. 1: until
     /// versions were recorded; 2: neighbourhood names, stays from photos (issue 31); 3: routine
     /// workouts, moods joined to their day's moment, only listening that stands out (issue 42);
-    /// 4: the project's reflection prompts in every library (issue 42).
+    /// 4: the project's reflection prompts in every library, the week's routine in its title, trips named by
+    /// where their nights were and stays by their photos' place names (issue 42).
     public static let version = 4
 
     /// How far before and after a window the engine reads, so a trip or a run of photos that
