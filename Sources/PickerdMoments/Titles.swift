@@ -180,9 +180,13 @@ extension SuggestionBuilder {
     static func activityTitle(_ details: WorkoutDetails?, part: String) -> String {
         let type = details?.activityType ?? HealthKitActivityType.other
         if let (words, withPart) = activityWords[type] { return withPart ? "\(part) \(words)" : words }
-        let own = details?.localizedName.trimmingCharacters(in: .whitespaces) ?? ""
+        // An app's own name often holds a part of the day already ("Morning Run" from a GPX with no
+        // type): the part of the day is said once, from when it started.
+        let dayWords: Set = ["morning", "afternoon", "evening", "night", "lunch"]
+        let own = (details?.localizedName ?? "").lowercased().split(separator: " ")
+            .filter { !dayWords.contains(String($0)) }.joined(separator: " ")
         let generic: Set = ["", "other", "activity", "workout", "unknown", "generic", "sport"]
-        return generic.contains(own.lowercased()) ? "\(part) workout" : "\(part) \(own.lowercased())"
+        return generic.contains(own) ? "\(part) workout" : "\(part) \(own)"
     }
 
     /// HealthKit's `HKWorkoutActivityType` raw values.

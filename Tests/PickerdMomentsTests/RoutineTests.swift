@@ -235,6 +235,10 @@ struct RoutineTests {
         #expect(title(50) == "Weight training")
         #expect(title(3000, "Kayaking") == "Morning kayaking")
         #expect(title(3000, "Other") == "Morning workout")
+        // An app's name that says a part of the day already says it once, from when it started.
+        #expect(title(3000, "Morning Run") == "Morning run")
+        #expect(title(3000, "Evening  Ride") == "Morning ride")
+        #expect(title(3000, "Lunch") == "Morning workout")
         #expect(SuggestionBuilder.activityTitle(nil, part: "Evening") == "Evening workout")
         for type in UInt32(1)...84 where type != 81 {
             #expect(!title(type).lowercased().contains("activity"), "type \(type)")
