@@ -45,7 +45,10 @@ struct ReaderPoolTests {
         let png = try pool.preview(path: small, contentType: "image/jpeg", maxSide: 320)
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(pool.started.load(ordering: .relaxed) == 2)
-        #expect(peakResidentMiB() - before < 64, "this process grew from \(before) to \(peakResidentMiB()) MiB")
+        // The decode itself needs at least 81 million pixels × 3 bytes (232 MiB): growing by less
+        // than that shows it happened elsewhere. The peak is the whole test process's, and the tests
+        // running beside this one (a gazetteer with its small places is 44 MB) may raise it too.
+        #expect(peakResidentMiB() - before < 200, "this process grew from \(before) to \(peakResidentMiB()) MiB")
     }
 
     @Test("a reader's answers come back whole: a photo probed, a missing file named, the same reader reused")
