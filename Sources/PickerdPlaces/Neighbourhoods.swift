@@ -27,8 +27,8 @@ extension Gazetteer {
     /// How far a neighbourhood's centre may be for a place to be named by it, in metres.
     public static let reach = 3_000.0
 
-    /// Where the installed package puts the neighbourhoods (Tools/package).
-    static let installedNeighbourhoodsFile = "/usr/share/pickerd/neighbourhoods.tsv"
+    /// Where the installed package puts its data files (Tools/package).
+    static let installedDataFolder = "/usr/share/pickerd/"
 
     /// The neighbourhoods' names, folded (case and accents aside): a place named so is an area, which
     /// a title says a moment was "in", not "at".
@@ -56,25 +56,32 @@ extension Gazetteer {
     ///     levels above the running program, nearest first (`<repository>/.build/<triple>/debug/pickerd`,
     ///     `.build-release/…`, the test runner; Tools/Fuzz's package inside the repository), so a
     ///     `swift build` runs with no copy step and reads the file its sources hold.
-    ///  3. ``installedNeighbourhoodsFile``, where the Debian package puts it.
+    ///  3. ``installedDataFolder``, where the Debian package puts it.
     /// - Parameters:
     ///   - environment: the process's environment.
     ///   - executable: the running program's path (default: /proc/self/exe, links resolved).
     /// - Returns: the paths, most preferred first.
     static func neighbourhoodsFiles(environment: [String: String] = ProcessInfo.processInfo.environment,
                                     executable: String? = runningExecutable()) -> [String] {
-        if let override = environment["PICKERD_NEIGHBOURHOODS"], !override.isEmpty { return [override] }
+        dataFiles("neighbourhoods.tsv", variable: "PICKERD_NEIGHBOURHOODS", environment: environment, executable: executable)
+    }
+
+    /// Where a data file of the package's (`Data/NAME` in the sources, `/usr/share/pickerd/NAME`
+    /// installed) is looked for, in the order ``neighbourhoodsFiles(environment:executable:)`` says,
+    /// with `variable` naming the file that overrides them.
+    static func dataFiles(_ name: String, variable: String, environment: [String: String], executable: String?) -> [String] {
+        if let override = environment[variable], !override.isEmpty { return [override] }
         var files: [String] = []
         if let executable {
             var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
             for _ in 0..<5 {
                 if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                    files.append(folder.appendingPathComponent("Data/neighbourhoods.tsv").path)
+                    files.append(folder.appendingPathComponent("Data/" + name).path)
                 }
                 folder = folder.deletingLastPathComponent()
             }
         }
-        files.append(installedNeighbourhoodsFile)
+        files.append(installedDataFolder + name)
         return files
     }
 
@@ -91,20 +98,33 @@ extension Gazetteer {
     /// - Returns: the places, and what went wrong when there are none: no file, or one that cannot be
     ///   read or holds no place (said so a person can act on it).
     static func loadNeighbourhoods(from files: [String]) -> (places: [City], problem: String?) {
+        loadDataFile(from: files, holding: "the neighbourhoods of large cities", one: "neighbourhood",
+                     otherwise: "places are named by their cities alone", variable: "PICKERD_NEIGHBOURHOODS", read: readNeighbourhoods)
+    }
+
+    /// Reads the first of `files` that exists, mapped, with `read`; or says what went wrong, so a
+    /// person can act on it: no file, one that cannot be read, or one that holds nothing.
+    /// - Parameters:
+    ///   - files: paths, most preferred first.
+    ///   - holding: what the file holds, as a person reads it ("the small places").
+    ///   - one: one of them ("place").
+    ///   - otherwise: what names places without it.
+    ///   - variable: the environment variable that names the file.
+    ///   - read: the file's parser.
+    static func loadDataFile(from files: [String], holding: String, one: String, otherwise: String, variable: String,
+                             read: (UnsafeRawBufferPointer) -> [City]) -> (places: [City], problem: String?) {
         guard let file = files.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            return ([], "the neighbourhoods of large cities are not there (looked for \(files.joined(separator: ", "))): "
-                        + "places are named by their cities alone; reinstall pickerd, or set PICKERD_NEIGHBOURHOODS to the file")
+            return ([], "\(holding) are not there (looked for \(files.joined(separator: ", "))): "
+                        + "\(otherwise); reinstall pickerd, or set \(variable) to the file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
         } catch {
-            return ([], "cannot read the neighbourhoods of large cities in \(file) (\(error.localizedDescription)): places are named by their cities alone")
+            return ([], "cannot read \(holding) in \(file) (\(error.localizedDescription)): \(otherwise)")
         }
-        let places = data.withUnsafeBytes { readNeighbourhoods($0) }
-        guard !places.isEmpty else {
-            return ([], "\(file) holds no neighbourhood: places are named by their cities alone")
-        }
+        let places = data.withUnsafeBytes(read)
+        guard !places.isEmpty else { return ([], "\(file) holds no \(one): \(otherwise)") }
         return (places, nil)
     }
 

@@ -14,37 +14,20 @@ import Logging
 /// before. Without the file, only libgeonames' cities
 /// name places, and the process logs once why.
 extension Gazetteer {
-    /// Where the installed package puts the places (Tools/package).
-    static let installedPlacesFile = "/usr/share/pickerd/places.tsv"
-
     /// Where the places' data file is looked for, in order: `$PICKERD_PLACES` alone when set, else
-    /// `Data/places.tsv` of a build tree above the running program, else ``installedPlacesFile``
+    /// `Data/places.tsv` of a build tree above the running program, else `/usr/share/pickerd/places.tsv`
     /// (the same order as ``neighbourhoodsFiles(environment:executable:)``).
     static func placesFiles(environment: [String: String] = ProcessInfo.processInfo.environment,
                             executable: String? = runningExecutable()) -> [String] {
-        if let override = environment["PICKERD_PLACES"], !override.isEmpty { return [override] }
-        return neighbourhoodsFiles(environment: [:], executable: executable).map {
-            $0 == installedNeighbourhoodsFile ? installedPlacesFile : $0.replacingOccurrences(of: "/Data/neighbourhoods.tsv", with: "/Data/places.tsv")
-        }
+        dataFiles("places.tsv", variable: "PICKERD_PLACES", environment: environment, executable: executable)
     }
 
     /// The small places, read from the first of `files` that exists, and what went wrong when there
     /// are none (said so a person can act on it). The file holds only places outside every
     /// libgeonames city (Tools/generate-places leaves the others out), so nothing is filtered here.
     static func loadSmallPlaces(from files: [String]) -> (places: [City], problem: String?) {
-        guard let file = files.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            return ([], "the small places are not there (looked for \(files.joined(separator: ", "))): "
-                        + "places are named by cities of 15,000 people or more; reinstall pickerd, or set PICKERD_PLACES to the file")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped)
-        } catch {
-            return ([], "cannot read the small places in \(file) (\(error.localizedDescription)): places are named by cities of 15,000 people or more")
-        }
-        let places = data.withUnsafeBytes { readPlaces($0) }
-        guard !places.isEmpty else { return ([], "\(file) holds no place: places are named by cities of 15,000 people or more") }
-        return (places, nil)
+        loadDataFile(from: files, holding: "the small places", one: "place", otherwise: "places are named by cities of 15,000 people or more",
+                     variable: "PICKERD_PLACES", read: readPlaces)
     }
 
     /// Parses the data file (Tools/generate-places says its format): "area" and "zone" lines are
