@@ -84,11 +84,14 @@ public enum MediaProbe {
         func withXMP(_ media: ProbedMedia, _ packet: [UInt8]?, iim: [UInt8]? = nil, thumbnail: [UInt8]? = nil)
             -> (media: ProbedMedia, people: [String], thumbnail: [UInt8]?) {
             var media = media
-            var place = packet.flatMap(XMPLocation.read(packet:)) ?? XMPLocation()
+            // One parse serves people and place.
+            let root = packet.flatMap { try? ExportXML.parse($0, file: "XMP") }
+            var place = XMPLocation()
+            if let root, let packet, packet.count <= XMPLocation.maximumPacketBytes, let found = XMPLocation.read(root: root) { place = found }
             if let found = iim.flatMap(XMPLocation.read(app13:)) { place.fill(from: found) }
             media.placeName = place.placeName
             media.placeCity = place.city
-            return (media, packet.map(XMPPeople.names) ?? [], thumbnail)
+            return (media, root.map(XMPPeople.names(in:)) ?? [], thumbnail)
         }
         switch format {
         case .jpeg:

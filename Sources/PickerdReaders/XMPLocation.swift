@@ -80,6 +80,12 @@ public struct XMPLocation: Sendable, Hashable {
     /// - Returns: the place; `nil` when it names none, is over ``maximumPacketBytes`` or cannot be read as XML.
     public static func read(packet: [UInt8]) -> XMPLocation? {
         guard packet.count <= maximumPacketBytes, let root = try? ExportXML.parse(packet, file: "XMP") else { return nil }
+        return read(root: root)
+    }
+
+    /// The place a parsed XMP packet names (``read(packet:)``, whose size bound the caller keeps),
+    /// for a probe that also reads the packet's people (``XMPPeople``) from the same parse.
+    static func read(root: ExportXML.Element) -> XMPLocation? {
         var created = XMPLocation(), core = XMPLocation(), shown = XMPLocation()
         // The properties of every rdf:Description (a packet may split them over several, one per
         // namespace, as Adobe's toolkit and exiftool do).

@@ -33,6 +33,12 @@ enum XMPPeople {
     /// - Returns: names; empty when it names no one or cannot be read as XML.
     static func names(inPacket packet: [UInt8]) -> [String] {
         guard let root = try? ExportXML.parse(packet, file: "XMP") else { return [] }
+        return names(in: root)
+    }
+
+    /// The people a parsed XMP packet names (``names(inPacket:)``), for a probe that also reads the
+    /// packet's place (``XMPLocation``) from the same parse.
+    static func names(in root: ExportXML.Element) -> [String] {
         var found: [String] = []
         func add(_ name: String?) {
             guard let name = name.flatMap(ImportedContact.normalized), name.count <= 256, !found.contains(name), found.count < maximumNames else { return }
