@@ -146,7 +146,7 @@ public final class Gazetteer: Sendable {
         let row = Self.fineRow(latitude), column = Self.fineColumn(longitude)
         var best: (index: Int, distance: Double)?
         func visit(_ r: Int, _ c: Int) {
-            guard let range = fineCells[r * 3_600 + ((c % 3_600) + 3_600) % 3_600] else { return }
+            guard let range = fineCells[Self.fineCell(row: r, column: c)] else { return }
             for position in range {
                 let index = Int(fineOrder[Int(position)])
                 let d = Self.distance(latitude, longitude, latitudes[index], longitudes[index])
@@ -210,6 +210,8 @@ public final class Gazetteer: Sendable {
     private static func column(_ longitude: Double) -> Int { ((Int((longitude + 180).rounded(.down)) % 360) + 360) % 360 }
     private static func cell(_ row: Int, _ column: Int) -> Int { row * 360 + column }
     private static func fineRow(_ latitude: Double) -> Int { min(1_799, max(0, Int(((latitude + 90) * 10).rounded(.down)))) }
-    private static func fineColumn(_ longitude: Double) -> Int { ((Int(((longitude + 180) * 10).rounded(.down)) % 3_600) + 3_600) % 3_600 }
-    private static func fineCell(_ latitude: Double, _ longitude: Double) -> Int { fineRow(latitude) * 3_600 + fineColumn(longitude) }
+    private static func fineColumn(_ longitude: Double) -> Int { Int(((longitude + 180) * 10).rounded(.down)) }
+    private static func fineCell(_ latitude: Double, _ longitude: Double) -> Int { fineCell(row: fineRow(latitude), column: fineColumn(longitude)) }
+    /// A fine cell's key; a column past either edge wraps round the antimeridian.
+    private static func fineCell(row: Int, column: Int) -> Int { row * 3_600 + ((column % 3_600) + 3_600) % 3_600 }
 }
