@@ -275,10 +275,12 @@ extension Store {
         guard !changes.isEmpty else { return [] }
         return try write("record \(changes.files.count) files and \(changes.items.count) items") { db in
             var touched: [ClosedRange<Int64>] = []
+            var present = Set<String>()
             let before = changes.removedItems + changes.items.map(\.id)
             _ = try ItemCodec.inChunks(before.map(\.uuidString)) { marks, arguments -> [Int] in
-                for row in try Row.fetchAll(db, sql: "SELECT start_ms, end_ms FROM item WHERE id IN (\(marks))", arguments: arguments) {
-                    let start: Int64 = row["start_ms"], end: Int64 = row["end_ms"]
+                for row in try Row.fetchAll(db, sql: "SELECT id, start_ms, end_ms FROM item WHERE id IN (\(marks))", arguments: arguments) {
+                    let start: Int64 = row[1], end: Int64 = row[2]
+                    present.insert(row[0])
                     touched.append(start...max(start, end))
                 }
                 return []
@@ -296,7 +298,8 @@ extension Store {
                 try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString])
             }
             for item in changes.items {
-                try ItemCodec.insert(item, db)
+                // An item the library had, or one `changes` holds twice, replaces the one there.
+                try ItemCodec.insert(item, db, isNew: present.insert(item.id.uuidString).inserted)
                 touched.append(item.startMs...max(item.startMs, item.endMs))
             }
             for file in changes.files {
