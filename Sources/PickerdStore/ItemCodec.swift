@@ -7,9 +7,12 @@ import PickerdWire
 enum ItemCodec {
     // MARK: Writing
 
-    static func insert(_ item: LibraryItem, _ db: Database) throws {
+    /// Writes `item`, replacing the item with its id.
+    /// - Parameter isNew: the caller knows no item has its id (it looked): the look-up that removes
+    ///   the old one is not made (an import of a million listens makes a million of them).
+    static func insert(_ item: LibraryItem, _ db: Database, isNew: Bool = false) throws {
         let id = item.id.uuidString
-        try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id])
+        if !isNew { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id]) }
         try db.cachedStatement(sql: """
             INSERT INTO item (id, kind, category, start_ms, end_ms, excluded, source, external_id,
                               utc_offset_s, latitude, longitude, not_memory, place_name, place_city)
@@ -96,11 +99,6 @@ enum ItemCodec {
                                    g?.horizontalAccuracyM, g?.timestamp?.unixMs, l.date?.unixMs, l.isWorkLocation])
     }
 
-    private static func coordinate(_ row: Row) -> Coordinate? {
-        guard let latitude: Double = row["latitude"], let longitude: Double = row["longitude"] else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
-    }
-
     private static func slot(_ media: Media?) -> Int? { media.map { Int($0.fdIndex) } }
 
     static func colorText(_ c: Color) -> String { "\(c.red),\(c.green),\(c.blue),\(c.alpha)" }
@@ -156,16 +154,50 @@ enum ItemCodec {
         try load(db, where: "start_ms BETWEEN ? AND ?", arguments: [fromMs, toMs])
     }
 
+    /// The columns each table is read with, in the order the rows are decoded by position: reading
+    /// a column by name costs GRDB a case-insensitive search of the row's names (both lowercased)
+    /// per lookup, which was 14 % of pickerd's time building the moments of a large import. The
+    /// typed tables start with `item_id`. `ItemCodecTests` checks that each list names every column
+    /// its table has, so a new column cannot be written and never read.
+    static let columns: [String: [String]] = [
+        "item": ["id", "kind", "start_ms", "end_ms", "excluded", "source", "external_id", "utc_offset_s", "latitude", "longitude",
+                 "not_memory", "place_name", "place_city", "category"],
+        "media": ["item_id", "slot", "relative_path", "content_type", "filename", "byte_count", "pixel_width", "pixel_height", "mtime_ns"],
+        "photo": ["item_id", "photo_slot", "date_ms"],
+        "live_photo": ["item_id", "image_slot", "video_slot", "date_ms"],
+        "video": ["item_id", "video_slot", "date_ms"],
+        "workout": ["item_id", "position", "has_details", "activity_type", "energy_value", "energy_unit", "distance_value", "distance_unit",
+                    "heart_rate_value", "heart_rate_unit", "start_ms", "end_ms", "localized_name", "icon_slot"],
+        "route_point": ["item_id", "position", "seq", "latitude", "longitude", "altitude_m", "horizontal_accuracy_m", "timestamp_ms"],
+        "workout_group": ["item_id", "icon_slot", "duration_s", "energy_value", "energy_unit", "heart_rate_value", "heart_rate_unit"],
+        "contact": ["item_id", "name", "photo_slot"],
+        "location": ["item_id", "position", "place", "city", "latitude", "longitude", "altitude_m", "horizontal_accuracy_m", "timestamp_ms",
+                     "date_ms", "is_work_location"],
+        "location_group": ["item_id"],
+        "song": ["item_id", "song", "artist", "album", "artwork_slot", "date_ms"],
+        "podcast": ["item_id", "episode", "show", "artwork_slot", "date_ms"],
+        "motion_activity": ["item_id", "icon_slot", "steps", "start_ms", "end_ms", "movement_type"],
+        "generic_media": ["item_id", "title", "artist", "album", "date_ms", "app_icon_slot", "artwork_slot"],
+        "reflection": ["item_id", "prompt", "color"],
+        "state_of_mind": ["item_id", "has_state", "kind", "valence", "valence_classification", "labels", "associations", "date_ms",
+                          "icon_slot", "light_background", "dark_background"],
+    ]
+
+    /// `SELECT` of `table`'s ``columns``, in their order.
+    private static func select(_ table: String) -> String {
+        "SELECT \(columns[table]!.joined(separator: ", ")) FROM \(table)"
+    }
+
     /// Loads the items `condition` (on the `item` table) selects, oldest first; each typed table is
-    /// read only for those items.
+    /// read only for those items. Rows are decoded by position, in ``columns``' order.
     static func load(_ db: Database, where condition: String, arguments: StatementArguments) throws -> [LibraryItem] {
-        let itemRows = try Row.fetchAll(db, sql: "SELECT * FROM item WHERE \(condition) ORDER BY start_ms, id", arguments: arguments)
+        let itemRows = try Row.fetchAll(db, sql: "\(select("item")) WHERE \(condition) ORDER BY start_ms, id", arguments: arguments)
         if itemRows.isEmpty { return [] }
-        let kinds = Set(itemRows.map { $0["kind"] as String })
+        let kinds = Set(itemRows.map { $0[1] as String })
         func rows(_ table: String, order: String = "", for wanted: [AssetKind]) throws -> [String: [Row]] {
             guard wanted.contains(where: { kinds.contains($0.rawValue) }) else { return [:] }
-            let sql = "SELECT * FROM \(table) WHERE item_id IN (SELECT id FROM item WHERE \(condition)) \(order)"
-            return Dictionary(grouping: try Row.fetchAll(db, sql: sql, arguments: arguments), by: { $0["item_id"] as String })
+            let sql = "\(select(table)) WHERE item_id IN (SELECT id FROM item WHERE \(condition)) \(order)"
+            return Dictionary(grouping: try Row.fetchAll(db, sql: sql, arguments: arguments), by: { $0[0] as String })
         }
         func rows(_ table: String, order: String = "") throws -> [String: [Row]] {
             try rows(table, order: order, for: AssetKind.allCases)
@@ -183,13 +215,13 @@ enum ItemCodec {
         let moods = try rows("state_of_mind", for: [.stateOfMind])
 
         var items: [LibraryItem] = []
+        items.reserveCapacity(itemRows.count)
         for row in itemRows {
-            let idText: String = row["id"]
-            guard let id = UUID.parsing(idText), let kind = AssetKind(rawValue: row["kind"]) else { continue }
+            let idText: String = row[0]
+            guard let id = UUID.parsing(idText), let kind = AssetKind(rawValue: row[1]) else { continue }
             let files = (media[idText] ?? []).map {
-                StoredMedia(relativePath: $0["relative_path"], contentType: $0["content_type"], filename: $0["filename"],
-                            byteCount: UInt64($0["byte_count"] as Int64), pixelWidth: UInt32($0["pixel_width"] as Int),
-                            pixelHeight: UInt32($0["pixel_height"] as Int), modifiedNs: $0["mtime_ns"])
+                StoredMedia(relativePath: $0[2], contentType: $0[3], filename: $0[4], byteCount: UInt64($0[5] as Int64),
+                            pixelWidth: UInt32($0[6] as Int), pixelHeight: UInt32($0[7] as Int), modifiedNs: $0[8])
             }
             func ref(_ value: Int?) -> Media? {
                 guard let value, value >= 0, value < files.count else { return nil }
@@ -200,101 +232,109 @@ enum ItemCodec {
                 guard let start, let end else { return nil }
                 return PickerdWire.DateInterval(startUnixMs: start, endUnixMs: end)
             }
-            func quantity(_ r: Row, _ prefix: String) -> Quantity? {
-                guard let value: Double = r["\(prefix)_value"] else { return nil }
-                return Quantity(value: value, unit: r["\(prefix)_unit"] ?? "")
+            /// A value at column `value` with its unit at the next.
+            func quantity(_ r: Row, _ value: Int) -> Quantity? {
+                guard let amount: Double = r[value] else { return nil }
+                return Quantity(value: amount, unit: r[value + 1] ?? "")
             }
             func workout(_ r: Row) -> Workout {
-                let position: Int = r["position"]
-                let details: WorkoutDetails? = (r["has_details"] as Bool) ? WorkoutDetails(
-                    activityType: UInt32(r["activity_type"] as Int64), activeEnergyBurned: quantity(r, "energy"),
-                    distance: quantity(r, "distance"), averageHeartRate: quantity(r, "heart_rate"),
-                    date: interval(r["start_ms"], r["end_ms"]), localizedName: r["localized_name"]) : nil
-                let points = (route[idText] ?? []).filter { ($0["position"] as Int) == position }.map {
-                    GeoLocation(latitude: $0["latitude"], longitude: $0["longitude"], altitudeM: $0["altitude_m"],
-                                horizontalAccuracyM: $0["horizontal_accuracy_m"], timestamp: timestamp($0["timestamp_ms"]))
+                let position: Int = r[1]
+                let details: WorkoutDetails? = (r[2] as Bool) ? WorkoutDetails(
+                    activityType: UInt32(r[3] as Int64), activeEnergyBurned: quantity(r, 4), distance: quantity(r, 6),
+                    averageHeartRate: quantity(r, 8), date: interval(r[10], r[11]), localizedName: r[12]) : nil
+                let points = (route[idText] ?? []).filter { ($0[1] as Int) == position }.map {
+                    GeoLocation(latitude: $0[3], longitude: $0[4], altitudeM: $0[5], horizontalAccuracyM: $0[6], timestamp: timestamp($0[7]))
                 }
-                return Workout(details: details, icon: ref(r["icon_slot"]), route: points)
+                return Workout(details: details, icon: ref(r[13]), route: points)
             }
             func location(_ r: Row) -> Location {
                 var geo: GeoLocation?
-                if let latitude: Double = r["latitude"], let longitude: Double = r["longitude"] {
-                    geo = GeoLocation(latitude: latitude, longitude: longitude, altitudeM: r["altitude_m"],
-                                      horizontalAccuracyM: r["horizontal_accuracy_m"], timestamp: timestamp(r["timestamp_ms"]))
+                if let latitude: Double = r[4], let longitude: Double = r[5] {
+                    geo = GeoLocation(latitude: latitude, longitude: longitude, altitudeM: r[6], horizontalAccuracyM: r[7],
+                                      timestamp: timestamp(r[8]))
                 }
-                return Location(place: r["place"], city: r["city"], location: geo, date: timestamp(r["date_ms"]),
-                                isWorkLocation: r["is_work_location"])
+                return Location(place: r[2], city: r[3], location: geo, date: timestamp(r[9]), isWorkLocation: r[10])
             }
 
             let asset: Item.Asset?
             switch kind {
             case .photo:
-                asset = photos[idText]?.first.map { .photo(Photo(photo: ref($0["photo_slot"]), date: timestamp($0["date_ms"]))) }
+                asset = photos[idText]?.first.map { .photo(Photo(photo: ref($0[1]), date: timestamp($0[2]))) }
             case .livePhoto:
-                asset = livePhotos[idText]?.first.map {
-                    .livePhoto(LivePhoto(image: ref($0["image_slot"]), video: ref($0["video_slot"]), date: timestamp($0["date_ms"])))
-                }
+                asset = livePhotos[idText]?.first.map { .livePhoto(LivePhoto(image: ref($0[1]), video: ref($0[2]), date: timestamp($0[3]))) }
             case .video:
-                asset = videos[idText]?.first.map { .video(Video(url: ref($0["video_slot"]), date: timestamp($0["date_ms"]))) }
+                asset = videos[idText]?.first.map { .video(Video(url: ref($0[1]), date: timestamp($0[2]))) }
             case .workout:
                 asset = workouts[idText]?.first.map { .workout(workout($0)) }
             case .workoutGroup:
                 asset = workoutGroups[idText]?.first.map { r in
-                    .workoutGroup(WorkoutGroup(workouts: (workouts[idText] ?? []).map(workout), icon: ref(r["icon_slot"]),
-                                               durationS: r["duration_s"], activeEnergyBurned: quantity(r, "energy"),
-                                               averageHeartRate: quantity(r, "heart_rate")))
+                    .workoutGroup(WorkoutGroup(workouts: (workouts[idText] ?? []).map(workout), icon: ref(r[1]), durationS: r[2],
+                                               activeEnergyBurned: quantity(r, 3), averageHeartRate: quantity(r, 5)))
                 }
             case .contact:
-                asset = contacts[idText]?.first.map { .contact(Contact(name: $0["name"], photo: ref($0["photo_slot"]))) }
+                asset = contacts[idText]?.first.map { .contact(Contact(name: $0[1], photo: ref($0[2]))) }
             case .location:
                 asset = locations[idText]?.first.map { .location(location($0)) }
             case .locationGroup:
                 asset = .locationGroup(LocationGroup(locations: (locations[idText] ?? []).map(location)))
             case .song:
                 asset = songs[idText]?.first.map {
-                    .song(Song(song: $0["song"], artist: $0["artist"], album: $0["album"], artwork: ref($0["artwork_slot"]),
-                               date: timestamp($0["date_ms"])))
+                    .song(Song(song: $0[1], artist: $0[2], album: $0[3], artwork: ref($0[4]), date: timestamp($0[5])))
                 }
             case .podcast:
                 asset = podcasts[idText]?.first.map {
-                    .podcast(Podcast(episode: $0["episode"], show: $0["show"], artwork: ref($0["artwork_slot"]),
-                                     date: timestamp($0["date_ms"])))
+                    .podcast(Podcast(episode: $0[1], show: $0[2], artwork: ref($0[3]), date: timestamp($0[4])))
                 }
             case .motionActivity:
                 asset = motion[idText]?.first.map {
-                    .motionActivity(MotionActivity(icon: ref($0["icon_slot"]), steps: $0["steps"],
-                                                   date: interval($0["start_ms"], $0["end_ms"]),
-                                                   movementType: MovementType(rawValue: $0["movement_type"])))
+                    .motionActivity(MotionActivity(icon: ref($0[1]), steps: $0[2], date: interval($0[3], $0[4]),
+                                                   movementType: MovementType(rawValue: $0[5])))
                 }
             case .genericMedia:
                 asset = generic[idText]?.first.map {
-                    .genericMedia(GenericMedia(title: $0["title"], artist: $0["artist"], album: $0["album"],
-                                               date: timestamp($0["date_ms"]), appIcon: ref($0["app_icon_slot"]),
-                                               artwork: ref($0["artwork_slot"])))
+                    .genericMedia(GenericMedia(title: $0[1], artist: $0[2], album: $0[3], date: timestamp($0[4]), appIcon: ref($0[5]),
+                                               artwork: ref($0[6])))
                 }
             case .reflection:
-                asset = reflections[idText]?.first.map { .reflection(Reflection(prompt: $0["prompt"], color: color($0["color"]))) }
+                asset = reflections[idText]?.first.map { .reflection(Reflection(prompt: $0[1], color: color($0[2]))) }
             case .stateOfMind:
                 asset = moods[idText]?.first.map { r in
-                    let labels = (r["labels"] as String).split(separator: ",").compactMap { Int32($0) }.map(StateOfMindLabel.init)
-                    let associations = (r["associations"] as String).split(separator: ",").compactMap { Int32($0) }
-                        .map(StateOfMindAssociation.init)
-                    let state: StateOfMindSample? = (r["has_state"] as Bool) ? StateOfMindSample(
-                        kind: StateOfMindKind(rawValue: r["kind"]), valence: r["valence"],
-                        valenceClassification: ValenceClassification(rawValue: r["valence_classification"]),
-                        labels: labels, associations: associations, date: timestamp(r["date_ms"])) : nil
-                    return .stateOfMind(StateOfMind(state: state, icon: ref(r["icon_slot"]),
-                                                    lightBackground: gradient(r["light_background"]),
-                                                    darkBackground: gradient(r["dark_background"])))
+                    let labels = (r[5] as String).split(separator: ",").compactMap { Int32($0) }.map(StateOfMindLabel.init)
+                    let associations = (r[6] as String).split(separator: ",").compactMap { Int32($0) }.map(StateOfMindAssociation.init)
+                    let state: StateOfMindSample? = (r[1] as Bool) ? StateOfMindSample(
+                        kind: StateOfMindKind(rawValue: r[2]), valence: r[3], valenceClassification: ValenceClassification(rawValue: r[4]),
+                        labels: labels, associations: associations, date: timestamp(r[7])) : nil
+                    return .stateOfMind(StateOfMind(state: state, icon: ref(r[8]), lightBackground: gradient(r[9]),
+                                                    darkBackground: gradient(r[10])))
                 }
             }
             guard let asset else { continue }
-            items.append(LibraryItem(id: id, asset: asset, media: files, startMs: row["start_ms"], endMs: row["end_ms"],
-                                     excludedFromSuggestions: row["excluded"], source: row["source"],
-                                     externalID: row["external_id"], utcOffsetSeconds: (row["utc_offset_s"] as Int?).map(Int32.init),
-                                     coordinate: coordinate(row), notAMemory: (row["not_memory"] as String?).flatMap(NotAMemory.init),
-                                     filePlaceName: row["place_name"], filePlaceCity: row["place_city"]))
+            var coordinate: Coordinate?
+            if let latitude: Double = row[8], let longitude: Double = row[9] { coordinate = Coordinate(latitude: latitude, longitude: longitude) }
+            items.append(LibraryItem(id: id, asset: asset, media: files, startMs: row[2], endMs: row[3], excludedFromSuggestions: row[4],
+                                     source: row[5], externalID: row[6], utcOffsetSeconds: (row[7] as Int?).map(Int32.init),
+                                     coordinate: coordinate, notAMemory: (row[10] as String?).flatMap(NotAMemory.init),
+                                     filePlaceName: row[11], filePlaceCity: row[12]))
         }
         return items
+    }
+}
+
+extension Store {
+    /// The store's tables with their columns, and the tables whose `item_id` refers to an item:
+    /// what the tests hold ``ItemCodec/columns`` against.
+    /// - Throws: ``StoreError`` `.unreadable`.
+    func schemaColumns() throws(StoreError) -> (columns: [String: [String]], referringToItems: Set<String>) {
+        try read("read the schema") { db in
+            var columns: [String: [String]] = [:]
+            for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") {
+                columns[table] = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
+            }
+            let referring = try String.fetchAll(db, sql: """
+                SELECT DISTINCT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+                WHERE m.type = 'table' AND f."table" = 'item' AND f."from" = 'item_id'
+                """)
+            return (columns, Set(referring))
+        }
     }
 }

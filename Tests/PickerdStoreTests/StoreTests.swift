@@ -18,6 +18,23 @@ struct StoreTests {
         #expect(back == [item])
     }
 
+    @Test("items are read by position from column lists that name every column of every item table, in the table's own names")
+    func readColumnsCoverTheTables() throws {
+        let temporary = try TemporaryStore()
+        let schema = try temporary.store.schemaColumns()
+        for (table, listed) in ItemCodec.columns {
+            let columns = try #require(schema.columns[table], "\(table) is no table")
+            #expect(Set(listed) == Set(columns), "\(table): read \(listed.sorted()), has \(columns.sorted())")
+            #expect(listed.count == Set(listed).count, "\(table) lists a column twice")
+            #expect(table == "item" || listed.first == "item_id", "\(table)'s rows are grouped by their first column")
+        }
+        // Every table that holds an item's asset or media is read with it (files, suggestions and people are not the item).
+        #expect(schema.referringToItems.contains("song"))
+        for table in schema.referringToItems.subtracting(["source_file", "suggestion_item", "item_person"]) {
+            #expect(ItemCodec.columns[table] != nil, "\(table) refers to an item and is not read with it")
+        }
+    }
+
     @Test("all kinds together, replaced in place, and counted")
     func together() throws {
         let temporary = try TemporaryStore()
