@@ -1341,3 +1341,147 @@ extension UnhideRequest: ProtobufMessage {
     /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
     public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
 }
+
+/// Agent → pickerd: the person chose "Name this place" on one of the visits (a Location item with a
+/// coordinate) of a suggestion the session showed, and typed a name. pickerd takes the place from its
+/// own copy of the item, never a coordinate from the agent, and stores the name as `pickerctl places
+/// name` does: it wins over every other name in titles and items from then on. Answered with
+/// NamePlaceReply once the moments it touches are built again. Unknown sessions, suggestions or items
+/// are NOT_FOUND; an empty name or one longer than 80 characters is INVALID_ARGUMENT. Agent role only:
+/// an app cannot name the person's places.
+public struct NamePlaceRequest: Hashable, Sendable {
+    /// `session_handle` (field 1).
+    public var sessionHandle: String
+    /// `suggestion_id` (field 2).
+    public var suggestionId: String
+    /// one of the suggestion's visits
+    public var placeItemId: String
+    /// what the person calls it
+    public var name: String
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - sessionHandle: the field's value.
+    ///   - suggestionId: the field's value.
+    ///   - placeItemId: the field's value.
+    ///   - name: the field's value.
+    public init(sessionHandle: String = "", suggestionId: String = "", placeItemId: String = "", name: String = "") {
+        self.sessionHandle = sessionHandle
+        self.suggestionId = suggestionId
+        self.placeItemId = placeItemId
+        self.name = name
+    }
+}
+
+extension NamePlaceRequest: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__NamePlaceRequest
+
+    init(c pointer: UnsafePointer<Pickerd__V1__NamePlaceRequest>) {
+        let c = pointer.pointee
+        self.init()
+        self.sessionHandle = swiftString(c.session_handle)
+        self.suggestionId = swiftString(c.suggestion_id)
+        self.placeItemId = swiftString(c.place_item_id)
+        self.name = swiftString(c.name)
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__NamePlaceRequest> {
+        let c = arena.allocate(Pickerd__V1__NamePlaceRequest.self)
+        pickerd__v1__name_place_request__init(c)
+        c.pointee.session_handle = arena.string(self.sessionHandle)
+        c.pointee.suggestion_id = arena.string(self.suggestionId)
+        c.pointee.place_item_id = arena.string(self.placeItemId)
+        c.pointee.name = arena.string(self.name)
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__NamePlaceRequest>) -> Int { pickerd__v1__name_place_request__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__NamePlaceRequest>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__name_place_request__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__NamePlaceRequest>? {
+        pickerd__v1__name_place_request__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__NamePlaceRequest>) { pickerd__v1__name_place_request__free_unpacked(c, nil) }
+}
+
+extension NamePlaceRequest: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.NamePlaceRequest" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}
+
+/// The `pickerd.v1.NamePlaceReply` message.
+public struct NamePlaceReply: Hashable, Sendable {
+    /// the name as stored (trimmed)
+    public var name: String
+    /// the visit as it reads now, called by that name
+    public var item: Item?
+    /// the suggestion's title made again with the name
+    public var title: String
+    /// how many weeks of moments were built again
+    public var weeksRebuilt: UInt32
+
+    /// Creates the message; every field defaults to its protobuf default.
+    /// - Parameters:
+    ///   - name: the field's value.
+    ///   - item: the field's value.
+    ///   - title: the field's value.
+    ///   - weeksRebuilt: the field's value.
+    public init(name: String = "", item: Item? = nil, title: String = "", weeksRebuilt: UInt32 = 0) {
+        self.name = name
+        self.item = item
+        self.title = title
+        self.weeksRebuilt = weeksRebuilt
+    }
+}
+
+extension NamePlaceReply: CMessageConvertible {
+    typealias CMessage = Pickerd__V1__NamePlaceReply
+
+    init(c pointer: UnsafePointer<Pickerd__V1__NamePlaceReply>) {
+        let c = pointer.pointee
+        self.init()
+        self.name = swiftString(c.name)
+        self.item = c.item.map { Item(c: $0) }
+        self.title = swiftString(c.title)
+        self.weeksRebuilt = c.weeks_rebuilt
+    }
+
+    func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__NamePlaceReply> {
+        let c = arena.allocate(Pickerd__V1__NamePlaceReply.self)
+        pickerd__v1__name_place_reply__init(c)
+        c.pointee.name = arena.string(self.name)
+        c.pointee.item = self.item.map { $0.toC(arena) }
+        c.pointee.title = arena.string(self.title)
+        c.pointee.weeks_rebuilt = self.weeksRebuilt
+        return c
+    }
+
+    static func packedSize(_ c: UnsafePointer<Pickerd__V1__NamePlaceReply>) -> Int { pickerd__v1__name_place_reply__get_packed_size(c) }
+    static func pack(_ c: UnsafePointer<Pickerd__V1__NamePlaceReply>, into out: UnsafeMutablePointer<UInt8>) -> Int { pickerd__v1__name_place_reply__pack(c, out) }
+    static func unpack(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeMutablePointer<Pickerd__V1__NamePlaceReply>? {
+        pickerd__v1__name_place_reply__unpack(nil, bytes.count, bytes.baseAddress)
+    }
+    static func freeUnpacked(_ c: UnsafeMutablePointer<Pickerd__V1__NamePlaceReply>) { pickerd__v1__name_place_reply__free_unpacked(c, nil) }
+}
+
+extension NamePlaceReply: ProtobufMessage {
+    /// The message's name in the schema.
+    public static var protoName: String { "pickerd.v1.NamePlaceReply" }
+
+    /// Encodes the message in the protobuf wire format (through protoc-c).
+    /// - Returns: the encoded bytes.
+    public func serializedBytes() -> [UInt8] { serializeThroughC(self) }
+
+    /// Decodes a message from the protobuf wire format (through protoc-c).
+    /// - Parameter bytes: the encoded message.
+    /// - Throws: `WireError` with code `.undecodable` when the bytes are not a valid message.
+    public init(serializedBytes bytes: [UInt8]) throws(WireError) { self = try deserializeThroughC(bytes) }
+}

@@ -315,6 +315,10 @@ public struct Envelope: Hashable, Sendable {
         case hideReply(HideReply)
         /// `unhide` (field 122).
         case unhide(UnhideRequest)
+        /// `name_place` (field 123).
+        case namePlace(NamePlaceRequest)
+        /// `name_place_reply` (field 124).
+        case namePlaceReply(NamePlaceReply)
     }
     /// Which member of `body` is set, or `nil` for none.
     public var body: Body?
@@ -503,6 +507,10 @@ extension Envelope: CMessageConvertible {
             self.body = .hideReply(HideReply(c: c.hide_reply))
         case PICKERD__V1__ENVELOPE__BODY_UNHIDE:
             self.body = .unhide(UnhideRequest(c: c.unhide))
+        case PICKERD__V1__ENVELOPE__BODY_NAME_PLACE:
+            self.body = .namePlace(NamePlaceRequest(c: c.name_place))
+        case PICKERD__V1__ENVELOPE__BODY_NAME_PLACE_REPLY:
+            self.body = .namePlaceReply(NamePlaceReply(c: c.name_place_reply))
         default:
             self.body = nil
         }
@@ -762,6 +770,12 @@ extension Envelope: CMessageConvertible {
         case .unhide(let v)?:
             c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_UNHIDE
             c.pointee.unhide = v.toC(arena)
+        case .namePlace(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_NAME_PLACE
+            c.pointee.name_place = v.toC(arena)
+        case .namePlaceReply(let v)?:
+            c.pointee.body_case = PICKERD__V1__ENVELOPE__BODY_NAME_PLACE_REPLY
+            c.pointee.name_place_reply = v.toC(arena)
         case nil:
             break
         }

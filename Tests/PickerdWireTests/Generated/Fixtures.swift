@@ -571,6 +571,20 @@ extension UnhideRequest {
     }
 }
 
+extension NamePlaceRequest {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [NamePlaceRequest] {
+        [NamePlaceRequest(sessionHandle: "NamePlaceRequest.session_handle #0 ✓ ünïcode", suggestionId: "NamePlaceRequest.suggestion_id #0 ✓ ünïcode", placeItemId: "NamePlaceRequest.place_item_id #0 ✓ ünïcode", name: "NamePlaceRequest.name #0 ✓ ünïcode")]
+    }
+}
+
+extension NamePlaceReply {
+    /// Every plain field set; one variant per member of each oneof.
+    static var fixtures: [NamePlaceReply] {
+        [NamePlaceReply(name: "NamePlaceReply.name #0 ✓ ünïcode", item: Item.fixtures[0], title: "NamePlaceReply.title #0 ✓ ünïcode", weeksRebuilt: 400003)]
+    }
+}
+
 extension StatusRequest {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [StatusRequest] {
@@ -1487,6 +1501,16 @@ extension Envelope {
             m.body = .unhide(UnhideRequest.fixtures[0])
             all.append(m)
         }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .namePlace(NamePlaceRequest.fixtures[0])
+            all.append(m)
+        }
+        do {
+            var m = Envelope(requestId: 100003)
+            m.body = .namePlaceReply(NamePlaceReply.fixtures[0])
+            all.append(m)
+        }
         return all
     }
 }
@@ -1875,6 +1899,8 @@ let generatedRoundTrips: [String: @Sendable () throws -> Bool] = [
     "HideRequest": { try HideRequest.fixtures.allSatisfy { try HideRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "HideReply": { try HideReply.fixtures.allSatisfy { try HideReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "UnhideRequest": { try UnhideRequest.fixtures.allSatisfy { try UnhideRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "NamePlaceRequest": { try NamePlaceRequest.fixtures.allSatisfy { try NamePlaceRequest(serializedBytes: $0.serializedBytes()) == $0 } },
+    "NamePlaceReply": { try NamePlaceReply.fixtures.allSatisfy { try NamePlaceReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusRequest": { try StatusRequest.fixtures.allSatisfy { try StatusRequest(serializedBytes: $0.serializedBytes()) == $0 } },
     "StatusReply": { try StatusReply.fixtures.allSatisfy { try StatusReply(serializedBytes: $0.serializedBytes()) == $0 } },
     "StoreSalvage": { try StoreSalvage.fixtures.allSatisfy { try StoreSalvage(serializedBytes: $0.serializedBytes()) == $0 } },
@@ -2047,6 +2073,8 @@ let generatedFixtureCounts: [String: Int] = [
     "HideRequest": HideRequest.fixtures.count,
     "HideReply": HideReply.fixtures.count,
     "UnhideRequest": UnhideRequest.fixtures.count,
+    "NamePlaceRequest": NamePlaceRequest.fixtures.count,
+    "NamePlaceReply": NamePlaceReply.fixtures.count,
     "StatusRequest": StatusRequest.fixtures.count,
     "StatusReply": StatusReply.fixtures.count,
     "StoreSalvage": StoreSalvage.fixtures.count,

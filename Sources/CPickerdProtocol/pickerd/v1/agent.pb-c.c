@@ -772,6 +772,96 @@ void   pickerd__v1__unhide_request__free_unpacked
   assert(message->base.descriptor == &pickerd__v1__unhide_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   pickerd__v1__name_place_request__init
+                     (Pickerd__V1__NamePlaceRequest         *message)
+{
+  static const Pickerd__V1__NamePlaceRequest init_value = PICKERD__V1__NAME_PLACE_REQUEST__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__name_place_request__get_packed_size
+                     (const Pickerd__V1__NamePlaceRequest *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__name_place_request__pack
+                     (const Pickerd__V1__NamePlaceRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__name_place_request__pack_to_buffer
+                     (const Pickerd__V1__NamePlaceRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__NamePlaceRequest *
+       pickerd__v1__name_place_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__NamePlaceRequest *)
+     protobuf_c_message_unpack (&pickerd__v1__name_place_request__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__name_place_request__free_unpacked
+                     (Pickerd__V1__NamePlaceRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__name_place_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   pickerd__v1__name_place_reply__init
+                     (Pickerd__V1__NamePlaceReply         *message)
+{
+  static const Pickerd__V1__NamePlaceReply init_value = PICKERD__V1__NAME_PLACE_REPLY__INIT;
+  *message = init_value;
+}
+size_t pickerd__v1__name_place_reply__get_packed_size
+                     (const Pickerd__V1__NamePlaceReply *message)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_reply__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t pickerd__v1__name_place_reply__pack
+                     (const Pickerd__V1__NamePlaceReply *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_reply__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t pickerd__v1__name_place_reply__pack_to_buffer
+                     (const Pickerd__V1__NamePlaceReply *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &pickerd__v1__name_place_reply__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Pickerd__V1__NamePlaceReply *
+       pickerd__v1__name_place_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Pickerd__V1__NamePlaceReply *)
+     protobuf_c_message_unpack (&pickerd__v1__name_place_reply__descriptor,
+                                allocator, len, data);
+}
+void   pickerd__v1__name_place_reply__free_unpacked
+                     (Pickerd__V1__NamePlaceReply *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &pickerd__v1__name_place_reply__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor pickerd__v1__agent_register__field_descriptors[2] =
 {
   {
@@ -2053,6 +2143,160 @@ const ProtobufCMessageDescriptor pickerd__v1__unhide_request__descriptor =
   pickerd__v1__unhide_request__field_indices_by_name,
   1,  pickerd__v1__unhide_request__number_ranges,
   (ProtobufCMessageInit) pickerd__v1__unhide_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__name_place_request__field_descriptors[4] =
+{
+  {
+    "session_handle",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceRequest, session_handle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "suggestion_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceRequest, suggestion_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "place_item_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceRequest, place_item_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceRequest, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__name_place_request__field_indices_by_name[] = {
+  3,   /* field[3] = name */
+  2,   /* field[2] = place_item_id */
+  0,   /* field[0] = session_handle */
+  1,   /* field[1] = suggestion_id */
+};
+static const ProtobufCIntRange pickerd__v1__name_place_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__name_place_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.NamePlaceRequest",
+  "NamePlaceRequest",
+  "Pickerd__V1__NamePlaceRequest",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__NamePlaceRequest),
+  4,
+  pickerd__v1__name_place_request__field_descriptors,
+  pickerd__v1__name_place_request__field_indices_by_name,
+  1,  pickerd__v1__name_place_request__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__name_place_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor pickerd__v1__name_place_reply__field_descriptors[4] =
+{
+  {
+    "name",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceReply, name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "item",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceReply, item),
+    &pickerd__v1__item__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceReply, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "weeks_rebuilt",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__NamePlaceReply, weeks_rebuilt),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned pickerd__v1__name_place_reply__field_indices_by_name[] = {
+  1,   /* field[1] = item */
+  0,   /* field[0] = name */
+  2,   /* field[2] = title */
+  3,   /* field[3] = weeks_rebuilt */
+};
+static const ProtobufCIntRange pickerd__v1__name_place_reply__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor pickerd__v1__name_place_reply__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "pickerd.v1.NamePlaceReply",
+  "NamePlaceReply",
+  "Pickerd__V1__NamePlaceReply",
+  "pickerd.v1",
+  sizeof(Pickerd__V1__NamePlaceReply),
+  4,
+  pickerd__v1__name_place_reply__field_descriptors,
+  pickerd__v1__name_place_reply__field_indices_by_name,
+  1,  pickerd__v1__name_place_reply__number_ranges,
+  (ProtobufCMessageInit) pickerd__v1__name_place_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue pickerd__v1__agent_capability__enum_values_by_number[4] =

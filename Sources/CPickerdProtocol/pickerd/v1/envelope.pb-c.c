@@ -296,7 +296,7 @@ const ProtobufCMessageDescriptor pickerd__v1__hello_reply__descriptor =
   (ProtobufCMessageInit) pickerd__v1__hello_reply__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[84] =
+static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[86] =
 {
   {
     "request_id",
@@ -1306,6 +1306,30 @@ static const ProtobufCFieldDescriptor pickerd__v1__envelope__field_descriptors[8
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "name_place",
+    123,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, name_place),
+    &pickerd__v1__name_place_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "name_place_reply",
+    124,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Pickerd__V1__Envelope, body_case),
+    offsetof(Pickerd__V1__Envelope, name_place_reply),
+    &pickerd__v1__name_place_reply__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   38,   /* field[38] = ack */
@@ -1356,6 +1380,8 @@ static const unsigned pickerd__v1__envelope__field_indices_by_name[] = {
   41,   /* field[41] = library_seed_demo */
   43,   /* field[43] = library_stats */
   44,   /* field[44] = library_stats_reply */
+  84,   /* field[84] = name_place */
+  85,   /* field[85] = name_place_reply */
   50,   /* field[50] = notification_open */
   51,   /* field[51] = notification_open_reply */
   45,   /* field[45] = notifications_get */
@@ -1401,7 +1427,7 @@ static const ProtobufCIntRange pickerd__v1__envelope__number_ranges[6 + 1] =
   { 40, 14 },
   { 60, 27 },
   { 120, 81 },
-  { 0, 84 }
+  { 0, 86 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
 {
@@ -1411,7 +1437,7 @@ const ProtobufCMessageDescriptor pickerd__v1__envelope__descriptor =
   "Pickerd__V1__Envelope",
   "pickerd.v1",
   sizeof(Pickerd__V1__Envelope),
-  84,
+  86,
   pickerd__v1__envelope__field_descriptors,
   pickerd__v1__envelope__field_indices_by_name,
   6,  pickerd__v1__envelope__number_ranges,

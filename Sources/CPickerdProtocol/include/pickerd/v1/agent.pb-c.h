@@ -35,6 +35,8 @@ typedef struct Pickerd__V1__CyclePromptReply Pickerd__V1__CyclePromptReply;
 typedef struct Pickerd__V1__HideRequest Pickerd__V1__HideRequest;
 typedef struct Pickerd__V1__HideReply Pickerd__V1__HideReply;
 typedef struct Pickerd__V1__UnhideRequest Pickerd__V1__UnhideRequest;
+typedef struct Pickerd__V1__NamePlaceRequest Pickerd__V1__NamePlaceRequest;
+typedef struct Pickerd__V1__NamePlaceReply Pickerd__V1__NamePlaceReply;
 
 
 /* --- enums --- */
@@ -435,6 +437,59 @@ struct  Pickerd__V1__UnhideRequest
     , (char *)protobuf_c_empty_string, 0 }
 
 
+/*
+ * Agent → pickerd: the person chose "Name this place" on one of the visits (a Location item with a
+ * coordinate) of a suggestion the session showed, and typed a name. pickerd takes the place from its
+ * own copy of the item, never a coordinate from the agent, and stores the name as `pickerctl places
+ * name` does: it wins over every other name in titles and items from then on. Answered with
+ * NamePlaceReply once the moments it touches are built again. Unknown sessions, suggestions or items
+ * are NOT_FOUND; an empty name or one longer than 80 characters is INVALID_ARGUMENT. Agent role only:
+ * an app cannot name the person's places.
+ */
+struct  Pickerd__V1__NamePlaceRequest
+{
+  ProtobufCMessage base;
+  char *session_handle;
+  char *suggestion_id;
+  /*
+   * one of the suggestion's visits
+   */
+  char *place_item_id;
+  /*
+   * what the person calls it
+   */
+  char *name;
+};
+#define PICKERD__V1__NAME_PLACE_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__name_place_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+struct  Pickerd__V1__NamePlaceReply
+{
+  ProtobufCMessage base;
+  /*
+   * the name as stored (trimmed)
+   */
+  char *name;
+  /*
+   * the visit as it reads now, called by that name
+   */
+  Pickerd__V1__Item *item;
+  /*
+   * the suggestion's title made again with the name
+   */
+  char *title;
+  /*
+   * how many weeks of moments were built again
+   */
+  uint32_t weeks_rebuilt;
+};
+#define PICKERD__V1__NAME_PLACE_REPLY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__name_place_reply__descriptor) \
+    , (char *)protobuf_c_empty_string, NULL, (char *)protobuf_c_empty_string, 0 }
+
+
 /* Pickerd__V1__AgentRegister methods */
 void   pickerd__v1__agent_register__init
                      (Pickerd__V1__AgentRegister         *message);
@@ -758,6 +813,44 @@ Pickerd__V1__UnhideRequest *
 void   pickerd__v1__unhide_request__free_unpacked
                      (Pickerd__V1__UnhideRequest *message,
                       ProtobufCAllocator *allocator);
+/* Pickerd__V1__NamePlaceRequest methods */
+void   pickerd__v1__name_place_request__init
+                     (Pickerd__V1__NamePlaceRequest         *message);
+size_t pickerd__v1__name_place_request__get_packed_size
+                     (const Pickerd__V1__NamePlaceRequest   *message);
+size_t pickerd__v1__name_place_request__pack
+                     (const Pickerd__V1__NamePlaceRequest   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__name_place_request__pack_to_buffer
+                     (const Pickerd__V1__NamePlaceRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__NamePlaceRequest *
+       pickerd__v1__name_place_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__name_place_request__free_unpacked
+                     (Pickerd__V1__NamePlaceRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Pickerd__V1__NamePlaceReply methods */
+void   pickerd__v1__name_place_reply__init
+                     (Pickerd__V1__NamePlaceReply         *message);
+size_t pickerd__v1__name_place_reply__get_packed_size
+                     (const Pickerd__V1__NamePlaceReply   *message);
+size_t pickerd__v1__name_place_reply__pack
+                     (const Pickerd__V1__NamePlaceReply   *message,
+                      uint8_t             *out);
+size_t pickerd__v1__name_place_reply__pack_to_buffer
+                     (const Pickerd__V1__NamePlaceReply   *message,
+                      ProtobufCBuffer     *buffer);
+Pickerd__V1__NamePlaceReply *
+       pickerd__v1__name_place_reply__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   pickerd__v1__name_place_reply__free_unpacked
+                     (Pickerd__V1__NamePlaceReply *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Pickerd__V1__AgentRegister_Closure)
@@ -811,6 +904,12 @@ typedef void (*Pickerd__V1__HideReply_Closure)
 typedef void (*Pickerd__V1__UnhideRequest_Closure)
                  (const Pickerd__V1__UnhideRequest *message,
                   void *closure_data);
+typedef void (*Pickerd__V1__NamePlaceRequest_Closure)
+                 (const Pickerd__V1__NamePlaceRequest *message,
+                  void *closure_data);
+typedef void (*Pickerd__V1__NamePlaceReply_Closure)
+                 (const Pickerd__V1__NamePlaceReply *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -838,6 +937,8 @@ extern const ProtobufCMessageDescriptor pickerd__v1__cycle_prompt_reply__descrip
 extern const ProtobufCMessageDescriptor pickerd__v1__hide_request__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__hide_reply__descriptor;
 extern const ProtobufCMessageDescriptor pickerd__v1__unhide_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__name_place_request__descriptor;
+extern const ProtobufCMessageDescriptor pickerd__v1__name_place_reply__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -151,7 +151,9 @@ typedef enum {
   PICKERD__V1__ENVELOPE__BODY_EXPORT_REPLY = 113,
   PICKERD__V1__ENVELOPE__BODY_HIDE = 120,
   PICKERD__V1__ENVELOPE__BODY_HIDE_REPLY = 121,
-  PICKERD__V1__ENVELOPE__BODY_UNHIDE = 122
+  PICKERD__V1__ENVELOPE__BODY_UNHIDE = 122,
+  PICKERD__V1__ENVELOPE__BODY_NAME_PLACE = 123,
+  PICKERD__V1__ENVELOPE__BODY_NAME_PLACE_REPLY = 124
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(PICKERD__V1__ENVELOPE__BODY__CASE)
 } Pickerd__V1__Envelope__BodyCase;
 
@@ -263,6 +265,8 @@ struct  Pickerd__V1__Envelope
     Pickerd__V1__HideRequest *hide;
     Pickerd__V1__HideReply *hide_reply;
     Pickerd__V1__UnhideRequest *unhide;
+    Pickerd__V1__NamePlaceRequest *name_place;
+    Pickerd__V1__NamePlaceReply *name_place_reply;
   };
 };
 #define PICKERD__V1__ENVELOPE__INIT \
