@@ -475,6 +475,7 @@ public final class Broker: Sendable {
         case .suggestionsPage(let request): sessions.page(from: connection, requestID: id, request)
         case .hide(let request): sessions.hide(from: connection, requestID: id, request)
         case .unhide(let request): sessions.unhide(from: connection, requestID: id, request)
+        case .namePlace(let request): sessions.namePlace(from: connection, requestID: id, request)
         case .agentRegister:
             reply(connection, id, .error(ErrorInfo(code: .invalidArgument, message: "this agent is already registered")))
         default:

@@ -9,10 +9,6 @@ import PickerdWire
 /// what a place is called (`name` and `unname`: role `name`), which
 /// wins over what was found and rebuilds the moments it touches.
 extension ControlHandler {
-    /// How much of the library is read at a time while looking for visits: a month, so a library of
-    /// photos is never held whole (only its Location items are kept).
-    static let placesReadSpanMs: Int64 = 31 * 86_400_000
-
     func places(_ request: PlacesRequest) throws -> Envelope.Body {
         .placesReply(try placesReply(weeksRebuilt: 0))
     }
@@ -32,20 +28,8 @@ extension ControlHandler {
     /// The known places: found in the visits, the person's corrections and names winning.
     /// - Throws: ``StoreError`` (`.corrupt` names a correction that cannot be read).
     private func knownPlaces() throws -> KnownPlaces {
-        let timeZone = broker.builder.timeZone
-        let corrections = try broker.store.placeCorrections().map(KnownPlaces.Correction.init)
-        var visits: [LibraryItem] = []
-        if let range = try broker.store.libraryRange() {
-            var from = range.lowerBound
-            while from <= range.upperBound {
-                let to = min(range.upperBound, from + Self.placesReadSpanMs - 1)
-                visits += try broker.store.items(startingFrom: from, to: to).filter { $0.kind == .location }
-                from = to + 1
-            }
-        }
-        let known = KnownPlaces.find(in: visits, timeZone: timeZone, corrections: corrections)
-        logger.info("known places listed", metadata: ["visits": "\(visits.count)", "places": "\(known.places.count)",
-                                                      "corrections": "\(corrections.count)"])
+        let known = try PlaceNaming.knownPlaces(store: broker.store, timeZone: broker.builder.timeZone)
+        logger.info("known places listed", metadata: ["places": "\(known.places.count)"])
         return known
     }
 
@@ -64,9 +48,6 @@ extension ControlHandler {
         return .success(day)
     }
 
-    /// The longest name a person may give a place, in characters (a title must still fit a line).
-    static let longestPlaceName = 80
-
     func placesSet(_ request: PlacesSetRequest) throws -> Envelope.Body {
         let role: StoredPlaceCorrection.Role, day: Int?
         switch (correctedRole(request.role), correctedDay(request.fromDay)) {
@@ -76,22 +57,17 @@ extension ControlHandler {
         guard request.latitude.isFinite, request.longitude.isFinite, abs(request.latitude) <= 90, abs(request.longitude) <= 180 else {
             return PlacesRefusal("\(request.latitude),\(request.longitude) is not a place on Earth").body
         }
-        var coordinate = Coordinate(latitude: request.latitude, longitude: request.longitude)
+        let coordinate = Coordinate(latitude: request.latitude, longitude: request.longitude)
         if role == .name {
             // `pickerctl places name|unname`: the name of the known place there; "" takes it back.
             guard day == nil else { return PlacesRefusal("a name holds always: it takes no day").body }
-            let name = request.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard name.count <= Self.longestPlaceName else {
-                return PlacesRefusal("a place's name is at most \(Self.longestPlaceName) characters").body
-            }
-            // LAT,LON names the known place there (within the engine's radius), else that spot.
-            if let at = try knownPlaces().places.filter({ $0.role != .named })
-                .map({ ($0.coordinate, $0.coordinate.distance(to: coordinate)) })
-                .filter({ $0.1 <= KnownPlaces.correctionRadius }).min(by: { $0.1 < $1.1 }) {
-                coordinate = at.0
-            }
-            if name.isEmpty, try PersonsNames(store: broker.store).name(at: coordinate) == nil {
-                return .error(ErrorInfo(code: .notFound, message: "you have not named a place at \(request.latitude),\(request.longitude)"))
+            let naming = PlaceNaming(store: broker.store, builder: broker.builder, nowMs: broker.configuration.clock.now().unixMs)
+            switch try naming.name(request.name, at: coordinate) {
+            case .refused(let error):
+                return .error(error)
+            case .named(let name, let weeks):
+                logger.info("place named by the person", metadata: ["named": "\(!name.isEmpty)", "weeks": "\(weeks)"])
+                return .placesReply(try placesReply(weeksRebuilt: weeks))
             }
         }
         let stored = try broker.store.setPlaceCorrection(StoredPlaceCorrection(

@@ -110,8 +110,12 @@ public struct SuggestionBuilder: Sendable {
         max(0, min(a.endMs, b.endMs) - max(a.startMs, b.startMs))
     }
 
-    /// Where an item was: its own coordinate, else its place's (a visit, a day's places).
-    static func position(_ item: LibraryItem) -> Coordinate? {
+    /// Where an item was: its own coordinate, else its place's (a visit, a day's places). Where the
+    /// person's names (``PersonsNames``) look for a place item, and where a picker's "Name this
+    /// place" names.
+    /// - Parameter item: an item.
+    /// - Returns: the coordinate, or `nil` for an item with no place.
+    public static func position(_ item: LibraryItem) -> Coordinate? {
         if let c = item.coordinate { return c }
         switch item.asset {
         case .location(let l): return l.location.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) }
