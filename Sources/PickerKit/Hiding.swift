@@ -47,4 +47,12 @@ extension PickerWords {
     public static let fewerExplanation = "Leave out of your suggestions:"
     /// The undo after a hide.
     public static let undo = "Undo"
+    /// The action that names one of the suggestion's places.
+    public static let namePlace = "Name this place"
+    /// What naming a place does, in one line.
+    public static let namePlaceExplanation = "Every suggestion will call this place by your name. Change it later with pickerctl places."
+    /// A place with neither a name nor a city.
+    public static let thisPlace = "This place"
+    /// What the picker says once pickerd named it.
+    public static func placeNamed(_ name: String) -> String { "Called “\(name)” from now on" }
 }

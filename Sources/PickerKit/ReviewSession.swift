@@ -51,6 +51,7 @@ public final class ReviewSession {
     private var pendingPrompt: [UInt64: Int] = [:]
     private var pendingHide: [UInt64: Suggestion] = [:]
     private var pendingUnhide: Set<UInt64> = []
+    private var pendingName: [UInt64: (suggestionID: String, index: Int)] = [:]
     /// The last thing hidden in this picker, which ``undoHide()`` brings back: its rule, the
     /// suggestion it was hidden from, and where that stood in each list.
     public private(set) var lastHidden: (ruleID: UInt64, description: String, suggestion: Suggestion, positions: [Int?])?
@@ -184,6 +185,36 @@ public final class ReviewSession {
         return true
     }
 
+    // MARK: Naming places
+
+    /// The visits of the suggestion under review that the person may name ("Name this place"): item
+    /// positions with what the picker shows of each (the place's name as it is now, else its city,
+    /// else "This place"), each place once.
+    public var nameablePlaces: [(index: Int, label: String)] {
+        var seen = Set<String>()
+        return suggestion.items.indices.compactMap { index in
+            guard case .location(let l)? = suggestion.items[index].asset, let at = l.location else { return nil }
+            let label = !l.place.isEmpty ? l.place : !l.city.isEmpty ? l.city : PickerWords.thisPlace
+            guard seen.insert("\(label)|\(Int(at.latitude * 1000)),\(Int(at.longitude * 1000))").inserted else { return nil }
+            return (index, label)
+        }
+    }
+
+    /// "Name this place": asks pickerd to call the visit at item `index` `name` from now on
+    /// (``Answer/placeNamed(index:name:)`` when it did: the item and the title say it).
+    /// - Returns: `false` when that item is no visit with a place, or the name is blank.
+    @discardableResult
+    public func namePlace(_ index: Int, _ name: String) -> Bool {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, suggestion.items.indices.contains(index), case .location(let l)? = suggestion.items[index].asset,
+              l.location != nil else { return false }
+        let id = takeRequestID()
+        pendingName[id] = (suggestion.id, index)
+        send(.namePlace(NamePlaceRequest(sessionHandle: review.sessionHandle, suggestionId: suggestion.id,
+                                         placeItemId: suggestion.items[index].id, name: trimmed)), id: id)
+        return true
+    }
+
     // MARK: What pickerd answered
 
     /// What an answer from pickerd changed.
@@ -199,6 +230,8 @@ public final class ReviewSession {
         case hidden(String)
         /// The last hide was undone: the suggestion is back where it was.
         case unhidden(String)
+        /// A place was named: item `index` of the suggestion under review and its title say `name` now.
+        case placeNamed(index: Int, name: String)
         /// pickerd refused a request; `itemID` is set when it was a media request.
         case refused(String, itemID: String?)
         /// Not an answer to a request of this session.
@@ -258,7 +291,22 @@ public final class ReviewSession {
             }
             lastHidden = nil
             return .unhidden(reply.description)
+        case .namePlaceReply(let reply)?:
+            guard let (suggestionID, index) = pendingName.removeValue(forKey: id), let item = reply.item else { return .none }
+            // The lists show the new title too; the suggestion under review (if still this one) its item.
+            for list in List.allCases {
+                for at in loaded[list.rawValue].indices where loaded[list.rawValue][at].id == suggestionID {
+                    loaded[list.rawValue][at].title = reply.title
+                    if loaded[list.rawValue][at].items.indices.contains(index) { loaded[list.rawValue][at].items[index] = item }
+                }
+            }
+            guard suggestion.id == suggestionID, suggestion.items.indices.contains(index) else { return .none }
+            suggestion.items[index] = item
+            suggestion.title = reply.title
+            if !titleEdited { title = reply.title }
+            return .placeNamed(index: index, name: reply.name)
         case .error(let error)?:
+            pendingName[id] = nil
             pendingPage[id] = nil
             pendingHide[id] = nil
             pendingUnhide.remove(id)

@@ -24,7 +24,7 @@ extension PickerScreen {
         case .about: drawPage("About Journaling Suggestions", PickerWords.aboutText, help: "any key: back")
         case .learnMore: drawPage("Your privacy", PickerWords.privacyText(app: review.appDisplayName), help: "any key: back")
         case .list: drawList()
-        case .review, .editTitle: drawReview()
+        case .review, .editTitle, .namePlace: drawReview()
         case .fewer: drawFewer()
         }
         term_refresh()
@@ -182,15 +182,20 @@ extension PickerScreen {
         let unavailableCount = items.filter { unavailable[$0.id] != nil }.count
         fetchNextMedia()
         header("Review · \(review.appDisplayName)")
-        if screen == .editTitle {
-            text(2, 1, "Title: ", bold: true)
-            text(2, 8, editBuffer + " ", reverse: true)
-            term_cursor(1, 2, 8 + Int32(editBuffer.count))
+        if screen == .editTitle || screen == .namePlace {
+            let label = screen == .editTitle ? "Title: " : "\(PickerWords.namePlace) (\(naming?.label ?? "")): "
+            text(2, 1, label, bold: true)
+            text(2, Int32(label.count) + 1, editBuffer + " ", reverse: true)
+            term_cursor(1, 2, Int32(label.count + editBuffer.count) + 1)
         } else {
             text(2, 1, title, bold: true)
         }
-        text(3, 1, "\(PickerWords.range(of: suggestion))   keeping \(keptCount) of \(items.count)"
-             + (unavailableCount > 0 ? "   \(unavailableCount) cannot be added" : ""), color: 6)
+        if screen == .namePlace {
+            text(3, 1, PickerWords.namePlaceExplanation, color: 6)
+        } else {
+            text(3, 1, "\(PickerWords.range(of: suggestion))   keeping \(keptCount) of \(items.count)"
+                 + (unavailableCount > 0 ? "   \(unavailableCount) cannot be added" : ""), color: 6)
+        }
         // The terminal's landscape: side by side when wide, stacked otherwise.
         let wide = columns >= 120 && rows >= 30
         let top: Int32 = 5
@@ -222,9 +227,12 @@ extension PickerScreen {
         if !message.isEmpty { text(rows - 2, Int32(button.count) + 3, message, color: 5) }
         if screen == .editTitle {
             help("type the title  Ctrl-U clear  Enter keep it  Esc leave it as it was")
+        } else if screen == .namePlace {
+            help("type what you call it  Ctrl-U clear  Enter name it  Esc leave it")
         } else {
             let prompt = { if case .reflection? = items[itemIndex].asset { return "p another prompt  " } else { return "" } }()
-            help("←/→ item  Space keep  e title  \(prompt)h hide this  f fewer like this  Enter add  b back  Esc cancel")
+            let name = session.nameablePlaces.isEmpty ? "" : "n name place  "
+            help("←/→ item  Space keep  e title  \(prompt)\(name)h hide this  f fewer like this  Enter add  b back  Esc cancel")
         }
     }
 

@@ -23,6 +23,7 @@ extension PickerScreen {
         case .review: reviewKey(key)
         case .editTitle: editKey(key)
         case .fewer: fewerKey(key)
+        case .namePlace: nameKey(key)
         }
     }
 
@@ -141,6 +142,16 @@ extension PickerScreen {
             fewerOptions = HideOption.fewer(suggestion)
             fewerIndex = 0
             screen = .fewer
+        case Self.code("n"):
+            // The place of the item on screen, else the suggestion's first.
+            let places = session.nameablePlaces
+            guard let place = places.first(where: { $0.index == itemIndex }) ?? places.first else {
+                message = "This suggestion has no place to name"
+                return
+            }
+            naming = place
+            editBuffer = ""
+            screen = .namePlace
         case TERM_KEY_ENTER, Self.code("a"):
             guard kept.contains(true) else {
                 message = suggestion.items.allSatisfy({ unavailable[$0.id] != nil })
@@ -171,10 +182,34 @@ extension PickerScreen {
             session.setTitle(editBuffer)
             screen = .review
         case 27: screen = .review
+        default: type(key, limit: 120)
+        }
+    }
+
+    /// "Name this place": what the person types, sent on Enter.
+    private func nameKey(_ key: Int) {
+        switch key {
+        case TERM_KEY_ENTER:
+            guard let naming else { return }
+            if session.namePlace(naming.index, editBuffer) {
+                message = "Naming \(naming.label)…"
+                screen = .review
+            } else {
+                message = "Type a name, or press Esc"
+            }
+        case 27:
+            screen = .review
+        default: type(key, limit: 80)
+        }
+    }
+
+    /// A key typed into the line being edited (``editBuffer``): Backspace, Ctrl-U, or a character.
+    private func type(_ key: Int, limit: Int) {
+        switch key {
         case TERM_KEY_BACKSPACE: if !editBuffer.isEmpty { editBuffer.removeLast() }
         case 21: editBuffer = ""  // Ctrl-U, as in a shell
         default:
-            if key >= 32, key < 0x110000, key != 127, let scalar = Unicode.Scalar(UInt32(key)), editBuffer.count < 120 {
+            if key >= 32, key < 0x110000, key != 127, let scalar = Unicode.Scalar(UInt32(key)), editBuffer.count < limit {
                 editBuffer.unicodeScalars.append(scalar)
             }
         }

@@ -9,7 +9,7 @@ import SystemPackage
 
 /// The picker's screens and the person's keys. Runs on one thread.
 final class PickerScreen {
-    enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle, fewer }
+    enum Screen { case waiting, approval, consent, customize, about, list, learnMore, review, editTitle, fewer, namePlace }
 
     private let client: ProtocolClient
     private let inbox: Inbox
@@ -47,6 +47,8 @@ final class PickerScreen {
     /// "Show fewer like this": what it offers, and which is chosen.
     var fewerOptions: [HideOption] = []
     var fewerIndex = 0
+    /// "Name this place": the item whose place is being named, and what it is called now.
+    var naming: (index: Int, label: String)?
     /// What the last hide did, shown with its undo until the picker closes or it is undone.
     var notice = ""
 
@@ -166,6 +168,8 @@ final class PickerScreen {
                 screen = .list
             case .unhidden(let description):
                 notice = description
+            case .placeNamed(_, let name):
+                message = PickerWords.placeNamed(name)
             case .refused(let reason, let itemID):
                 if let itemID {
                     previews[itemID] = .some(nil)

@@ -87,6 +87,12 @@ extension DesktopPicker {
             fewerOptions = HideOption.fewer(session.suggestion)
             show(.fewer)
         case (.undo, _): session.undoHide()
+        case (.namePlace, _):
+            guard let place = session.nameablePlaces.first(where: { $0.index == itemIndex }) else { return }
+            naming = place
+            show(.namePlace)
+        case (.placeEntry, PW_EVENT_ACTIVATED): namePlace(text ?? "")
+        case (.placeDone, _): if let entry = widgets.entry { namePlace(String(cString: pw_entry_text(entry))) }
         default: break
         }
     }
@@ -99,7 +105,7 @@ extension DesktopPicker {
         case .consent: declineConsent()
         case .customize, .about: closing ? declineConsent() : show(.consent)
         case .learnMore: closing ? cancel() : show(.lists)
-        case .fewer: closing ? cancel() : show(.review)
+        case .fewer, .namePlace: closing ? cancel() : show(.review)
         case .review where editingTitle && !closing: editTitle(false)
         case .lists, .review, .waiting: cancel()
         }
@@ -109,8 +115,20 @@ extension DesktopPicker {
         switch screen {
         case .customize, .about: show(.consent)
         case .learnMore, .review: show(.lists)
-        case .fewer: show(.review)
+        case .fewer, .namePlace: show(.review)
         default: break
         }
+    }
+
+    /// "Name this place": sends the name typed, back on the review, which says it once pickerd has.
+    private func namePlace(_ text: String) {
+        guard let naming else { return }
+        guard session.namePlace(naming.index, text) else {
+            say("Type a name, or go back")
+            return
+        }
+        show(.review)
+        select(item: naming.index, moveList: true)
+        say("Naming \(naming.label)…")
     }
 }

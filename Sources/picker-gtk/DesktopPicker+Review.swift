@@ -62,6 +62,22 @@ extension DesktopPicker {
         for item in suggestion.items where PickerWords.imageMedia(item) != nil { want(item.id) }
     }
 
+    /// "Name this place": what the place is called now, an entry for the person's name, and what naming does.
+    func buildNamePlace(_ root: OpaquePointer) {
+        pw_append(root, label(PickerWords.namePlace, 1))
+        pw_append(root, label(naming?.label ?? PickerWords.thisPlace, 2))
+        let entry = pw_entry("", "What you call this place", Control.placeEntry.rawValue)!
+        widgets.entry = entry
+        pw_append(root, entry)
+        firstFocus = entry
+        pw_append(root, label(PickerWords.namePlaceExplanation, 3))
+        let message = label("", 5)
+        widgets.message = message
+        pw_append(root, message)
+        spacer(root)
+        pw_append(root, buttonRow([pw_button("_Back", 0, Control.back.rawValue)!, pw_button("_Name", 1, Control.placeDone.rawValue)!]))
+    }
+
     /// "Show fewer like this": a button per person, place and the days, and what hiding does.
     func buildFewer(_ root: OpaquePointer) {
         pw_append(root, label(PickerWords.showFewer, 1))
@@ -175,6 +191,11 @@ extension DesktopPicker {
         pw_append(carousel, label(status, session.kept[itemIndex] ? 3 : 5))
         if case .reflection? = item.asset {
             pw_append(carousel, pw_button("Another _Prompt", 0, Control.anotherPrompt.rawValue))
+        }
+        if session.nameablePlaces.contains(where: { $0.index == itemIndex }) {
+            let name = pw_button("Name This P_lace…", 0, Control.namePlace.rawValue)!
+            pw_accessible(name, nil, PickerWords.namePlaceExplanation)
+            pw_append(carousel, name)
         }
     }
 }

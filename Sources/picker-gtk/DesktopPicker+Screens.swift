@@ -40,6 +40,7 @@ extension DesktopPicker {
         case .lists: buildLists(root, window)
         case .review: buildReview(root, window)
         case .fewer: buildFewer(root)
+        case .namePlace: buildNamePlace(root)
         }
         pw_window_set_child(window, root)
         focusFirst()
@@ -60,6 +61,7 @@ extension DesktopPicker {
         case .learnMore: "learn-more"
         case .review: editingTitle ? "review-title" : "review"
         case .fewer: "fewer"
+        case .namePlace: "name-place"
         }
     }
 

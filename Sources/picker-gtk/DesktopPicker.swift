@@ -15,7 +15,7 @@ final class DesktopPicker {
     enum Control: Int32 {
         case inbox = 1, window, allow, deny, turnOn, customize, about, notNow, back, turnOnCustomized
         case learnMore, dismissBanner, cancel, tabs, previous, next, editTitle, titleEntry, titleDone, anotherPrompt, add
-        case hide, fewer, undo
+        case hide, fewer, undo, namePlace, placeEntry, placeDone
         /// The lists' rows past the first screenful, a few at a time.
         case moreRows = 30
         case recommendedList = 40, recentList, itemList
@@ -25,7 +25,7 @@ final class DesktopPicker {
         static let fewerBase: Int32 = 3000
     }
 
-    enum Screen { case waiting, approval, consent, customize, about, lists, learnMore, review, fewer }
+    enum Screen { case waiting, approval, consent, customize, about, lists, learnMore, review, fewer, namePlace }
 
     /// A preview of an item, as pickerd sent it.
     enum Preview {
@@ -51,6 +51,8 @@ final class DesktopPicker {
     var editingTitle = false
     /// "Show fewer like this": what it offers for the suggestion under review.
     var fewerOptions: [HideOption] = []
+    /// "Name this place": the item whose place is being named, and what it is called now.
+    var naming: (index: Int, label: String)?
     /// What the last hide did, shown over the lists with its undo.
     var notice = ""
     /// Previews by item id, fetched once per window.
@@ -147,6 +149,13 @@ final class DesktopPicker {
         case .unhidden(let description):
             notice = description
             if screen == .lists { show(.lists) }
+        case .placeNamed(let index, let name):
+            // The title and the visit say the name now.
+            if screen == .review {
+                show(.review)
+                select(item: index, moveList: true)
+            }
+            say(PickerWords.placeNamed(name))
         case .refused(let message, let itemID):
             if let itemID {
                 previews[itemID] = Preview.none
