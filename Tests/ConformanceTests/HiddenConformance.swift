@@ -41,3 +41,20 @@ extension ConformanceTests {
         }
     }
 }
+
+extension ConformanceTests {
+    @Test("21. an app cannot name the person's places: Name this place and places name from a client are refused, nothing is stored",
+          arguments: Caller.allCases)
+    func namingPlaces(caller: Caller) throws {
+        let world = try World(script: #"{"reviews": []}"#)
+        check(21, caller) {
+            if caller == .otherUID { return try refusedOtherUID(world, "probe-name-place") }
+            let codes = try world.run(caller, "probe-name-place").lines.map { $0["code"] as? String ?? "answered" }
+            let places = try world.pickerd.ctl(["places"])
+            let refused = codes == ["wrongRole", "wrongRole"]
+            let stored = places.stdout.contains("Probe Place")
+            return (refused && !stored && places.status == 0,
+                    "the two naming requests from a client: \(codes); the name among the person's places: \(stored)")
+        }
+    }
+}

@@ -238,6 +238,53 @@ struct ReviewSessionTests {
         #expect(!pair.session.cyclePrompt(0))
     }
 
+    @Test("Name this place: only visits with a place are offered, each place once; the request names the visit, and the reply renames it and the title in the review and the lists")
+    func namePlace() throws {
+        let pair = try Pair()
+        var request = Self.lists(recommended: 2)
+        let at = GeoLocation(latitude: 40.7336, longitude: -74.0027)
+        request.recommended[1].items = [
+            Item(id: "photo", asset: .photo(Photo())),
+            Item(id: "visit", asset: .location(Location(place: "Via Carota", city: "New York", location: at))),
+            Item(id: "again", asset: .location(Location(place: "Via Carota", city: "New York", location: at))),
+            Item(id: "nowhere", asset: .location(Location(place: "Somewhere"))),
+        ]
+        _ = pair.session.begin(request, id: 1)
+        pair.session.open(pair.session.loaded[0][1])
+        #expect(pair.session.nameablePlaces.map(\.index) == [1] && pair.session.nameablePlaces.first?.label == "Via Carota")
+        #expect(!pair.session.namePlace(0, "Nonna's"), "a photo is no place")
+        #expect(!pair.session.namePlace(3, "Nonna's"), "a visit with no coordinate cannot be named")
+        #expect(!pair.session.namePlace(1, "   "), "a blank name is not sent")
+        #expect(pair.session.namePlace(1, "  Nonna's "))
+        let sent = try pair.sent()
+        guard case .namePlace(let asked)? = sent.body else {
+            Issue.record("sent \(String(describing: sent.body))")
+            return
+        }
+        #expect(asked == NamePlaceRequest(sessionHandle: "h", suggestionId: "r1", placeItemId: "visit", name: "Nonna's"))
+        let renamed = Item(id: "visit", asset: .location(Location(place: "Nonna's", city: "New York", location: at)))
+        guard case .placeNamed(1, "Nonna's") = try pair.answer(sent.requestId, .namePlaceReply(NamePlaceReply(
+            name: "Nonna's", item: renamed, title: "Evening at Nonna's", weeksRebuilt: 2))) else {
+            Issue.record("the name was not taken")
+            return
+        }
+        #expect(pair.session.suggestion.items[1] == renamed && pair.session.title == "Evening at Nonna's")
+        #expect(pair.session.loaded[0][1].title == "Evening at Nonna's" && pair.session.loaded[0][0].title == "Title r0")
+        // A refusal is reported, and a late reply for another suggestion leaves the one under review alone.
+        #expect(pair.session.namePlace(1, "Nonna's again"))
+        let refused = try pair.sent()
+        guard case .refused(let why, nil) = try pair.answer(refused.requestId, .error(ErrorInfo(code: .invalidArgument, message: "too long"))) else {
+            Issue.record("the refusal was not reported")
+            return
+        }
+        #expect(why == "too long")
+        pair.session.setTitle("My own title")
+        #expect(pair.session.namePlace(1, "Nonna's"))
+        let kept = try pair.sent()
+        _ = try pair.answer(kept.requestId, .namePlaceReply(NamePlaceReply(name: "Nonna's", item: renamed, title: "Evening at Nonna's")))
+        #expect(pair.session.title == "My own title", "the person's own title stays")
+    }
+
     @Test("a hide takes the suggestion out of the lists, and undo puts it back where it was")
     func hideAndUndo() throws {
         let pair = try Pair()

@@ -260,6 +260,17 @@ do {
             try connection.send(Envelope(requestId: UInt64(200 + i), body: body))
             _ = try next()
         }
+    case "probe-name-place":
+        // Naming the person's places from a client connection: "Name this place" (an agent's
+        // request) and `places name` (the control role's) are both refused; nothing is stored.
+        let bodies: [Envelope.Body] = [
+            .namePlace(NamePlaceRequest(sessionHandle: "1", suggestionId: UUID().uuidString, placeItemId: UUID().uuidString, name: "Probe Place")),
+            .placesSet(PlacesSetRequest(role: "name", latitude: 40.7332, longitude: -73.9907, name: "Probe Place")),
+        ]
+        for (i, body) in bodies.enumerated() {
+            try connection.send(Envelope(requestId: UInt64(300 + i), body: body))
+            _ = try next()
+        }
     case "soak", "concurrent":
         // Many presentations, one after another or all at once, each on its own connection.
         let count = Int(extra) ?? 100
