@@ -113,12 +113,9 @@ public struct MomentTuning: Sendable, Hashable {
     /// The most suggestions Recommended holds: a short list a person scrolls, not the library.
     public var recommendedLimit = 24
     /// Whether Recommended holds highlights only (``SuggestionBuilder/isHighlight(_:)``): a trip, a
-    /// week, a person, a prompt, a lone mood, a moment of two categories or more. Off, it chooses
-    /// among every kind as before issue 42 (`Tools/bench-moments` measures both from one store).
+    /// week, a person, a prompt, a moment of two categories or more. Off, it chooses among every kind
+    /// as before issue 42 (`Tools/bench-moments` measures both from one store).
     public var recommendHighlightsOnly = true
-    /// The most moods standing alone Recommended holds (with highlights only): a day nothing else
-    /// marks is worth a look, and a daily mood app gives one every day.
-    public var recommendedLoneMoods = 1
     /// The most suggestions of one kind Recommended holds.
     public var recommendedPerKind = 3
     /// How many candidates of each kind Recommended considers (best by rank, and newest).

@@ -35,9 +35,10 @@ extension SuggestionBuilder {
     }
 
     /// The kinds of moment that are highlights whatever they hold: a trip, a week's summary, a
-    /// person, a reflection prompt, and a mood standing alone (a mood joins the moment of its day
-    /// when there is one, ``JoinedMoods``, so one alone is a day nothing else marks).
-    static let highlightKinds: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection, .stateOfMind]
+    /// person, a reflection prompt. Not a mood standing alone: a mood joins the moment of its day
+    /// when there is one (``JoinedMoods``), which it makes a highlight of two categories; one left
+    /// alone is one of a daily mood app's many days, in Recent, and in the week's summary.
+    static let highlightKinds: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection]
 
     /// Whether a suggestion may be in Recommended, which holds highlights: a kind in
     /// ``highlightKinds``, or a moment with items of two categories or more (a workout and where it
@@ -49,7 +50,7 @@ extension SuggestionBuilder {
     }
 
     /// Recommended, chosen from `candidates` (highlights only, ``isHighlight(_:)``, and none that lies
-    /// within a trip among them, at most ``MomentTuning/recommendedLoneMoods`` moods): the best score first, where recency adds up to
+    /// within a trip among them): the best score first, where recency adds up to
     /// ``MomentTuning/recencyWeight`` (halving in about five days before the library's newest moment)
     /// and a kind among the last ``MomentTuning/repeatWindow`` picks costs ``MomentTuning/repeatPenalty``
     /// each, so kinds mix; a title already chosen is passed over; at most
@@ -91,9 +92,7 @@ extension SuggestionBuilder {
             let next = queues[kind]!.removeFirst().suggestion
             if titles.insert(next.title.lowercased()).inserted { chosen.append(next) }
             // A kind has its say a few times, then leaves room for the others.
-            // A day nothing else marks is worth a look, not three: one lone mood at most.
-            let limit = tuning.recommendHighlightsOnly && kind == .stateOfMind ? tuning.recommendedLoneMoods : tuning.recommendedPerKind
-            if chosen.count(where: { $0.kind == kind }) >= limit { queues[kind] = nil }
+            if chosen.count(where: { $0.kind == kind }) >= tuning.recommendedPerKind { queues[kind] = nil }
         }
         return chosen
     }

@@ -6,7 +6,7 @@ import PickerdTestKit
 import PickerdWire
 import Testing
 
-/// The Recommended list holds highlights (a trip, a week, a person, a prompt, a lone mood, or a moment
+/// The Recommended list holds highlights (a trip, a week, a person, a prompt, or a moment
 /// with items of two categories or more) and is chosen one suggestion at a time: the best score (rank, plus up to 2 for
 /// recency against the newest moment), less 1.5 for each of the last three picks of the same kind,
 /// ties to the smaller id; a title already chosen is passed over; at most 3 of a kind and 24 in all. `lists` does it one
@@ -14,7 +14,7 @@ import Testing
 func referenceRecommended(_ listed: [ListedSuggestion]) -> [UUID] {
     let newest = listed.map(\.suggestion.endMs).max() ?? 0
     func score(_ s: StoredSuggestion) -> Double { s.rank + 2 * exp(-Double(newest - s.endMs) / 86_400_000 / 7) }
-    let always: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection, .stateOfMind]
+    let always: Set<SuggestionKind> = [.trip, .weeklySummary, .contact, .reflection]
     let trips = listed.map(\.suggestion).filter { $0.kind == .trip && $0.endMs > $0.startMs }
     var pool = listed.filter { always.contains($0.suggestion.kind) || Set($0.items.map(\.kind.category)).count >= 2 }
         .filter { l in l.suggestion.kind == .trip || !trips.contains { $0.startMs <= l.suggestion.startMs && l.suggestion.endMs <= $0.endMs } }
@@ -29,7 +29,7 @@ func referenceRecommended(_ listed: [ListedSuggestion]) -> [UUID] {
         }!
         let next = pool.remove(at: best)
         if titles.insert(next.suggestion.title.lowercased()).inserted { chosen.append(next) }
-        if chosen.count(where: { $0.suggestion.kind == next.suggestion.kind }) >= (next.suggestion.kind == .stateOfMind ? 1 : SuggestionBuilder.recommendedPerKind) {
+        if chosen.count(where: { $0.suggestion.kind == next.suggestion.kind }) >= SuggestionBuilder.recommendedPerKind {
             pool.removeAll { $0.suggestion.kind == next.suggestion.kind }
         }
     }
