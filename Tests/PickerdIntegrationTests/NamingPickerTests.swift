@@ -1,5 +1,8 @@
 import Foundation
+import Glibc
 import PickerdTestKit
+import PickerdTransport
+import PickerdWire
 import Testing
 
 /// "Name this place" in both pickers: a visit of the evening with Maya named in the review, the
@@ -67,6 +70,99 @@ struct NamingPickerTests {
         try next.keys("Escape")
         #expect(next.waitFor("EXIT="), "\(next.screen)")
         pickerd.stop()
+    }
+}
+
+/// "Name this place" through the agent protocol itself: this test process is the picker agent (it
+/// registers before the app presents) and, on the client socket, an app that tries the same.
+/// (Written by a second implementer of the feature, on its own branch, and kept for its refusals.)
+extension NamingPickerTests {
+    @Test("a visit shown in the session is named: the title says it, places lists it; refusals are typed; an app cannot name")
+    func nameFromThePicker() throws {
+        let me = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let pickerd = try sessionPickerd(script: #"{"reviews": []}"#, extra: ["--agent-executable", me], environment: ["TZ": "America/New_York"])
+        defer { pickerd.stop() }
+        let registered = try pickerd.ctl(["apps", "register", "--executable", me, "--entitlements", pickerd.root + "/app.entitlements",
+                                          "--bundle-id", "org.test.naming", "--name", "Naming Test"])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let agent = try ProtocolClient(path: pickerd.runtime + "/agent.sock", role: .agent, software: "naming test")
+        _ = try agent.request(.agentRegister(AgentRegister(name: "naming test")))
+        let app = Process()
+        app.executableURL = BuiltProducts.url("pickerd-test-client")
+        app.arguments = [pickerd.runtime, "present"]
+        app.standardOutput = Pipe()
+        try app.run()
+        defer { if app.isRunning { kill(app.processIdentifier, SIGKILL) }; app.waitUntilExit() }
+
+        func nextReview() throws -> (ReviewRequest, UInt64) {
+            while let frame = try agent.connection.receive() {
+                if case .review(let review)? = frame.envelope.body { return (review, frame.envelope.requestId) }
+            }
+            throw CocoaError(.fileReadUnknown)
+        }
+        let (consent, consentID) = try nextReview()
+        try agent.connection.send(Envelope(requestId: consentID, body: .consentDecision(ConsentDecision(sessionHandle: consent.sessionHandle, answer: .accept))))
+        let (review, reviewID) = try nextReview()
+        let handle = review.sessionHandle
+        // Every suggestion of Recent, a page at a time: a visit to Riverside Park the title names.
+        var shown = review.recommended + review.recent
+        while shown.count < review.recommended.count + Int(review.recentTotal) {
+            let next = try agent.request(.suggestionsPage(SuggestionsPageRequest(sessionHandle: handle, list: .recent,
+                                                                                offset: UInt32(shown.count - review.recommended.count))))
+            guard case .suggestionsPageReply(let page)? = next.envelope.body, !page.suggestions.isEmpty else { break }
+            shown += page.suggestions
+        }
+        func visit(_ item: Item) -> Location? { if case .location(let l)? = item.asset, l.location != nil { l } else { nil } }
+        let chosen = try #require(shown.first { s in s.title.contains("Riverside Park") && s.items.contains { visit($0)?.place == "Riverside Park" } },
+                                  "\(shown.map(\.title))")
+        let park = try #require(chosen.items.first { visit($0)?.place == "Riverside Park" })
+        let other = try #require(chosen.items.first { visit($0) == nil }, "a suggestion with a visit and something else")
+        func ask(_ request: NamePlaceRequest) -> ErrorCode? {
+            let error = #expect(throws: ProtocolClient.RemoteError.self) { try agent.request(.namePlace(request)) }
+            return error?.code
+        }
+
+        let placesBefore = try pickerd.ctl(["places"]).stdout
+        #expect(placesBefore.contains("  Riverside Park  "), "\(placesBefore)")
+        // An app on the client socket cannot name, even with the session's real handle and ids.
+        let intruder = try ProtocolClient(path: pickerd.runtime + "/client.sock", role: .client, software: "naming test app")
+        let refused = #expect(throws: ProtocolClient.RemoteError.self) {
+            try intruder.request(.namePlace(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: park.id, name: "Intruder's")))
+        }
+        #expect(refused?.code == .wrongRole, "\(refused?.message ?? "no error")")
+        #expect(try pickerd.ctl(["places"]).stdout == placesBefore, "the app named nothing")
+
+        // Typed refusals, and nothing stored by them.
+        #expect(ask(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: "no-such-item", name: "x")) == .notFound)
+        #expect(ask(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: other.id, name: "x")) == .notFound,
+                "only a visit can be named")
+        #expect(ask(NamePlaceRequest(sessionHandle: handle, suggestionId: UUID().uuidString, placeItemId: park.id, name: "x")) == .notFound,
+                "a suggestion not shown in the session")
+        #expect(ask(NamePlaceRequest(sessionHandle: UUID().uuidString, suggestionId: chosen.id, placeItemId: park.id, name: "x")) == .notFound)
+        #expect(ask(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: park.id, name: "  ")) == .invalidArgument)
+        #expect(ask(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: park.id,
+                                     name: String(repeating: "x", count: 81))) == .invalidArgument)
+        #expect(try pickerd.ctl(["places"]).stdout == placesBefore, "no refusal stored a name")
+
+        // Named: the reply's title and visit say it, and pickerctl places lists it as the person's.
+        let answer = try agent.request(.namePlace(NamePlaceRequest(sessionHandle: handle, suggestionId: chosen.id, placeItemId: park.id,
+                                                                   name: "  Tanbark Park ")))
+        guard case .namePlaceReply(let reply)? = answer.envelope.body else { Issue.record("no reply: \(answer.envelope)"); return }
+        #expect(reply.name == "Tanbark Park", "stored trimmed")
+        #expect(reply.title.contains("Tanbark Park") && !reply.title.contains("Riverside Park"), "\(chosen.title) → \(reply.title)")
+        #expect(reply.weeksRebuilt > 0)
+        #expect(reply.item.flatMap(visit)?.place == "Tanbark Park" && reply.item?.id == park.id, "\(String(describing: reply.item))")
+        // The known place there is called by the person's name (as after `pickerctl places name`).
+        let places = try pickerd.ctl(["places"]).stdout
+        #expect(places.contains("  Tanbark Park  ") && !places.contains("Riverside Park"), "\(places)")
+
+        // The app gets the title as renamed when the person adds it.
+        try agent.connection.send(Envelope(requestId: reviewID, body: .reviewDecision(ReviewDecision(
+            sessionHandle: handle, decision: .approve(Approval(suggestionId: chosen.id, keptItemIds: chosen.items.map(\.id)))))))
+        let said = String(decoding: (app.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outcome = jsonLines(said).last
+        #expect(outcome?["result"] as? String == "approved", "\(said)")
+        #expect((outcome?["title"] as? String)?.contains("Tanbark Park") == true, "\(said)")
     }
 }
 
