@@ -191,6 +191,16 @@ extension SessionManager {
         return session
     }
 
+    /// pickerd's copy of suggestion `id` as session `handle` showed it to `agent` (past consent), or
+    /// `nil`: what an agent's request about a suggestion ("Another prompt", a hide, naming a place)
+    /// may act on, and no more.
+    func shown(_ id: String, in handle: String, to agent: FrameConnection) -> ListedSuggestion? {
+        state.withLock { state in
+            guard let s = state.sessions[handle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
+            return s.shown[id]
+        }
+    }
+
     /// Media of an item the agent was shown, as sealed read-only copies, for previews.
     func fetchMedia(from agent: FrameConnection, requestID: UInt64, _ request: FetchMediaRequest) {
         let item = state.withLock { state -> LibraryItem? in
@@ -251,10 +261,7 @@ extension SessionManager {
     /// one of the library (in a stable order, round the end), and sends the agent the new item. From
     /// then on the new item, not the old, is what the person may keep.
     func cyclePrompt(from agent: FrameConnection, requestID: UInt64, _ request: CyclePromptRequest) {
-        let shown = state.withLock { state -> ListedSuggestion? in
-            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            return s.shown[request.suggestionId]
-        }
+        let shown = self.shown(request.suggestionId, in: request.sessionHandle, to: agent)
         guard let shown, let index = shown.items.firstIndex(where: { $0.id.uuidString == request.itemId }),
               case .reflection = shown.items[index].asset else {
             reply(agent, requestID, .error(ErrorInfo(code: .notFound,

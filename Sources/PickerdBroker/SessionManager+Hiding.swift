@@ -15,10 +15,7 @@ extension SessionManager {
     /// is made from pickerd's copy of it (HideChoice), stored with the settings, and remembered as
     /// this session's, so the picker may undo it while open.
     func hide(from agent: FrameConnection, requestID: UInt64, _ request: HideRequest) {
-        let shown = state.withLock { state -> ListedSuggestion? in
-            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            return s.shown[request.suggestionId]
-        }
+        let shown = self.shown(request.suggestionId, in: request.sessionHandle, to: agent)
         guard let shown else {
             reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no suggestion \(request.suggestionId) was shown in that session")))
             return

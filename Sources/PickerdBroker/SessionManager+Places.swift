@@ -14,10 +14,7 @@ extension SessionManager {
     /// (``PlaceNaming``). The session's copy of the suggestion takes the name at once, so the title
     /// the person sees, and the one an app receives, say it.
     func namePlace(from agent: FrameConnection, requestID: UInt64, _ request: NamePlaceRequest) {
-        let shown = state.withLock { state -> ListedSuggestion? in
-            guard let s = state.sessions[request.sessionHandle], s.agent == ObjectIdentifier(agent), !s.awaitingConsent else { return nil }
-            return s.shown[request.suggestionId]
-        }
+        let shown = self.shown(request.suggestionId, in: request.sessionHandle, to: agent)
         guard let shown else {
             reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "no suggestion \(request.suggestionId) was shown in that session")))
             return
