@@ -20,6 +20,52 @@ struct HidingPickerTests {
         try pickerd.ctl(["hidden", "list"]).stdout.split(separator: "\n").map(String.init)
     }
 
+    /// The title of the suggestion the terminal picker's list has selected.
+    static func selected(in window: TmuxWindow) -> String? {
+        window.screen.split(separator: "\n").first { $0.hasPrefix(" › ") }.map { String($0.dropFirst(3)).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Moves the terminal picker's selection down, a row at a time (at most 12), to the first
+    /// suggestion whose title holds `text`.
+    static func select(_ text: String, in window: TmuxWindow) throws {
+        for _ in 0..<12 where selected(in: window)?.contains(text) != true {
+            let before = selected(in: window)
+            try window.keys("Down")
+            _ = eventually { selected(in: window) != before }
+        }
+    }
+
+    /// The title of the suggestion whose row has the desktop picker's focus.
+    static func focused(in display: XDisplay) -> String? {
+        display.tree.split(separator: "\n").first { $0.contains("list item '") && $0.hasSuffix("[focused]") }
+            .map { $0.drop { $0 != "'" }.dropFirst().prefix { $0 != "," } }.map(String.init)
+    }
+
+    /// Moves the desktop picker's focus down, a row at a time (at most 12), to the first suggestion
+    /// whose title holds `text`.
+    static func focus(_ text: String, in display: XDisplay) throws {
+        for _ in 0..<12 where focused(in: display)?.contains(text) != true {
+            let before = focused(in: display)
+            try display.keys("Down")
+            _ = eventually(timeout: XDisplay.patience) { focused(in: display) != before }
+        }
+    }
+
+    /// The world on `display`, journal-demo presenting in the desktop picker, consent given: its lists
+    /// are drawn and a row has the focus.
+    /// - Returns: pickerd, the app, and the picker's window.
+    func desktopLists(_ display: XDisplay) throws -> (RunningPickerd, LaunchedApp, String) {
+        let pickerd = try world(display)
+        let app = try LaunchedApp(pickerd, display: display)
+        let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
+        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
+        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
+        try display.keys("Return")
+        #expect(display.drawn("lists", in: window), "\(display.tree)")
+        #expect(eventually(timeout: XDisplay.patience) { Self.focused(in: display) != nil }, "\(display.tree)")
+        return (pickerd, app, window)
+    }
+
     func journalDemo(_ pickerd: RunningPickerd) -> String {
         "TZ=America/New_York \(BuiltProducts.url("journal-demo").path) new-entry --output \(pickerd.root)/journal"
             + " --runtime-dir \(pickerd.runtime); echo EXIT=$?; sleep 600"
@@ -32,9 +78,7 @@ struct HidingPickerTests {
         #expect(window.waitFor("[ Turn On ]"), "\(window.screen)\n\(pickerd.logText)")
         try window.keys("t")
         #expect(window.waitFor("Recommended ("), "\(window.screen)")
-        func selected() -> String? {
-            window.screen.split(separator: "\n").first { $0.hasPrefix(" › ") }.map { String($0.dropFirst(3)).trimmingCharacters(in: .whitespaces) }
-        }
+        let selected = { Self.selected(in: window) }
         let first = try #require(selected(), "\(window.screen)")
 
         // Hide this suggestion, undo, hide again.
@@ -53,11 +97,7 @@ struct HidingPickerTests {
         #expect(window.waitFor("won't be suggested again.  u undo"), "\(window.screen)")
 
         // An evening with Maya: show fewer like this, her.
-        for _ in 0..<12 where selected()?.contains("with Maya") != true {
-            let before = selected()
-            try window.keys("Down")
-            _ = eventually { selected() != before }
-        }
+        try Self.select("with Maya", in: window)
         #expect(selected()?.contains("with Maya") == true, "\(window.screen)")
         try window.keys("Enter")
         #expect(window.waitFor("h hide this"), "\(window.screen)")
@@ -95,19 +135,8 @@ extension DesktopPickerTests {
     func hidingInTheDesktopPicker() throws {
         let hiding = HidingPickerTests()
         let display = try XDisplay()
-        let pickerd = try hiding.world(display)
-        let app = try LaunchedApp(pickerd, display: display)
-        let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
-        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
-        try display.keys("Return")
-        #expect(display.drawn("lists", in: window), "\(display.tree)")
-        /// The title of the suggestion whose row has the focus.
-        func focused() -> String? {
-            display.tree.split(separator: "\n").first { $0.contains("list item '") && $0.hasSuffix("[focused]") }
-                .map { $0.drop { $0 != "'" }.dropFirst().prefix { $0 != "," } }.map(String.init)
-        }
-        #expect(eventually(timeout: XDisplay.patience) { focused() != nil }, "\(display.tree)")
+        let (pickerd, app, window) = try hiding.desktopLists(display)
+        let focused = { HidingPickerTests.focused(in: display) }
         let first = try #require(focused(), "\(display.tree)")
 
         // Hide this suggestion, undo, hide again.
@@ -130,11 +159,7 @@ extension DesktopPickerTests {
         #expect(display.drawn("lists", in: window), "\(display.tree)")
 
         // An evening with Maya: show fewer like this, her.
-        for _ in 0..<12 where focused()?.contains("with Maya") != true {
-            let before = focused()
-            try display.keys("Down")
-            _ = eventually(timeout: XDisplay.patience) { focused() != before }
-        }
+        try HidingPickerTests.focus("with Maya", in: display)
         #expect(focused()?.contains("with Maya") == true, "\(display.tree)")
         try display.keys("Return")
         #expect(display.drawn("review", in: window), "\(display.tree)")

@@ -30,15 +30,8 @@ struct NamingPickerTests {
         #expect(window.waitFor("[ Turn On ]"), "\(window.screen)\n\(pickerd.logText)")
         try window.keys("t")
         #expect(window.waitFor("Recommended ("), "\(window.screen)")
-        func selected() -> String? {
-            window.screen.split(separator: "\n").first { $0.hasPrefix(" › ") }.map { String($0.dropFirst(3)).trimmingCharacters(in: .whitespaces) }
-        }
-        for _ in 0..<12 where selected()?.contains("with Maya") != true {
-            let before = selected()
-            try window.keys("Down")
-            _ = eventually { selected() != before }
-        }
-        let evening = try #require(selected(), "\(window.screen)")
+        try HidingPickerTests.select("with Maya", in: window)
+        let evening = try #require(HidingPickerTests.selected(in: window), "\(window.screen)")
         #expect(evening.contains("with Maya at "), "\(window.screen)")
         try window.keys("Enter")
         #expect(window.waitFor("n name place  h hide this"), "the keys say what they do: \(window.screen)")
@@ -172,24 +165,9 @@ extension DesktopPickerTests {
     func namingInTheDesktopPicker() throws {
         let hiding = HidingPickerTests()
         let display = try XDisplay()
-        let pickerd = try hiding.world(display)
-        let app = try LaunchedApp(pickerd, display: display)
-        let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
-        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
-        try display.keys("Return")
-        #expect(display.drawn("lists", in: window), "\(display.tree)")
-        func focused() -> String? {
-            display.tree.split(separator: "\n").first { $0.contains("list item '") && $0.hasSuffix("[focused]") }
-                .map { $0.drop { $0 != "'" }.dropFirst().prefix { $0 != "," } }.map(String.init)
-        }
-        #expect(eventually(timeout: XDisplay.patience) { focused() != nil }, "\(display.tree)")
-        for _ in 0..<12 where focused()?.contains("with Maya") != true {
-            let before = focused()
-            try display.keys("Down")
-            _ = eventually(timeout: XDisplay.patience) { focused() != before }
-        }
-        #expect(focused()?.contains("with Maya at ") == true, "\(display.tree)")
+        let (pickerd, app, window) = try hiding.desktopLists(display)
+        try HidingPickerTests.focus("with Maya", in: display)
+        #expect(HidingPickerTests.focused(in: display)?.contains("with Maya at ") == true, "\(display.tree)")
         try display.keys("Return")
         #expect(display.drawn("review", in: window), "\(display.tree)")
         // The visit's own page of the carousel offers the button: the items are walked until it shows.
