@@ -27,7 +27,7 @@ extension SuggestionBuilder {
         var best: (event: EventSpan, held: Int)?
         for event in events where kind == .trip ? event.titlesTrips : event.joinsMoments {
             // Music plays through every event of a day: it ties none to a moment.
-            let held = items.count { event.holds($0.startMs) && $0.kind != .song && $0.kind != .podcast }
+            let held = items.count { event.holds($0) && $0.kind != .song && $0.kind != .podcast }
             guard held > 0, !event.title.isEmpty else { continue }
             if let current = best {
                 let a = (held, -(event.endMs - event.startMs), -event.startMs)
@@ -103,4 +103,15 @@ extension EventSpan {
     var joinsMoments: Bool { !allDay && endMs - startMs <= LocalTime.dayMs }
     /// An all-day or longer event of two days or more (a clock change aside): it may title a trip.
     var titlesTrips: Bool { (allDay || endMs - startMs > LocalTime.dayMs) && endMs - startMs >= Duration.days(2).ms - Duration.hour.ms }
+
+    /// Whether `item` lies within the event. Something of a moment (a photo, a contact, a mood) does
+    /// when the event holds its start; something that lasts (a stay, a workout) does when the two share
+    /// at least half the length of the shorter: the dinner's stay that begins a few minutes after the
+    /// dinner does, the weekend at home that begins as the Saturday's hike ends does not (its Sunday
+    /// afternoon was titled by the hike).
+    func holds(_ item: LibraryItem) -> Bool {
+        guard item.endMs > item.startMs, endMs > startMs else { return holds(item.startMs) }
+        let shared = min(endMs, item.endMs) - max(startMs, item.startMs)
+        return shared * 2 >= min(endMs - startMs, item.endMs - item.startMs)
+    }
 }

@@ -408,6 +408,35 @@ import Testing
             == "Saturday evening in pictures", "no event known: no event's name")
     }
 
+    static func stay(_ place: String, _ from: String, _ to: String) -> LibraryItem {
+        LibraryItem(id: SuggestionBuilder.stableID("stay|\(place)|\(from)"),
+                    asset: .location(Location(place: place, location: GeoLocation(latitude: 52.5, longitude: 13.4))),
+                    startMs: ms(from), endMs: ms(to), source: "import")
+    }
+
+    @Test("a stay lies within an event when they share half the shorter's length: the dinner's stay begun late does, the weekend at home begun as the hike ends does not")
+    func staysWithinEvents() {
+        let builder = SuggestionBuilder(timeZone: Self.utc)
+        let hike = EventSpan(id: "hike", title: "Hike with Jonas", startMs: Self.ms("2024-05-04T06:00:00Z"),
+                             endMs: Self.ms("2024-05-04T12:00:00Z"), allDay: false, location: "Buckow")
+        // Home from 11:42 on Saturday to Monday; Sunday's photos at home.
+        let weekend = Self.stay("Home", "2024-05-04T11:42:00Z", "2024-05-06T07:00:00Z")
+        let sunday = [Self.photo("2024-05-05T12:00:00Z", 30), Self.photo("2024-05-05T13:00:00Z", 31)]
+        #expect(builder.titlingEvent(.timeAtHome, [weekend] + sunday, events: [hike]) == nil, "18 minutes of a six-hour hike")
+        #expect(builder.title(.timeAtHome, [weekend] + sunday, events: [hike]) != "Hike with Jonas")
+
+        // The dinner's stay, begun five minutes in and ending after it; a short stay inside a long event.
+        let restaurant = Self.stay("Taberna", "2024-05-04T18:05:00Z", "2024-05-04T21:20:00Z")
+        #expect(builder.titlingEvent(.outing, [restaurant], events: [Self.dinner]) == Self.dinner)
+        let drinks = Self.stay("Bar Raval", "2024-05-04T19:00:00Z", "2024-05-04T19:40:00Z")
+        #expect(builder.titlingEvent(.outing, [drinks], events: [Self.dinner]) == Self.dinner)
+        // A stay that only begins in the dinner's last ten minutes is not the dinner's.
+        let after = Self.stay("Bar Raval", "2024-05-04T20:50:00Z", "2024-05-04T23:30:00Z")
+        #expect(builder.titlingEvent(.outing, [after], events: [Self.dinner]) == nil)
+        // A photo taken then still is.
+        #expect(builder.titlingEvent(.outing, [after, Self.photo("2024-05-04T20:55:00Z", 32)], events: [Self.dinner]) == Self.dinner)
+    }
+
     @Test("an all-day event of several days titles the trip it covers; a single day's all-day event titles nothing; events are read by time window")
     func holidayTrip() throws {
         let builder = SuggestionBuilder(timeZone: Self.utc)

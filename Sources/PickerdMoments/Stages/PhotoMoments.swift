@@ -23,7 +23,7 @@ struct PhotoMoments: MomentStage {
             group += input.within(event.startMs, event.endMs, kinds: [.contact]).filter { !claims.holds($0) && event.holds($0.startMs) }
             guard !group.isEmpty else { continue }
             let host = found.firstIndex(where: { moment in
-                (moment.kind == .outing || moment.kind == .timeAtHome) && moment.items.contains { event.holds($0.startMs) }
+                (moment.kind == .outing || moment.kind == .timeAtHome) && moment.items.contains { event.holds($0) }
             })
             // The weekly meeting's colleagues, and nothing else: routine, as work is.
             if host == nil && group.allSatisfy(input.isRoutinePerson) { continue }
