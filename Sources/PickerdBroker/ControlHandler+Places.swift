@@ -21,7 +21,7 @@ extension ControlHandler {
         return PlacesReply(places: known.places.map { place in
             KnownPlace(role: place.role.rawValue, name: place.name, city: place.city, latitude: place.coordinate.latitude,
                        longitude: place.coordinate.longitude, fromMs: place.from, untilMs: place.until, days: UInt32(clamping: place.days),
-                       personsWord: place.isPersonsWord)
+                       personsWord: place.isPersonsWord || place.isPersonsName)
         }, timeZone: timeZone.identifier, weeksRebuilt: UInt32(clamping: weeksRebuilt))
     }
 

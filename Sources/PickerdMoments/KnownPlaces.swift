@@ -81,6 +81,9 @@ public struct KnownPlaces: Sendable, Hashable {
         /// Whether the person said so (`pickerctl places set-home|set-work`), rather than pickerd
         /// finding it in the visits.
         public var isPersonsWord: Bool
+        /// Whether its name is the person's (`pickerctl places name`, the pickers' Name this place),
+        /// though pickerd found the place.
+        public var isPersonsName = false
 
         /// Creates a place.
         /// - Parameters:
@@ -369,6 +372,7 @@ public struct KnownPlaces: Sendable, Hashable {
         for index in places.indices {
             guard let (n, name) = names.nearest(to: places[index].coordinate) else { continue }
             places[index].name = name.name
+            places[index].isPersonsName = true
             used.insert(n)
         }
         for (n, name) in names.names.enumerated() where !used.contains(n) {

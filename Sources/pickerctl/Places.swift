@@ -172,7 +172,7 @@ struct Places: ParsableCommand {
 
     /// The places as a table: number, role, name, city, coordinates to three decimals (about 100
     /// m), days, a home's (or a dated work's) dates (in `reply.timeZone`), and whose word it is
-    /// ("found" by pickerd, or "yours").
+    /// ("found" by pickerd, or "yours": declared or named by the person).
     static func table(_ reply: PlacesReply) -> String {
         let zone = TimeZone(identifier: reply.timeZone) ?? .current
         let formatter = DateFormatter()

@@ -202,7 +202,7 @@ struct PlacesTests {
         #expect(restarted.stop() == 0)
     }
 
-    @Test("places name: by number, by LAT,LON (the known place within 150 m, else that spot), listed as the person's; unname takes it back; refusals")
+    @Test("places name: by number, by LAT,LON (the known place within 150 m, else that spot), listed as the person's (a found place too); unname takes it back; refusals")
     func naming() throws {
         let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
         try Self.makeTakeout(pickerd.root)
@@ -210,7 +210,8 @@ struct PlacesTests {
         let byNumber = try pickerd.ctl(["places", "name", "4", "Nonna's"])
         #expect(byNumber.status == 0, "\(byNumber.stdout)\(byNumber.stderr)")
         #expect(byNumber.stdout.hasPrefix("named Nonna's (41.1470,-8.6065); moments of "), "\(byNumber.stdout)")
-        #expect(Self.rows(byNumber.stdout).contains { $0.prefix(3) == ["4", "frequent", "Nonna's"] }, "\(byNumber.stdout)")
+        #expect(Self.rows(byNumber.stdout).contains { $0.prefix(3) == ["4", "frequent", "Nonna's"] && $0.last == "yours" },
+                "found by pickerd, named by the person: the person's word: \(byNumber.stdout)")
         #expect(!byNumber.stdout.contains("Café Majestic"), "the person's name wins over the data's: \(byNumber.stdout)")
         // 60 m from Acme's visits: Acme, named.
         let near = try pickerd.ctl(["places", "name", "41.1785,-8.5960", "the Office"])
@@ -227,6 +228,8 @@ struct PlacesTests {
         let unname = try pickerd.ctl(["places", "unname", "Tan"])
         #expect(unname.status == 0 && unname.stdout.hasPrefix("name taken back at 41.1685,-8.6780"), "\(unname.stdout)\(unname.stderr)")
         #expect(Self.rows(Self.table(unname.stdout)).count == 4, "\(unname.stdout)")
+        #expect(try pickerd.ctl(["places", "unname", "4"]).status == 0)
+        #expect(Self.rows(try pickerd.ctl(["places"]).stdout).contains { $0.prefix(3) == ["4", "frequent", "Café Majestic"] && $0.last == "found" })
         let cases: [([String], Int32, String)] = [
             (["places", "name", "4", "  "], 2, "give the place a name"),
             (["places", "name", "9", "Nowhere"], 2, "no place 9 in pickerctl places"),

@@ -4047,7 +4047,7 @@ public struct KnownPlace: Hashable, Sendable {
     public var untilMs: Int64?
     /// distinct days visited (a home: within from–until)
     public var days: UInt32
-    /// the person said so (PlacesSetRequest); false: pickerd found it in the visits
+    /// the person said so (PlacesSetRequest) or named it; false: pickerd found it and its name
     public var personsWord: Bool
 
     /// Creates the message; every field defaults to its protobuf default.

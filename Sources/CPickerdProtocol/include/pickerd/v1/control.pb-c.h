@@ -1263,7 +1263,7 @@ struct  Pickerd__V1__KnownPlace
    */
   uint32_t days;
   /*
-   * the person said so (PlacesSetRequest); false: pickerd found it in the visits
+   * the person said so (PlacesSetRequest) or named it; false: pickerd found it and its name
    */
   protobuf_c_boolean persons_word;
 };
