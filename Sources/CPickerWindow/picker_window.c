@@ -338,6 +338,11 @@ pw_widget *pw_label(const char *text, int style, int centered) {
 
 void pw_label_set(pw_widget *label, const char *text) { gtk_label_set_text(GTK_LABEL(label), text); }
 
+void pw_label_set_error(pw_widget *label, int error) {
+    if (error) gtk_widget_add_css_class(GTK_WIDGET(label), "pw-error");
+    else gtk_widget_remove_css_class(GTK_WIDGET(label), "pw-error");
+}
+
 void pw_label_single_line(pw_widget *label) {
     gtk_label_set_wrap(GTK_LABEL(label), FALSE);
     gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);

@@ -80,7 +80,7 @@ extension DesktopPicker {
             if let entry = widgets.entry { session.setTitle(String(cString: pw_entry_text(entry))) }
             editTitle(false)
         case (.anotherPrompt, _):
-            if !session.cyclePrompt(itemIndex) { say("Only a reflection prompt can be changed") }
+            if !session.cyclePrompt(itemIndex) { complain("Only a reflection prompt can be changed") }
         case (.add, _): add()
         case (.hide, _): session.hide(.suggestion)
         case (.fewer, _):
@@ -124,7 +124,7 @@ extension DesktopPicker {
     private func namePlace(_ text: String) {
         guard let naming else { return }
         guard session.namePlace(naming.index, text) else {
-            say("Type a name, or go back")
+            complain("Type a name, or go back")
             return
         }
         show(.review)

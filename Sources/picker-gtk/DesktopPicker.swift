@@ -164,7 +164,7 @@ final class DesktopPicker {
                 guard screen == .review, session.suggestion.items.indices.contains(itemIndex),
                       session.suggestion.items[itemIndex].id == itemID else { return }
             }
-            say(message)
+            complain(message)
         case .none:
             break
         }
@@ -207,13 +207,13 @@ final class DesktopPicker {
 
     func toggle(_ index: Int, to keep: Bool) {
         guard session.kept.indices.contains(index) else { return }
-        if let reason = session.setKept(index, keep) { say("Cannot be added: \(reason)") } else { say("") }
+        if let reason = session.setKept(index, keep) { complain("Cannot be added: \(reason)") } else { say("") }
         refreshItems()
     }
 
     func add() {
         guard session.keptCount > 0 else {
-            say(session.suggestion.items.allSatisfy { session.unavailable[$0.id] != nil }
+            complain(session.suggestion.items.allSatisfy { session.unavailable[$0.id] != nil }
                 ? "None of these can be added now: Cancel" : "Keep at least one item, or Cancel")
             return
         }
@@ -286,9 +286,19 @@ final class DesktopPicker {
         return pw_glyph(glyph, width, height, alternative)
     }
 
-    /// A line under the review's lists (or the log, on other screens).
+    /// A line under the review's lists (or the page's), as news: "Another prompt", "Called “Nonna's”
+    /// from now on".
     func say(_ message: String) {
-        if let label = widgets.message { pw_label_set(label, message) }
+        guard let label = widgets.message else { return }
+        pw_label_set(label, message)
+        pw_label_set_error(label, 0)
+    }
+
+    /// A line under the review's lists (or the page's), in the error style: what could not be done.
+    func complain(_ message: String) {
+        guard let label = widgets.message else { return }
+        pw_label_set(label, message)
+        pw_label_set_error(label, 1)
     }
 
     func log(_ line: String) {

@@ -122,6 +122,14 @@ final class XDisplay {
         return path
     }
 
+    /// How many pixels of the screenshot are near `colour` ("#c01c28"): the text of a line in that
+    /// colour, less its anti-aliased edges.
+    func pixels(of colour: String, in path: String) throws -> Int {
+        let r = try runCommand(URL(fileURLWithPath: "/usr/bin/convert"), [path, "-fuzz", "12%", "-fill", "black", "+opaque", colour,
+                                                                          "-fill", "white", "-opaque", colour, "-format", "%[fx:round(mean*w*h)]", "info:"])
+        return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
     /// How many distinct colours the screenshot has inside the rectangle (a drawn picture has
     /// hundreds; text on a flat page a few dozen).
     func colours(in path: String, x: Int, y: Int, width: Int, height: Int) throws -> Int {
@@ -177,6 +185,8 @@ final class LaunchedApp {
 @Suite("The desktop picker, in a window of its own", .serialized)
 struct DesktopPickerTests {
     static let title = "Journal Demo — Journaling Suggestions"
+    /// The colour of a line in the error style (`.pw-error` in DesktopPicker.css).
+    static let errorColour = "#c01c28"
 
     /// pickerd on `display` with the demo library and journal-demo registered; no other picker.
     func world(_ display: XDisplay?, environment: [String: String]? = nil) throws -> RunningPickerd {

@@ -96,6 +96,8 @@ pw_widget *pw_separator(int vertical);
 /// boundaries; xalign 0 unless centered.
 pw_widget *pw_label(const char *text, int style, int centered);
 void pw_label_set(pw_widget *label, const char *text);
+/// Shows a label in the error style (style 5) when `error` is non-zero, else without it.
+void pw_label_set_error(pw_widget *label, int error);
 /// One line with an ellipsis where it does not fit.
 void pw_label_single_line(pw_widget *label);
 /// A text entry holding `text`; Enter is PW_EVENT_ACTIVATED.
