@@ -1,6 +1,7 @@
 import Foundation
 @testable import PickerdImport
 @testable import PickerdReaders
+import PickerdMoments
 import PickerdStore
 import PickerdTestKit
 import PickerdWire
@@ -229,6 +230,31 @@ struct ListeningHistoryTests {
         #expect(id("Sigur Ro\u{301}s", "Svefn-g-englar", "2021-02-01T09:05:00Z") == id("SIGUR RÓS", "Svefn-g-englar", "2021-02-01T09:05:00Z"))
         #expect(ExportItems.fold("  Nils   FRAHM\t ") == "nils frahm")
         #expect(ExportItems.fold("") == "")
+    }
+
+    @Test("a listen's id begins with its minute (UUIDv7), so a history's ids grow with time; a listen stored under the older id is found again, not doubled")
+    func timeOrderedListenIDs() throws {
+        let minute = Self.ms("2021-01-31T12:34:00Z")
+        let says = ExportItems.listenID(artist: "Nils Frahm", track: "Says", startMs: minute + 27_000)
+        let bytes = withUnsafeBytes(of: says.uuid) { Array($0) }
+        #expect(bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } == UInt64(minute), "the minute, in ms since 1970")
+        #expect(bytes[6] >> 4 == 7 && bytes[8] >> 6 == 2, "version 7, RFC 9562's variant")
+        let later = ExportItems.listenID(artist: "Ash Walker", track: "Aquarius", startMs: minute + 60_000)
+        let earlier = ExportItems.listenID(artist: "Zola Jesus", track: "Night", startMs: minute - 60_000)
+        #expect([later, says, earlier].sorted { $0.uuidString < $1.uuidString } == [earlier, says, later])
+
+        // Stored before the ids began with the minute: the hash alone.
+        let temporary = try TemporaryStore()
+        var old = ExportItems.item(for: ImportedListen(startMs: minute + 27_000, durationMs: 485_000, artist: "Nils Frahm", track: "Says",
+                                                       album: "Spaces", format: "listenbrainz"))
+        old.id = SuggestionBuilder.stableID("import|listen|nils frahm|says|\(minute / 60_000)")
+        var changes = SourceChanges()
+        changes.items = [old]
+        _ = try temporary.store.apply(changes)
+        let brainz = ExportImporter(store: temporary.store).run([Self.fixture("listenbrainz_2021_1.jsonl")]) { _, _, _, _ in }
+        #expect(brainz[0].added == 3 && brainz[0].duplicates == 1, "\(brainz)")
+        let saysItems = try temporary.store.items().filter { if case .song(let s) = $0.asset { s.song == "Says" } else { false } }
+        #expect(saysItems.map(\.id) == [old.id], "one Says, under the id it had")
     }
 
     @Test("the same listen from ListenBrainz and from two Last.fm exports is one item; the richer copy stays")

@@ -142,13 +142,31 @@ extension ExportItems {
 
     /// The id of a listen from its artist, track and when it started: the same for a play pickerd
     /// recorded live and for that listen in a ListenBrainz or Last.fm export, so the two are one item.
+    ///
+    /// Laid out as a UUIDv7 (RFC 9562): its first 48 bits are the minute it started, in ms since
+    /// 1970, the rest the name's hash. A history's listens are then written in the order of their
+    /// ids, so the item and song tables' keys grow at their end instead of being rewritten all
+    /// through with every file: with random ids, 234,000 listens wrote 606 MB. Listens stored
+    /// before (with ids of the hash alone) keep theirs: the same play read again finds them by artist,
+    /// track and time (``matchAcrossSources(_:existing:)``).
     /// - Parameters:
     ///   - artist: the artist (folded: case, spacing and Unicode composition do not matter).
     ///   - track: the track or episode.
     ///   - startMs: when it started playing, ms since 1970 (only its minute counts).
     /// - Returns: the item id.
     public static func listenID(artist: String, track: String, startMs: Int64) -> UUID {
-        SuggestionBuilder.stableID("import|listen|\(fold(artist))|\(fold(track))|\(startMs / 60_000)")
+        let minute = startMs / 60_000
+        var bytes = SuggestionBuilder.stableID("import|listen|\(fold(artist))|\(fold(track))|\(minute)").uuid
+        let ms = UInt64(bitPattern: minute * 60_000)
+        bytes.0 = UInt8(truncatingIfNeeded: ms >> 40)
+        bytes.1 = UInt8(truncatingIfNeeded: ms >> 32)
+        bytes.2 = UInt8(truncatingIfNeeded: ms >> 24)
+        bytes.3 = UInt8(truncatingIfNeeded: ms >> 16)
+        bytes.4 = UInt8(truncatingIfNeeded: ms >> 8)
+        bytes.5 = UInt8(truncatingIfNeeded: ms)
+        bytes.6 = 0x70 | (bytes.6 & 0x0F)  // version 7
+        bytes.8 = 0x80 | (bytes.8 & 0x3F)  // RFC 9562's variant
+        return UUID(uuid: bytes)
     }
 
     /// `s` lowercased, in Unicode's composed form, with runs of white space made one space.
