@@ -55,7 +55,7 @@ extension SuggestionBuilder {
         let visible = suggestions.compactMap { s in
             listing(s, items: byID, enabled: enabled, events: events.filter { $0.startMs <= s.endMs && $0.endMs >= s.startMs }, hidden: hidden)
         }
-        let recent = visible.map { (listed: $0, id: Self.orderKey($0.suggestion.id)) }
+        let recent = visible.map { (listed: $0, id: $0.suggestion.id.orderKey) }
             .sorted { ($0.listed.suggestion.endMs, $0.id) > ($1.listed.suggestion.endMs, $1.id) }.map(\.listed)
         let newest = visible.map(\.suggestion.endMs).max() ?? 0
         let byListed = Dictionary(visible.map { ($0.suggestion.id, $0) }, uniquingKeysWith: { a, _ in a })

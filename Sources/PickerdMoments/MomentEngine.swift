@@ -148,7 +148,7 @@ public struct MomentEngine: Sendable {
         let prompts = ReflectionPrompts.derive(from: items, owning: window, time: builder.time)
         try store.replaceDerivedItems(source: ReflectionPrompts.source, startingIn: window, with: prompts)
         items.removeAll { $0.source == ReflectionPrompts.source && window.contains($0.startMs) }
-        items = (items + stays + prompts).sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+        items = (items + stays + prompts).sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
         // The calendar's events of the same span (summaries and times only), through their start index.
         let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
         return builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())

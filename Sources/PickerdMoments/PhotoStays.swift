@@ -66,7 +66,7 @@ public enum PhotoStays {
         }
         let photos = items.filter { [.photo, .livePhoto, .video].contains($0.kind) && $0.coordinate != nil && $0.notAMemory == nil
             && !$0.excludedFromSuggestions && !isCovered($0.startMs) }
-            .sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+            .sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
         var stays: [LibraryItem] = []
         var group: [LibraryItem] = []
         var latitude = 0.0, longitude = 0.0

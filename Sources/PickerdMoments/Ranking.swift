@@ -61,7 +61,7 @@ extension SuggestionBuilder {
     ///   - newest: the library's newest moment's end, ms since 1970.
     ///   - bonus: extra score for some (an "on this day" moment), by id.
     func recommended(_ candidates: [StoredSuggestion], newest: Int64, bonus: [UUID: Double] = [:]) -> [StoredSuggestion] {
-        typealias Entry = (suggestion: StoredSuggestion, score: Double, id: OrderKey)
+        typealias Entry = (suggestion: StoredSuggestion, score: Double, id: UUIDOrderKey)
         var queues: [SuggestionKind: ArraySlice<Entry>] = [:]
         var pool = candidates
         if tuning.recommendHighlightsOnly {
@@ -74,14 +74,14 @@ extension SuggestionBuilder {
         for (kind, members) in Dictionary(grouping: pool, by: \.kind) {
             queues[kind] = members.map { s -> Entry in
                 let age = Double(max(0, newest - s.endMs)) / Double(LocalTime.dayMs)
-                return (s, s.rank + tuning.recencyWeight * exp(-age / tuning.recencyDays) + (bonus[s.id] ?? 0), Self.orderKey(s.id))
+                return (s, s.rank + tuning.recencyWeight * exp(-age / tuning.recencyDays) + (bonus[s.id] ?? 0), s.id.orderKey)
             }.sorted { ($0.score, $1.id) > ($1.score, $0.id) }[...]
         }
         var chosen: [StoredSuggestion] = []
         var titles = Set<String>()
         while chosen.count < tuning.recommendedLimit {
             let recentKinds = chosen.suffix(tuning.repeatWindow).map(\.kind)
-            var best: (kind: SuggestionKind, score: Double, id: OrderKey)?
+            var best: (kind: SuggestionKind, score: Double, id: UUIDOrderKey)?
             for (kind, queue) in queues {
                 guard let head = queue.first else { continue }
                 let score = head.score - tuning.repeatPenalty * Double(recentKinds.filter { $0 == kind }.count)

@@ -140,7 +140,7 @@ public enum ReflectionPrompts {
             // week is always built whole, in one window: building week by week gives what a full build does.
             let week = time.week(of: item.startMs).start
             if item.kind == .reflection { ownPrompts.insert(week) }
-            if last[week].map({ ($0.startMs, $0.id.uuidString) < (item.startMs, item.id.uuidString) }) ?? true { last[week] = item }
+            if last[week].map({ ($0.startMs, $0.id.orderKey) < (item.startMs, item.id.orderKey) }) ?? true { last[week] = item }
         }
         return last.keys.sorted().filter { !ownPrompts.contains($0) }.flatMap { weekStart -> [LibraryItem] in
             let anchor = last[weekStart]!

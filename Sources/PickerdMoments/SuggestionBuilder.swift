@@ -141,20 +141,3 @@ public struct SuggestionBuilder: Sendable {
         time.week(of: timeMs, offset: item?.utcOffsetSeconds)
     }
 }
-
-extension SuggestionBuilder {
-    /// A UUID's bytes as two big-endian words: ordered as its `uuidString` is, without formatting it.
-    struct OrderKey: Comparable, Hashable, Sendable {
-        let high: UInt64
-        let low: UInt64
-
-        static func < (a: OrderKey, b: OrderKey) -> Bool { (a.high, a.low) < (b.high, b.low) }
-    }
-
-    static func orderKey(_ id: UUID) -> OrderKey {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            OrderKey(high: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
-                     low: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
-        }
-    }
-}

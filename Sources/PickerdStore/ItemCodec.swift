@@ -133,7 +133,7 @@ enum ItemCodec {
         let items = try inChunks(Array(Set(ids.map(\.uuidString))).sorted()) { marks, arguments in
             try load(db, where: "id IN (\(marks))", arguments: arguments)
         }
-        return items.sorted { ($0.startMs, $0.id.uuidString) < ($1.startMs, $1.id.uuidString) }
+        return items.sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
     }
 
     /// Runs `query` once per 500 keys (SQLite's limit on parameters is far above, a long IN list

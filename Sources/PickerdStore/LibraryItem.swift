@@ -370,3 +370,26 @@ extension UUID {
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
+
+/// A UUID's 16 bytes as two big-endian words: ordered as its `uuidString` is (fixed-width upper-case
+/// hex), without formatting it. Items of the same start are put in this order everywhere; sorting a
+/// window's items by their formatted ids was a fifth of an engine build's time at 234,000 listens.
+public struct UUIDOrderKey: Comparable, Hashable, Sendable {
+    /// The first eight bytes.
+    public let high: UInt64
+    /// The last eight.
+    public let low: UInt64
+
+    /// Whether `a` comes before `b`.
+    public static func < (a: UUIDOrderKey, b: UUIDOrderKey) -> Bool { (a.high, a.low) < (b.high, b.low) }
+}
+
+extension UUID {
+    /// The key its `uuidString` orders by (``UUIDOrderKey``).
+    public var orderKey: UUIDOrderKey {
+        withUnsafeBytes(of: uuid) { bytes in
+            UUIDOrderKey(high: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
+                         low: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
+        }
+    }
+}

@@ -193,4 +193,19 @@ struct UUIDParsingTests {
             #expect(UUID.parsing(bad) == nil, "\(bad)")
         }
     }
+
+    @Test("orderKey orders ids as their uuidString does, equal ones equal (a shared first half too)")
+    func orderKey() {
+        var ids = (0..<2_000).map { _ in UUID() }
+        let shared = UUID().uuid
+        ids += (0..<200).map { n in
+            var bytes = shared
+            bytes.15 = UInt8(n)
+            bytes.9 = UInt8(n % 7)
+            return UUID(uuid: bytes)
+        }
+        ids += ids.prefix(50)
+        #expect(ids.sorted { $0.orderKey < $1.orderKey }.map(\.uuidString) == ids.map(\.uuidString).sorted())
+        #expect(ids.allSatisfy { $0.orderKey == UUID(uuidString: $0.uuidString)!.orderKey })
+    }
 }

@@ -30,7 +30,7 @@ extension SuggestionBuilder {
                 score: score(moment.kind, chosen, pool: moment.items.count) + (event == nil ? 0 : tuning.eventBonus), itemIDs: chosen.map(\.id),
                 monthDay: time.monthDay(chosen[0]), anchorMs: moment.anchor))
         }
-        return suggestions.sorted { Self.orderKey($0.id) < Self.orderKey($1.id) }
+        return suggestions.sorted { $0.id.orderKey < $1.id.orderKey }
     }
 
     /// When a moment happened, from its items:
@@ -103,7 +103,7 @@ extension SuggestionBuilder {
                 kept += (0..<room).map { group[$0 * group.count / room] }
             }
         }
-        return kept.sorted { ($0.startMs, rank($0), Self.orderKey($0.id)) < ($1.startMs, rank($1), Self.orderKey($1.id)) }
+        return kept.sorted { ($0.startMs, rank($0), $0.id.orderKey) < ($1.startMs, rank($1), $1.id.orderKey) }
     }
 
 

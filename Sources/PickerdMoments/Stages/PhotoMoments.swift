@@ -33,7 +33,7 @@ struct PhotoMoments: MomentStage {
             } else {
                 let media = group.contains(where: \.isPhotoOrVideo)
                 found.append(Moment(kind: media ? .photos : .contact, anchor: event.startMs, place: "event|\(event.id)",
-                                    items: group.sorted { ($0.startMs, SuggestionBuilder.orderKey($0.id)) < ($1.startMs, SuggestionBuilder.orderKey($1.id)) }))
+                                    items: group.sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }))
             }
         }
         for run in runs where run.count >= input.tuning.minimumPhotoRun {

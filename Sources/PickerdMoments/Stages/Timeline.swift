@@ -17,7 +17,7 @@ struct Timeline {
     /// The timeline of a window's items, any order.
     init(_ library: [LibraryItem]) {
         items = library.filter { !$0.excludedFromSuggestions && $0.notAMemory == nil }
-            .sorted { ($0.startMs, SuggestionBuilder.orderKey($0.id)) < ($1.startMs, SuggestionBuilder.orderKey($1.id)) }
+            .sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
         starts = items.map(\.startMs)
         stays = items.filter { $0.kind == .location && $0.externalID != SuggestionBuilder.workoutPlaceTag }
     }

@@ -54,8 +54,8 @@ struct TripMoments: MomentStage {
             for stay in during where stay.kind == .location && isAway(stay) && !grouped.contains(time.day(of: stay)) {
                 let day = time.day(of: stay)
                 if let current = longestByDay[day],
-                   (current.endMs - current.startMs, SuggestionBuilder.orderKey(stay.id))
-                    >= (stay.endMs - stay.startMs, SuggestionBuilder.orderKey(current.id)) { continue }
+                   (current.endMs - current.startMs, stay.id.orderKey)
+                    >= (stay.endMs - stay.startMs, current.id.orderKey) { continue }
                 longestByDay[day] = stay
             }
             let longest = Set(longestByDay.values.map(\.id))
