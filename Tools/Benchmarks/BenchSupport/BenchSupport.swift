@@ -76,6 +76,8 @@ public final class BenchPickerd: @unchecked Sendable {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: bin + "/pickerd")
         p.arguments = ["--runtime-dir", runtime, "--data-dir", root + "/data", "--config-dir", root + "/config", "--log-level", "notice"] + extra
+        // Its root first: pickerd makes its folders only once started, and the log is opened before.
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: root + "/pickerd.log", contents: nil)
         let log = FileHandle(forWritingAtPath: root + "/pickerd.log")
         log?.seekToEndOfFile()
