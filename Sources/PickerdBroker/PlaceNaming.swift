@@ -46,7 +46,7 @@ struct PlaceNaming {
             return .refused(ErrorInfo(code: .notFound, message: "you have not named a place at \(coordinate.latitude),\(coordinate.longitude)"))
         }
         let stored = try store.setPlaceCorrection(StoredPlaceCorrection(role: .name, coordinate: at, name: name, fromDay: nil, createdMs: nowMs))
-        let weeks = try MomentEngine(store: store, builder: builder).refresh(correctedFrom: [stored.fromDay])
+        let weeks = try MomentEngine(store: store, builder: builder).refresh(namedAt: stored.coordinate)
         return .named(name, weeksRebuilt: weeks)
     }
 

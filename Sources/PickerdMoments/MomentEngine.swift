@@ -161,6 +161,22 @@ public struct MomentEngine: Sendable {
         try store.readablePlaceCorrections().map(KnownPlaces.Correction.init)
     }
 
+    /// Builds again the moments the person's name for the place at `coordinate` touches (given or
+    /// taken back): the weeks of the items lying near it, with a week either side (a trip that began
+    /// before or ended after them), not the whole library. A name is put on place items within
+    /// ``KnownPlaces/correctionRadius``; the items looked for lie within four times that, so the
+    /// photos of a stay named there are among them.
+    /// - Parameter coordinate: where the name is (or was).
+    /// - Returns: how many weeks were built again.
+    /// - Throws: ``StoreError``.
+    @discardableResult
+    public func refresh(namedAt coordinate: Coordinate) throws(StoreError) -> Int {
+        guard let library = try store.libraryRange() else { return 0 }
+        let week = Duration.days(7).ms
+        let spans = try store.itemSpans(near: coordinate, withinM: 4 * KnownPlaces.correctionRadius)
+        return try refresh(touching: spans.map { max(library.lowerBound, $0.lowerBound - week)...min(library.upperBound, $0.upperBound + week) })
+    }
+
     /// Builds again the moments a change of the person's word on home or work touches: from a
     /// week before the earliest day it holds from (a trip that began before it) to the library's end;
     /// the whole library when it holds from the start.

@@ -105,6 +105,31 @@ extension Store {
         try read("read items") { db in try ItemCodec.load(db, startingFrom: fromMs, to: toMs) }
     }
 
+    /// When the items lying within a box around `coordinate` start and end: those whose own
+    /// coordinate (a photo's, a workout's place) or whose place (a visit's, a group's) is less than
+    /// `reachM` metres north, south, east or west of it. Read from the item and location tables
+    /// without loading an item.
+    /// - Parameters:
+    ///   - coordinate: the centre.
+    ///   - reachM: half the box's side, in metres.
+    /// - Returns: each item's start and end, ms since 1970, in no order (an item in both tables twice).
+    /// - Throws: ``StoreError`` `.unreadable`.
+    public func itemSpans(near coordinate: Coordinate, withinM reachM: Double) throws(StoreError) -> [ClosedRange<Int64>] {
+        let dLat = reachM / 111_320, dLon = reachM / (111_320 * max(0.01, cos(coordinate.latitude * .pi / 180)))
+        let box: StatementArguments = [coordinate.latitude - dLat, coordinate.latitude + dLat, coordinate.longitude - dLon, coordinate.longitude + dLon]
+        return try read("read the items near a place") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT start_ms, end_ms FROM item WHERE latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?
+                UNION ALL
+                SELECT i.start_ms, i.end_ms FROM location l JOIN item i ON i.id = l.item_id
+                WHERE l.latitude BETWEEN ? AND ? AND l.longitude BETWEEN ? AND ?
+                """, arguments: box + box).map { row in
+                let start: Int64 = row[0], end: Int64 = row[1]
+                return start...max(start, end)
+            }
+        }
+    }
+
     /// When the library's first item starts and its last ends, or `nil` when it is empty.
     /// - Throws: ``StoreError`` `.unreadable`.
     public func libraryRange() throws(StoreError) -> ClosedRange<Int64>? {

@@ -202,6 +202,12 @@ struct PlacesTests {
         #expect(restarted.stop() == 0)
     }
 
+    /// The weeks a `places` command says it built again.
+    static func weeksBuilt(_ stdout: String) -> Int {
+        guard let range = stdout.range(of: "moments of ") else { return -1 }
+        return Int(stdout[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
+
     @Test("places name: by number, by LAT,LON (the known place within 150 m, else that spot), listed as the person's (a found place too); unname takes it back; refusals")
     func naming() throws {
         let pickerd = try RunningPickerd(seed: false, environment: ["TZ": "Europe/Lisbon"])
@@ -218,9 +224,19 @@ struct PlacesTests {
         #expect(near.status == 0, "\(near.stdout)\(near.stderr)")
         let rows = Self.rows(try pickerd.ctl(["places"]).stdout)
         #expect(rows.count == 4 && rows.contains { $0.prefix(3) == ["3", "work", "the Office"] }, "\(rows)")
-        // Where no known place is: a place of its own, the person's.
+        // Where no known place is: a place of its own, the person's; nothing of the library lies there,
+        // so no moment is built again (a name touches the weeks of what lies near it, not the library).
         let spot = try pickerd.ctl(["places", "name", "41.1685,-8.6780", "the Tan track"])
         #expect(spot.status == 0, "\(spot.stdout)\(spot.stderr)")
+        #expect(spot.stdout.hasPrefix("named the Tan track (41.1685,-8.6780); moments of 0 weeks built again"), "\(spot.stdout)")
+        // The bar, visited once on day 5: the weeks of what lies within 600 m of it (the bar, the
+        // first flat's nights nearby) and a week either side, not the library's every week.
+        let bar = try pickerd.ctl(["places", "name", "41.1601,-8.6291", "Aduela"])
+        let whole = Self.weeksBuilt(try pickerd.ctl(["places", "set-work", "3"]).stdout)
+        #expect(whole >= 6 && (1..<whole).contains(Self.weeksBuilt(bar.stdout)), "\(bar.stdout); all \(whole)")
+        #expect(Self.weeksBuilt(byNumber.stdout) <= whole, "the café: \(byNumber.stdout); all \(whole)")
+        #expect(try pickerd.ctl(["places", "unname", "Aduela"]).status == 0)
+        #expect(try pickerd.ctl(["places", "unset", "work"]).status == 0)
         let five = Self.rows(Self.table(spot.stdout))
         #expect(five.count == 5 && five.last?.prefix(3) == ["5", "named", "the Tan track"] && five.last?.last == "yours", "\(five)")
         // Renamed by its number, then taken back by its name.
