@@ -192,7 +192,12 @@ def write_out(suggestion, data_dir, now=None):
     """
     now = now or datetime.datetime.now()
     stamp = now.strftime("%Y-%m-%d-%H%M%S")
+    # Two suggestions inserted within one second (a reminder's right after another) get a folder each.
     relative = os.path.join(MEDIA_FOLDER, stamp)
+    number = 2
+    while os.path.lexists(os.path.join(data_dir, relative)):
+        relative = os.path.join(MEDIA_FOLDER, f"{stamp}-{number}")
+        number += 1
     final = os.path.join(data_dir, relative)
     parent = os.path.join(data_dir, MEDIA_FOLDER)
     try:

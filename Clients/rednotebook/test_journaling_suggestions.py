@@ -4,6 +4,7 @@ copy that fails half-way leaving nothing behind. Run by Tools/test:
 
     /usr/bin/python3 -m unittest discover -s Clients/rednotebook -p 'test_*.py'
 """
+import datetime
 import os
 import sys
 import tempfile
@@ -99,6 +100,17 @@ class WriteOut(unittest.TestCase):
         self.assertTrue(text.startswith("=== A walk ===\n\n- **Photo** [\"\"journaling-suggestions/"))
         self.assertIn("- **At** Park\n", text)
         self.assertTrue(os.path.isfile(os.path.join(folder, "IMG_1.jpg")))
+
+    def test_two_within_one_second_get_a_folder_each(self):
+        now = datetime.datetime(2026, 11, 29, 0, 35, 30)
+        first, first_folder = js.write_out(Suggestion("A run", [Item("photo", {}, image=Media("photo", "IMG_1.jpg"))]), self.data, now)
+        second, second_folder = js.write_out(Suggestion("From a reminder", [Item("photo", {}, image=Media("photo", "IMG_1.jpg"))]),
+                                             self.data, now)
+        self.assertNotEqual(first_folder, second_folder)
+        self.assertTrue(second_folder.endswith("2026-11-29-003530-2"))
+        self.assertIn('[""journaling-suggestions/2026-11-29-003530-2/IMG_1"".jpg]', second)
+        for folder in (first_folder, second_folder):
+            self.assertTrue(os.path.isfile(os.path.join(folder, "IMG_1.jpg")))
 
     def test_a_copy_failing_half_way_leaves_nothing(self):
         suggestion = Suggestion("Two photos", [Item("photo", {}, image=Media("photo", "IMG_1.jpg")),
