@@ -69,6 +69,19 @@ final class XDisplay {
         return r.stdout.split(separator: "\n").first.map(String.init)
     }
 
+    /// journal-demo presenting through `pickerd` in the desktop picker on this display, past the
+    /// consent sheet (Turn On, which has the focus): the lists are drawn.
+    /// - Returns: the app and the picker's window.
+    func listsAfterConsent(_ pickerd: RunningPickerd) throws -> (LaunchedApp, String) {
+        let app = try LaunchedApp(pickerd, display: self)
+        let window = try #require(focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
+        #expect(drawn("consent", in: window), "\(tree)\n\(pickerd.logText)")
+        #expect(waitFor("push button 'Turn On' [focused]"), "\(tree)\n\(pickerd.logText)")
+        try keys("Return")
+        #expect(drawn("lists", in: window), "\(tree)")
+        return (app, window)
+    }
+
     /// Waits for a window titled `title` and gives it the keyboard focus.
     func focusWindow(_ title: String) -> String? {
         var id: String?
@@ -294,12 +307,7 @@ struct DesktopPickerTests {
     func cancelAndClose() throws {
         let display = try XDisplay()
         let pickerd = try world(display)
-        let first = try LaunchedApp(pickerd, display: display)
-        let firstWindow = try #require(display.focusWindow(Self.title), "\(pickerd.logText)")
-        #expect(display.drawn("consent", in: firstWindow), "\(display.tree)")
-        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
-        try display.keys("Return")
-        #expect(display.drawn("lists", in: firstWindow), "\(display.tree)")
+        let (first, _) = try display.listsAfterConsent(pickerd)
         #expect(display.waitFor("Recommended ("), "\(display.tree)")
         try display.keys("Escape")
         #expect(first.finish() == 3, "cancelled: \(first.said)")

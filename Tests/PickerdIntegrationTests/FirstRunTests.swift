@@ -89,12 +89,7 @@ extension DesktopPickerTests {
         let display = try XDisplay()
         let pickerd = try RunningPickerd(seed: false, environment: display.environment.merging(["TZ": "America/New_York"]) { $1 })
         try registerJournalDemo(pickerd)
-        let app = try LaunchedApp(pickerd, display: display)
-        let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
-        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)\n\(pickerd.logText)")
-        try display.keys("Return")
-        #expect(display.drawn("lists", in: window), "\(display.tree)")
+        let (app, _) = try display.listsAfterConsent(pickerd)
         #expect(display.waitFor("label '\(emptyLibrarySentence)'"), "\(display.tree)")
         let tree = display.tree
         #expect(tree.contains("Recommended (0)"), "\(tree)")

@@ -56,12 +56,7 @@ struct HidingPickerTests {
     /// - Returns: pickerd, the app, and the picker's window.
     func desktopLists(_ display: XDisplay) throws -> (RunningPickerd, LaunchedApp, String) {
         let pickerd = try world(display)
-        let app = try LaunchedApp(pickerd, display: display)
-        let window = try #require(display.focusWindow(DesktopPickerTests.title), "no window: \(pickerd.logText)")
-        #expect(display.drawn("consent", in: window), "\(display.tree)\n\(pickerd.logText)")
-        #expect(display.waitFor("push button 'Turn On' [focused]"), "\(display.tree)")
-        try display.keys("Return")
-        #expect(display.drawn("lists", in: window), "\(display.tree)")
+        let (app, window) = try display.listsAfterConsent(pickerd)
         #expect(eventually(timeout: XDisplay.patience) { Self.focused(in: display) != nil }, "\(display.tree)")
         return (pickerd, app, window)
     }
