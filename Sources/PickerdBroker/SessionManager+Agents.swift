@@ -276,7 +276,7 @@ extension SessionManager {
             let inSuggestion = Set(shown.items.map(\.id))
             let prompts = try store.reflectionPromptIDs()
             let current = shown.items[index]
-            let after = prompts.drop { $0.uuidString <= current.id.uuidString } + prompts
+            let after = prompts.drop { $0.orderKey <= current.id.orderKey } + prompts
             guard let nextID = after.first(where: { !inSuggestion.contains($0) }), let next = try store.items([nextID]).first else {
                 reply(agent, requestID, .error(ErrorInfo(code: .notFound, message: "there is no other prompt")))
                 return

@@ -116,7 +116,7 @@ public struct PeopleLinks: Sendable {
         let changed = wanted.values.filter { link in
             guard current[link.item.id] == link.item, let links = currentLinks[link.item.id] else { return true }
             return links.photos != Set(link.photoItemIDs) || links.events != Set(link.eventIDs)
-        }.sorted { $0.item.id.uuidString < $1.item.id.uuidString }
+        }.sorted { $0.item.id.orderKey < $1.item.id.orderKey }
         let touched = try store.applyPersonLinks(changed, removing: removed)
         return (touched, changed.count)
     }

@@ -316,7 +316,7 @@ extension Store {
     public func setPeople(_ names: [UUID: [String]]) throws(StoreError) {
         guard !names.isEmpty else { return }
         try write("record who \(names.count) photos name") { db in
-            for (item, people) in names.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            for (item, people) in names.sorted(by: { $0.key.orderKey < $1.key.orderKey }) {
                 try db.cachedStatement(sql: "DELETE FROM item_person WHERE item_id = ?").execute(arguments: [item.uuidString])
                 guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?"), arguments: [item.uuidString]) != nil else { continue }
                 for name in Set(people) {

@@ -295,6 +295,11 @@ def data_text(truth, m):
     return fold(" ".join(p for p in parts if p))
 
 
+def says_word(text, folded_word):
+    """Whether folded `text` holds `folded_word` as a whole word ("lea" is not in "leather")."""
+    return re.search(r"(?<![a-z0-9])" + re.escape(folded_word) + r"(?![a-z0-9])", text) is not None
+
+
 def nameable(truth, m):
     """Whether the person's data or a populated place names the moment's place (any of its words)."""
     if not m["words"]:
@@ -302,7 +307,7 @@ def nameable(truth, m):
     text = data_text(truth, m)
     for w in m["words"]:
         fw = fold(w).strip()
-        if fw and fw != "home" and re.search(r"(?<![a-z0-9])" + re.escape(fw) + r"(?![a-z0-9])", text):
+        if fw and fw != "home" and says_word(text, fw):
             return True
     place = m.get("place")
     if place:
@@ -310,7 +315,7 @@ def nameable(truth, m):
         for w in m["words"]:
             fw = fold(w).strip()
             # "Camden" is named by Camden Town; a word of three letters ("Lea") only by itself.
-            if fw in near or (len(fw) >= 4 and any(re.search(r"(?<![a-z0-9])" + re.escape(fw) + r"(?![a-z0-9])", n) for n in near)):
+            if fw in near or (len(fw) >= 4 and any(says_word(n, fw) for n in near)):
                 return True
     return "home" in (fold(w) for w in m["words"]) and m["kind"] == "timeAtHome"
 
