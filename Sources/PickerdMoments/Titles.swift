@@ -64,8 +64,14 @@ extension SuggestionBuilder {
             // No place kept: being away is what the places said, so the title is just the days.
             return span(items)
         case .weeklySummary:
-            let last = items.max { $0.endMs < $1.endMs }!
-            return "Your week from \(time.dayAndMonth(week(of: last.endMs, last).monday))"
+            // The week its items begin in (``WeeklySummaries`` takes them by their start; a day's
+            // places often end the next morning, in the next week), or an app's workout group's.
+            let monday = if let group = items.first(where: { $0.kind == .workoutGroup }) {
+                week(of: group.endMs, group).monday
+            } else {
+                items.min { $0.startMs < $1.startMs }.map { week(of: $0.startMs, $0).monday }!
+            }
+            return "Your week from \(time.dayAndMonth(monday))"
         case .reflection:
             if case .reflection(let r) = first.asset { return r.prompt }
             return "A moment to reflect"

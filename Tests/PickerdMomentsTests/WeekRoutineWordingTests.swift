@@ -21,7 +21,8 @@ struct WeekRoutineWordingTests {
         let built = SuggestionBuilder(timeZone: R.utc).build(from: R.life + R.rides + sessions + [walk, photo])
         let week = try #require(built.first { $0.kind == .weeklySummary && $0.anchorMs == R.monday }, "\(built.map(\.title))")
         // 3 × (4.1 + 4.3) km is 25 km; the most first.
-        #expect(week.title.hasPrefix("Your week from "), "\(week.title)")
+        // Its Monday, though its Sunday's night at home ends in the next week.
+        #expect(week.title.hasPrefix("Your week from 2 November: "), "\(week.title)")
         #expect(week.title.hasSuffix(": 6 rides to work, 25 km; 3 weight training sessions; 1 walk to work, 4 km"), "\(week.title)")
         // The week before held only the gym: its summary (if any) says no rides.
         #expect(!built.contains { $0.kind == .weeklySummary && $0.anchorMs != R.monday && $0.title.contains("ride") }, "\(built.map(\.title))")
@@ -34,6 +35,17 @@ struct WeekRoutineWordingTests {
         let run = R.workout(37, R.monday + 5 * R.day + 10 * R.hour, minutes: 40, metres: 8_000)
         let built = SuggestionBuilder(timeZone: R.utc).build(from: R.life + [photo, run])
         let week = try #require(built.first { $0.kind == .weeklySummary && $0.anchorMs == R.monday }, "\(built.map(\.title))")
-        #expect(!week.title.contains(":"), "\(week.title)")
+        #expect(week.title == "Your week from 2 November", "\(week.title)")
+    }
+
+    @Test("a week's title names its own Monday though its Sunday's places end in the next week")
+    func ownMonday() {
+        // A day's places (Takeout's, Melbourne's life) run from the morning to the next morning's
+        // first move: Sunday's end on Monday, in the week after.
+        let place = Location(place: "Melbourne Museum", city: "Carlton", location: GeoLocation(latitude: -37.8033, longitude: 144.9717))
+        let sunday = LibraryItem(id: UUID(), asset: .locationGroup(LocationGroup(locations: [place])),
+                                 startMs: R.monday + 6 * R.day + 10 * R.hour, endMs: R.monday + 7 * R.day + 8 * R.hour)
+        let photo = StageTests.photo(R.monday + 2 * R.day + 21 * R.hour, at: R.home)
+        #expect(SuggestionBuilder(timeZone: R.utc).title(.weeklySummary, [photo, sunday]) == "Your week from 2 November")
     }
 }

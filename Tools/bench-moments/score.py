@@ -550,7 +550,14 @@ def score(truth, suggestions):
                     [p.get("city", "") for p in it.get("places", [])]
         away_named += names_any(s["title"], [n for n in names if n and n != "Home"])
     coordinate_titles = sorted({s["title"] for s in suggestions if COORDINATES.search(s["title"])})
-    return dict(rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
+    # A week's summary found is titled by its own Monday ("Your week from 2 February"), the local
+    # date the planted week begins on.
+    weeks = [(m, match[m["id"]]) for m in moments if m["kind"] == "weekly" and m["id"] in match]
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December"]
+    weeks_dated = sum(1 for m, s in weeks if says_word(fold(s["title"]), fold("%d %s" % (truth.day(m["t0"]).day,
+                                                                                       months[truth.day(m["t0"]).month - 1]))))
+    return dict(weeks_dated=weeks_dated, weeks_found=len(weeks), rows=rows, details=details, unmatched=unmatched, wrong_kind=wrong_kind, routine_titles=routine_titles, other=other,
                 noise_suggested=noise_suggested, orphans=orphans, shared=shared, duplicate_windows=duplicate_windows,
                 distances=distances, total=len(suggestions), away=away, away_named=away_named, coordinate_titles=coordinate_titles,
                 merged=merged, twice=twice, copies_twice=copies_twice, matched_ids={s["id"] for s in match.values()})
@@ -653,6 +660,8 @@ def report(truth, result, details=False):
         if "recommended" in rp:
             out.append("- Recommended: %s planted moments, weekly summaries or prompts" % fmt(rp["recommended_precision"], *rp["recommended"]))
         out.append("- Recent: %s of suggestions hold one item" % fmt(rp["recent_one_item_share"], *rp["recent_one_item"]))
+    if result["weeks_found"]:
+        out.append("- weekly summaries titled by their own week's Monday: %d of %d" % (result["weeks_dated"], result["weeks_found"]))
     if result["distances"]:
         d = result["distances"]
         out.append("- workout distances: %d of %d within 2 %% of the truth (worst %+.1f %%)"
@@ -698,7 +707,7 @@ def report(truth, result, details=False):
         title_hit_nameable=pct(a["nameable_hit"], a["nameable"]), nameable=[a["nameable_hit"], a["nameable"]],
         item_precision=pct(a["item_correct"], a["items"]), item_recall=pct(a["core_found"], a["core_expected"]),
         routine_share=pct(u["routine"], total), noise_suggested=len(result["noise_suggested"]),
-        away_named=pct(result["away_named"], result["away"]), coordinate_titles=len(result["coordinate_titles"]),
+        away_named=pct(result["away_named"], result["away"]), weeks_dated=[result["weeks_dated"], result["weeks_found"]], coordinate_titles=len(result["coordinate_titles"]),
         wrong_kind=len(result["wrong_kind"]), orphaned_media=len(result["orphans"]), shared_items=result["shared"], duplicate_windows=result["duplicate_windows"],
         merged_workouts=[result["merged"], result["twice"]], copies_twice=len(result["copies_twice"]),
         routine_workouts_suggested=rp["routine_workouts_suggested"] if rp else None,
