@@ -175,18 +175,46 @@ public struct ExportItems: Sendable {
     /// Berlin") while keeping the rule that only a kept place names one: the person can leave it
     /// out, and with Significant Locations off it is never shown. `nil` without a route or a name.
     static func workoutPlace(_ workout: ImportedWorkout, id: UUID) -> LibraryItem? {
-        guard !workout.route.isEmpty else { return nil }
-        let timed = workout.route.filter { $0.timeMs != nil }
-        let middle = timed.isEmpty ? workout.route[workout.route.count / 2]
-            : timed.min { abs($0.timeMs! - (workout.startMs + workout.endMs) / 2) < abs($1.timeMs! - (workout.startMs + workout.endMs) / 2) }!
-        let c = Coordinate(latitude: middle.latitude, longitude: middle.longitude)
-        guard let named = Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude) else { return nil }
+        guard let (named, c) = routePlace(workout.route) else { return nil }
         let location = Location(place: named.place, city: named.city.name, location: GeoLocation(latitude: c.latitude, longitude: c.longitude),
                                 date: Timestamp(unixMs: workout.startMs))
         return LibraryItem(id: workoutPlaceID(id), asset: .location(location), startMs: workout.startMs, endMs: workout.endMs,
                            source: "import", externalID: SuggestionBuilder.workoutPlaceTag, utcOffsetSeconds: offset(at: c, workout.startMs),
                            coordinate: c)
     }
+
+    /// The place most of a route lies in, and its point there nearest the middle of that part:
+    /// the route cut into at most ``routeSamples`` stretches, each named by the gazetteer at its
+    /// middle and weighing as much as it is long (a pause, many points in one spot, weighs
+    /// nothing); the name with the most length wins. An out-and-back run along a river from home
+    /// is named where most of it ran, not where it turned; a loop round a park, by the part of
+    /// town most of the loop is in. `nil` for no route or no name.
+    static func routePlace(_ route: [LocationPoint]) -> (PlaceName, Coordinate)? {
+        guard let first = route.first else { return nil }
+        let step = max(1, (route.count + routeSamples - 1) / routeSamples)
+        var points = Swift.stride(from: 0, to: route.count, by: step).map { Coordinate(latitude: route[$0].latitude, longitude: route[$0].longitude) }
+        if let last = route.last, route.count > 1, (route.count - 1) % step != 0 { points.append(Coordinate(latitude: last.latitude, longitude: last.longitude)) }
+        guard points.count > 1 else {
+            let c = Coordinate(latitude: first.latitude, longitude: first.longitude)
+            return Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude).map { ($0, c) }
+        }
+        var parts: [String: (name: PlaceName, metres: Double, points: [Coordinate])] = [:]
+        for (a, b) in zip(points, points.dropFirst()) {
+            let middle = Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+            guard let named = Gazetteer.shared.name(latitude: middle.latitude, longitude: middle.longitude) else { continue }
+            parts[named.place, default: (named, 0, [])].metres += a.distance(to: b)
+            parts[named.place, default: (named, 0, [])].points.append(middle)
+        }
+        // Most length; on a tie (a route standing still), the name first in order.
+        guard let most = parts.max(by: { ($0.value.metres, $1.key) < ($1.value.metres, $0.key) })?.value else { return nil }
+        let centre = Coordinate(latitude: most.points.map(\.latitude).reduce(0, +) / Double(most.points.count),
+                                longitude: most.points.map(\.longitude).reduce(0, +) / Double(most.points.count))
+        return (most.name, most.points.min { $0.distance(to: centre) < $1.distance(to: centre) }!)
+    }
+
+    /// How many stretches ``routePlace(_:)`` names a route by: enough for the parts of town a run
+    /// passes through, few enough that naming a long import's thousands of tracks stays quick.
+    static let routeSamples = 64
 
     /// The id of a workout's place item, from the workout's.
     static func workoutPlaceID(_ workout: UUID) -> UUID { SuggestionBuilder.stableID("import|workout-place|\(workout.uuidString)") }
