@@ -67,6 +67,9 @@ public struct ScanReport: Sendable, Hashable {
     public var added = 0
     /// Files whose size or mtime changed, read again.
     public var changed = 0
+    /// Files as they were, read again because an older pickerd's readers read them
+    /// (``SourceFile/readBy``): after an upgrade, once.
+    public var readAgain = 0
     /// Files as they were.
     public var unchanged = 0
     /// Files moved within the source (their items kept).
@@ -184,7 +187,8 @@ public struct SourceIndexer: Sendable {
                 if known[file.path] != nil { changes.removedFiles.append(file.path) }
                 continue
             }
-            if let record = known[file.path], Self.unchanged(record, file), record.itemID != nil || !record.problem.isEmpty {
+            if let record = known[file.path], Self.unchanged(record, file), record.itemID != nil || !record.problem.isEmpty,
+               record.readBy >= SourceFile.readers {
                 report.unchanged += 1
                 continue
             }
@@ -301,7 +305,13 @@ public struct SourceIndexer: Sendable {
         var sidecarsNamed = Set<String>()
         for (index, file) in batch.enumerated() {
             let previous = known[file.path]
-            if previous == nil { report.added += 1 } else { report.changed += 1 }
+            if let previous {
+                // Unchanged, but read by older readers (``SourceFile/readBy``): read for what these take.
+                // (One read again with its changed sidecar, or its Live Photo's partner gone, changed.)
+                if Self.unchanged(previous, file) && previous.readBy < SourceFile.readers { report.readAgain += 1 } else { report.changed += 1 }
+            } else {
+                report.added += 1
+            }
             do throws(ProbeError) {
                 guard let result = read[index] else { throw ProbeError(.unreadable, "it was not read") }
                 let (media, people, sidecarProblem) = try result.get()

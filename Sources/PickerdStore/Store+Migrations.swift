@@ -424,6 +424,12 @@ extension Store {
                 ALTER TABLE item ADD COLUMN place_city TEXT;
                 """)
         }
+        migrator.registerMigration("v17: which generation of readers read a file") { db in
+            // ``SourceFile/readBy``: every file recorded so far was read by generation 1, and is
+            // read again by the next scan of a pickerd whose readers take more (a photo's place, its
+            // Takeout sidecar, a WebP that was "not read yet"); its item keeps its id.
+            try db.execute(sql: "ALTER TABLE source_file ADD COLUMN read_by INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 }

@@ -73,10 +73,24 @@ public struct SourceFile: Sendable, Hashable {
     /// Its inode's change time (ns since 1970) when indexed; `nil` for a file indexed before pickerd
     /// recorded it. With the device, inode, size and mtime, what a release checks the open file against.
     public var ctimeNs: Int64?
+    /// The generation of pickerd's readers that read it (``readers`` when read now; 1 for a file
+    /// recorded before pickerd kept it). A scan reads a file again, however unchanged, when an
+    /// older generation read it: what the readers take from a file has grown since.
+    public var readBy: Int
+
+    /// The generation of pickerd's readers, raised whenever they take more from a file than before
+    /// (a format they now read, a field they now keep), so files an older pickerd read, or could
+    /// not read, are read again on the next scan:
+    /// - 1: until pickerd kept the generation.
+    /// - 2: a photo's IPTC/XMP place (issue 42), Google Photos Takeout's sidecars, WebP, AVIF and
+    ///   JPEG XL (issue 41). A library indexed before these had its photos' places and sidecars
+    ///   unread, and its WebP photos recorded as "a format pickerd does not read yet", for good.
+    public static let readers = 2
 
     /// Creates a file record.
     public init(path: String, sourceID: Int64, size: Int64, mtimeNs: Int64, device: UInt64, inode: UInt64,
-                itemID: UUID? = nil, role: String = "", contentIdentifier: String? = nil, problem: String = "", ctimeNs: Int64? = nil) {
+                itemID: UUID? = nil, role: String = "", contentIdentifier: String? = nil, problem: String = "", ctimeNs: Int64? = nil,
+                readBy: Int = SourceFile.readers) {
         self.path = path
         self.sourceID = sourceID
         self.size = size
@@ -88,6 +102,7 @@ public struct SourceFile: Sendable, Hashable {
         self.contentIdentifier = contentIdentifier
         self.problem = problem
         self.ctimeNs = ctimeNs
+        self.readBy = readBy
     }
 
     /// The folder it is in (its path without the last component).
@@ -304,11 +319,11 @@ extension Store {
             }
             for file in changes.files {
                 try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO source_file (path, source_id, directory, size, mtime_ns, device, inode, item_id, role, content_id, problem, ctime_ns)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO source_file (path, source_id, directory, size, mtime_ns, device, inode, item_id, role, content_id, problem, ctime_ns, read_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [file.path, file.sourceID, file.directory, file.size, file.mtimeNs,
                                              Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
-                                             file.itemID?.uuidString, file.role, file.contentIdentifier, file.problem, file.ctimeNs])
+                                             file.itemID?.uuidString, file.role, file.contentIdentifier, file.problem, file.ctimeNs, file.readBy])
             }
             return touched
         }
@@ -368,6 +383,6 @@ extension Store {
         SourceFile(path: row[0], sourceID: row[1], size: row[3], mtimeNs: row[4],
                    device: UInt64(bitPattern: row[5]), inode: UInt64(bitPattern: row[6]),
                    itemID: (row[7] as String?).flatMap(UUID.parsing), role: row[8],
-                   contentIdentifier: row[9], problem: row[10], ctimeNs: row[11])
+                   contentIdentifier: row[9], problem: row[10], ctimeNs: row[11], readBy: row[12])
     }
 }

@@ -72,7 +72,8 @@ func printSources(_ reply: SourcesListReply) {
             continue
         }
         print(String(format: "%@: %llu files in %.1f s: %llu new, %llu changed, %llu moved, %llu gone, %llu skipped, %llu Live Photos",
-                     s.source, s.seen, s.seconds, s.added, s.changed, s.moved, s.removed, s.skipped, s.livePhotos))
+                     s.source, s.seen, s.seconds, s.added, s.changed, s.moved, s.removed, s.skipped, s.livePhotos)
+              + (s.readAgain > 0 ? ", \(s.readAgain) read again (an older pickerd had read them)" : ""))
         for example in s.skippedExamples { print("  skipped \(example)") }
     }
     if reply.sources.isEmpty { print("no sources yet") }

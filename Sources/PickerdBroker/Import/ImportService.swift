@@ -210,10 +210,10 @@ final class ImportService: Sendable {
             waiter?.progress(moments)
             let weeks = try MomentEngine(store: store, builder: builder).refresh(touching: report.touched)
             state.withLock { $0.current = nil }
-            if folders == nil || report.added + report.changed + report.moved + report.removed > 0 {
+            if folders == nil || report.added + report.changed + report.readAgain + report.moved + report.removed > 0 {
                 logger.info("scanned", metadata: [
                     "source": "\(source.path)", "folders": "\(folders.map { "\($0.count)" } ?? "all")", "seen": "\(report.seen)",
-                    "added": "\(report.added)", "changed": "\(report.changed)", "moved": "\(report.moved)", "removed": "\(report.removed)",
+                    "added": "\(report.added)", "changed": "\(report.changed)", "readAgain": "\(report.readAgain)", "moved": "\(report.moved)", "removed": "\(report.removed)",
                     "skipped": "\(report.skipped.count)", "livePhotos": "\(report.livePhotos)", "weeks": "\(weeks)",
                     "seconds": "\(String(format: "%.2f", report.seconds))",
                 ])
@@ -224,7 +224,8 @@ final class ImportService: Sendable {
             return ScanSummary(source: source.path, seen: UInt64(report.seen), added: UInt64(report.added), changed: UInt64(report.changed),
                                unchanged: UInt64(report.unchanged), moved: UInt64(report.moved), removed: UInt64(report.removed),
                                skipped: UInt64(report.skipped.count), livePhotos: UInt64(report.livePhotos), seconds: report.seconds,
-                               skippedExamples: report.skipped.sorted { $0.path < $1.path }.prefix(20).map { "\($0.path): \($0.reason)" })
+                               skippedExamples: report.skipped.sorted { $0.path < $1.path }.prefix(20).map { "\($0.path): \($0.reason)" },
+                               readAgain: UInt64(report.readAgain))
         } catch {
             state.withLock { $0.current = nil; $0.problems[source.path] = "the last scan stopped: \(error.message)" }
             logger.error("scan stopped", metadata: ["source": "\(source.path)", "error": "\(error)"])

@@ -2833,6 +2833,8 @@ public struct ScanSummary: Hashable, Sendable {
     public var skippedExamples: [String]
     /// set when the scan stopped (the store could not be written)
     public var error: String
+    /// unchanged files read again: an older pickerd's readers had read them
+    public var readAgain: UInt64
 
     /// Creates the message; every field defaults to its protobuf default.
     /// - Parameters:
@@ -2848,7 +2850,8 @@ public struct ScanSummary: Hashable, Sendable {
     ///   - seconds: the field's value.
     ///   - skippedExamples: the field's value.
     ///   - error: the field's value.
-    public init(source: String = "", seen: UInt64 = 0, added: UInt64 = 0, changed: UInt64 = 0, unchanged: UInt64 = 0, moved: UInt64 = 0, removed: UInt64 = 0, skipped: UInt64 = 0, livePhotos: UInt64 = 0, seconds: Double = 0, skippedExamples: [String] = [], error: String = "") {
+    ///   - readAgain: the field's value.
+    public init(source: String = "", seen: UInt64 = 0, added: UInt64 = 0, changed: UInt64 = 0, unchanged: UInt64 = 0, moved: UInt64 = 0, removed: UInt64 = 0, skipped: UInt64 = 0, livePhotos: UInt64 = 0, seconds: Double = 0, skippedExamples: [String] = [], error: String = "", readAgain: UInt64 = 0) {
         self.source = source
         self.seen = seen
         self.added = added
@@ -2861,6 +2864,7 @@ public struct ScanSummary: Hashable, Sendable {
         self.seconds = seconds
         self.skippedExamples = skippedExamples
         self.error = error
+        self.readAgain = readAgain
     }
 }
 
@@ -2882,6 +2886,7 @@ extension ScanSummary: CMessageConvertible {
         self.seconds = c.seconds
         self.skippedExamples = cArray(c.skipped_examples, c.n_skipped_examples).map { swiftString($0) }
         self.error = swiftString(c.error)
+        self.readAgain = c.read_again
     }
 
     func toC(_ arena: CArena) -> UnsafeMutablePointer<Pickerd__V1__ScanSummary> {
@@ -2900,6 +2905,7 @@ extension ScanSummary: CMessageConvertible {
         c.pointee.n_skipped_examples = self.skippedExamples.count
         c.pointee.skipped_examples = arena.array(self.skippedExamples.map { Optional(arena.string($0)) })
         c.pointee.error = arena.string(self.error)
+        c.pointee.read_again = self.readAgain
         return c
     }
 

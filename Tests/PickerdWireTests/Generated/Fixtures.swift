@@ -889,7 +889,7 @@ extension ScanProgress {
 extension ScanSummary {
     /// Every plain field set; one variant per member of each oneof.
     static var fixtures: [ScanSummary] {
-        [ScanSummary(source: "ScanSummary.source #0 ✓ ünïcode", seen: 200003, added: 300003, changed: 400003, unchanged: 500003, moved: 600003, removed: 700003, skipped: 800003, livePhotos: 900003, seconds: 1 * 10.25, skippedExamples: ["ScanSummary.skipped_examples #1 ✓ ünïcode", "ScanSummary.skipped_examples #2 ✓ ünïcode"], error: "ScanSummary.error #0 ✓ ünïcode")]
+        [ScanSummary(source: "ScanSummary.source #0 ✓ ünïcode", seen: 200003, added: 300003, changed: 400003, unchanged: 500003, moved: 600003, removed: 700003, skipped: 800003, livePhotos: 900003, seconds: 1 * 10.25, skippedExamples: ["ScanSummary.skipped_examples #1 ✓ ünïcode", "ScanSummary.skipped_examples #2 ✓ ünïcode"], error: "ScanSummary.error #0 ✓ ünïcode", readAgain: 1300003)]
     }
 }
 

@@ -5848,7 +5848,7 @@ const ProtobufCMessageDescriptor pickerd__v1__scan_progress__descriptor =
   (ProtobufCMessageInit) pickerd__v1__scan_progress__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor pickerd__v1__scan_summary__field_descriptors[12] =
+static const ProtobufCFieldDescriptor pickerd__v1__scan_summary__field_descriptors[13] =
 {
   {
     "source",
@@ -5994,6 +5994,18 @@ static const ProtobufCFieldDescriptor pickerd__v1__scan_summary__field_descripto
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "read_again",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Pickerd__V1__ScanSummary, read_again),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned pickerd__v1__scan_summary__field_indices_by_name[] = {
   2,   /* field[2] = added */
@@ -6001,6 +6013,7 @@ static const unsigned pickerd__v1__scan_summary__field_indices_by_name[] = {
   11,   /* field[11] = error */
   8,   /* field[8] = live_photos */
   5,   /* field[5] = moved */
+  12,   /* field[12] = read_again */
   6,   /* field[6] = removed */
   9,   /* field[9] = seconds */
   1,   /* field[1] = seen */
@@ -6012,7 +6025,7 @@ static const unsigned pickerd__v1__scan_summary__field_indices_by_name[] = {
 static const ProtobufCIntRange pickerd__v1__scan_summary__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 12 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor =
 {
@@ -6022,7 +6035,7 @@ const ProtobufCMessageDescriptor pickerd__v1__scan_summary__descriptor =
   "Pickerd__V1__ScanSummary",
   "pickerd.v1",
   sizeof(Pickerd__V1__ScanSummary),
-  12,
+  13,
   pickerd__v1__scan_summary__field_descriptors,
   pickerd__v1__scan_summary__field_indices_by_name,
   1,  pickerd__v1__scan_summary__number_ranges,

@@ -891,10 +891,14 @@ struct  Pickerd__V1__ScanSummary
    * set when the scan stopped (the store could not be written)
    */
   char *error;
+  /*
+   * unchanged files read again: an older pickerd's readers had read them
+   */
+  uint64_t read_again;
 };
 #define PICKERD__V1__SCAN_SUMMARY__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&pickerd__v1__scan_summary__descriptor) \
-    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Pickerd__V1__SourceInfo
