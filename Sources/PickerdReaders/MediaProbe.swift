@@ -100,7 +100,12 @@ public enum MediaProbe {
         case .png:
             let (media, xmp) = try probePNG(file, timeZone: timeZone, wantXMP: readPeople)
             return withXMP(media, xmp.flatMap(XMPPeople.packet))
-        case .tiff: return (try probeTIFF(file, timeZone: timeZone), [], nil)
+        case .tiff:
+            let media = try probeTIFF(file, timeZone: timeZone)
+            guard readPeople else { return (media, [], nil) }
+            // A TIFF's or a DNG's XMP (Lightroom embeds it in a DNG) and its IPTC-IIM, from IFD0.
+            let (xmp, iim) = try tiffPackets(file)
+            return withXMP(media, xmp.flatMap(XMPPeople.packet), iim: iim)
         case .heic, .avif:
             let media = try probeHEIC(file, format: format, timeZone: timeZone)
             guard readPeople else { return (media, [], nil) }
@@ -369,6 +374,49 @@ public enum MediaProbe {
             media.pixelHeight = exif.image_length
         }
         return media
+    }
+
+    /// A TIFF's XMP packet (IFD0's tag 700, XMLPacket) and its IPTC-IIM as a JPEG's APP13 payload
+    /// would hold it (``XMPLocation/read(app13:)``): Photoshop's image resources (tag 34377, given
+    /// the APP13 signature) or, without them, the bare IPTC-NAA record (tag 33723, wrapped in an
+    /// 8BIM 0x0404 block), as exiftool, Photoshop and Lightroom write them. Each at most
+    /// ``XMPLocation/maximumPacketBytes``, within the file; nil where IFD0 has none.
+    static func tiffPackets(_ file: MediaFile) throws(ProbeError) -> (xmp: [UInt8]?, iim: [UInt8]?) {
+        let header = try file.read(at: 0, count: 8)
+        guard header.count == 8 else { return (nil, nil) }
+        let little = header[0] == 0x49
+        func u16(_ b: [UInt8], _ i: Int) -> Int { little ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i]) << 8 | Int(b[i + 1]) }
+        func u32(_ b: [UInt8], _ i: Int) -> Int {
+            little ? Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
+                : Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+        }
+        let ifd = u32(header, 4)
+        guard ifd >= 8, ifd < Int(file.size) else { return (nil, nil) }
+        let countBytes = try file.read(at: Int64(ifd), count: 2)
+        guard countBytes.count == 2 else { return (nil, nil) }
+        let count = min(u16(countBytes, 0), 1_024)
+        let entries = try file.read(at: Int64(ifd) + 2, count: count * 12)
+        guard entries.count == count * 12 else { return (nil, nil) }
+        var values: [Int: [UInt8]] = [:]
+        for index in 0..<count {
+            let tag = u16(entries, index * 12), type = u16(entries, index * 12 + 2)
+            guard [700, 33723, 34377].contains(tag) else { continue }
+            // BYTE, UNDEFINED (1, 7) as written; IPTC-NAA also as LONG (4), as some tools write it.
+            let size = u32(entries, index * 12 + 4) * (type == 4 ? 4 : type == 1 || type == 7 ? 1 : 0)
+            guard size > 0, size <= XMPLocation.maximumPacketBytes else { continue }
+            if size <= 4 { continue }  // no packet fits in an entry
+            let offset = u32(entries, index * 12 + 8)
+            guard offset >= 8, offset + size <= Int(file.size) else { continue }
+            values[tag] = try file.read(at: Int64(offset), count: size)
+        }
+        let signature = Array("Photoshop 3.0\0".utf8)
+        var iim = values[34377].map { signature + $0 }
+        if iim.map({ XMPLocation.read(app13: $0) == nil }) ?? true, let record = values[33723] {
+            let size = record.count
+            iim = signature + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
+                + [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + record
+        }
+        return (values[700], iim)
     }
 
     /// The most bytes of metadata gathered from a TIFF (libexif reads at most 64 KB, an APP1's).

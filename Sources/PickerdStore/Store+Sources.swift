@@ -82,8 +82,8 @@ public struct SourceFile: Sendable, Hashable {
     /// (a format they now read, a field they now keep), so files an older pickerd read, or could
     /// not read, are read again on the next scan:
     /// - 1: until pickerd kept the generation.
-    /// - 2: a photo's IPTC/XMP place (issue 42), Google Photos Takeout's sidecars, WebP, AVIF and
-    ///   JPEG XL (issue 41). A library indexed before these had its photos' places and sidecars
+    /// - 2: a photo's IPTC/XMP place (issue 42; a TIFF's and a DNG's too), Google Photos Takeout's
+    ///   sidecars, WebP, AVIF and JPEG XL (issue 41). A library indexed before these had its photos' places and sidecars
     ///   unread, and its WebP photos recorded as "a format pickerd does not read yet", for good.
     public static let readers = 2
 

@@ -42,4 +42,41 @@ struct IPTCRedactionTests {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xED, UInt8(length >> 8), UInt8(length & 0xFF)] + resources + [0xFF, 0xD9]
         #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(jpeg) }
     }
+
+    @Test("a TIFF's IPTC-IIM (tag 33723, as exiftool writes it) loses its place names, its caption stays; so does a DNG-style big-endian TIFF's Photoshop resources (tag 34377)")
+    func tiff() throws {
+        let directory = try TemporaryDirectory(prefix: "pkd-iptc-tiff")
+        let path = directory.path + "/scan.tif"
+        try MediaFixtures.run("convert", ["-size", "96x64", "gradient:red-blue", path])
+        try MediaFixtures.writeTags(["-IPTC:Sub-location=Jardim do Torel", "-IPTC:City=Lisboa", "-IPTC:Country-PrimaryLocationName=Portugal",
+                                     "-IPTC:Caption-Abstract=A quiet morning", "-DateTimeOriginal=2024:05:04 10:00:00"], to: path)
+        let original = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(Data(original).range(of: Data("Torel".utf8)) != nil)
+        let stripped = try ExifRedactor.strippingLocation(original)
+        let out = directory.path + "/redacted.tif"
+        try Data(stripped).write(to: URL(fileURLWithPath: out))
+        let after = try runCommand(URL(fileURLWithPath: "/usr/bin/exiftool"), ["-a", "-G1", "-s", "-IPTC:all", "-ExifIFD:DateTimeOriginal", out]).stdout
+        #expect(!after.contains("Torel") && !after.contains("Lisboa") && !after.contains("Portugal"), "\(after)")
+        #expect(after.contains("A quiet morning") && after.contains("2024:05:04 10:00:00"), "\(after)")
+        #expect(stripped.count == original.count)
+        #expect(Data(stripped).range(of: Data("Torel".utf8)) == nil)
+
+        // Photoshop keeps a TIFF's IPTC in its image resources: IFD0's one entry points at an 8BIM
+        // 0x0404 block (written here byte by byte: no tool writes only that).
+        var record: [UInt8] = []
+        for (dataset, text) in [(92, "Govetts Leap"), (90, "Blackheath"), (120, "A cold lookout")] {
+            record += [0x1C, 2, UInt8(dataset), 0, UInt8(text.utf8.count)] + Array(text.utf8)
+        }
+        let resources = Array("8BIM".utf8) + [0x04, 0x04, 0, 0, 0, 0, 0, UInt8(record.count)] + record + (record.count % 2 == 1 ? [0] : [])
+        let tiff: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1,
+                             0x86, 0x49, 0, 7, 0, 0, 0, UInt8(resources.count), 0, 0, 0, 26, 0, 0, 0, 0] + resources
+        let blanked = try ExifRedactor.strippingLocation(tiff)
+        #expect(Data(blanked).range(of: Data("Govetts".utf8)) == nil && Data(blanked).range(of: Data("Blackheath".utf8)) == nil)
+        #expect(Data(blanked).range(of: Data("A cold lookout".utf8)) != nil, "the caption stays")
+        #expect(blanked.count == tiff.count)
+        // Resources that run past their tag's value are refused: released less, not more.
+        var broken = tiff
+        broken[34] = 0xFF  // the block's size, far past its end
+        #expect(throws: ExifRedactor.Unreadable.self) { try ExifRedactor.strippingLocation(broken) }
+    }
 }

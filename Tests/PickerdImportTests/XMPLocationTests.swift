@@ -120,6 +120,52 @@ struct XMPLocationTests {
         #expect(try MediaProbe.probe(path: heic, readPeople: true).media.placeName == "Echo Point")
     }
 
+    @Test("a TIFF's place: XMP in IFD0's tag 700, IPTC-IIM in tag 33723 as exiftool writes it (int32u), or in Photoshop's image resources (tag 34377)")
+    func tiff() throws {
+        let folder = try TemporaryDirectory(prefix: "pkd-xmp-tiff")
+        let xmp = folder.path + "/falls.tif", iim = folder.path + "/leura.tif"
+        for path in [xmp, iim] { try MediaFixtures.run("convert", ["-size", "96x64", "gradient:red-blue", path]) }
+        try MediaFixtures.writeTags(["-XMP-iptcCore:Location=Princes Rock Lookout", "-XMP-photoshop:City=Wentworth Falls",
+                                     "-DateTimeOriginal=2024:05:04 10:10:00"], to: xmp)
+        let fromXMP = try MediaProbe.probe(path: xmp, readPeople: true).media
+        #expect(fromXMP.placeName == "Princes Rock Lookout" && fromXMP.placeCity == "Wentworth Falls", "\(fromXMP)")
+        #expect(fromXMP.takenAtMs != nil, "its EXIF still read: \(fromXMP)")
+        #expect(try MediaProbe.probe(path: xmp, readPeople: false).media.placeName == nil)
+
+        try MediaFixtures.writeTags(["-IPTC:Sub-location=Leura Cascades", "-IPTC:City=Leura", "-IPTC:CodedCharacterSet=UTF8"], to: iim)
+        let fromIIM = try MediaProbe.probe(path: iim, readPeople: true).media
+        #expect(fromIIM.placeName == "Leura Cascades" && fromIIM.placeCity == "Leura", "\(fromIIM)")
+
+        // A big-endian TIFF whose IPTC lies only in Photoshop's image resources (8BIM 0x0404), as
+        // Photoshop keeps it: written here byte by byte (no tool writes only that).
+        var record: [UInt8] = []
+        for (dataset, text) in [(92, "Govetts Leap"), (90, "Blackheath")] {
+            record += [0x1C, 2, UInt8(dataset), 0, UInt8(text.utf8.count)] + Array(text.utf8)
+        }
+        let resources = Array("8BIM".utf8) + [0x04, 0x04, 0, 0, 0, 0, 0, UInt8(record.count)] + record + (record.count % 2 == 1 ? [0] : [])
+        var bytes: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]           // "MM", 42, IFD0 at 8
+        bytes += [0, 1]                                                   // one entry
+        bytes += [0x86, 0x49, 0, 7, 0, 0, 0, UInt8(resources.count), 0, 0, 0, 26]  // 34377, UNDEFINED, at 26
+        bytes += [0, 0, 0, 0]                                             // no next IFD
+        bytes += resources
+        let photoshop = folder.path + "/blackheath.tif"
+        try Data(bytes).write(to: URL(fileURLWithPath: photoshop))
+        let (packet, app13) = try MediaProbe.tiffPackets(MediaFile(path: photoshop))
+        #expect(packet == nil)
+        let place = try #require(app13.flatMap(XMPLocation.read(app13:)))
+        #expect(place.placeName == "Govetts Leap" && place.city == "Blackheath", "\(place)")
+
+        // An entry that points past the file's end, or claims more than a packet may hold, is no packet.
+        var broken = bytes
+        broken[19] = 0xFF  // the resources' offset far past the end
+        try Data(broken).write(to: URL(fileURLWithPath: photoshop))
+        #expect(try MediaProbe.tiffPackets(MediaFile(path: photoshop)).iim == nil)
+        broken = bytes
+        broken[14] = 0x7F  // a count of two billion
+        try Data(broken).write(to: URL(fileURLWithPath: photoshop))
+        #expect(try MediaProbe.tiffPackets(MediaFile(path: photoshop)).iim == nil)
+    }
+
     @Test("the place crosses the reader protocol and is stored with the photo item")
     func carried() throws {
         var media = ProbedMedia(kind: .photo, contentType: "image/jpeg")

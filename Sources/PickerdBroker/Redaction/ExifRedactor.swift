@@ -285,7 +285,7 @@ public enum ExifRedactor {
 
     /// An IPTC-IIM record (datasets of 0x1C, record, dataset, a 2-byte length, the value): the
     /// values of ``iimPlaceDatasets`` become spaces, in place; zeros may pad its end.
-    private static func blankIIMPlace(_ out: inout [UInt8], in range: Range<Int>) throws {
+    static func blankIIMPlace(_ out: inout [UInt8], in range: Range<Int>) throws {
         var at = range.lowerBound
         while at < range.upperBound {
             if out[at..<range.upperBound].allSatisfy({ $0 == 0 }) { return }

@@ -8,6 +8,10 @@
 // - a GPS IFD pointer (0x8825) is removed from its IFD (the later entries move down, the count
 //   drops), and the GPS IFD it pointed at is zeroed with every value it holds out of line;
 // - an XMP packet (tag 700, 0x02BC) has its location properties blanked (``ExifRedactor/blankXMPLocation(_:in:)``);
+// - an IPTC-IIM record (IPTC-NAA, tag 33723, 0x83BB, as exiftool writes a TIFF's IPTC) has its place
+//   datasets blanked, and Photoshop's image resources (tag 34377, 0x8649) are treated as a JPEG's
+//   APP13 (``ExifRedactor/photoshopResources(_:in:nesting:)``): what pickerd-reader reads a TIFF's
+//   or a DNG's place from, no app receives;
 // - a JPEG thumbnail (0x0201 offset, 0x0202 length) is redacted as a JPEG in its place; what follows
 //   its end inside its bytes and is not understood is zeroed, since it cannot be cut there, and a
 //   thumbnail that cannot be parsed is zeroed whole.
@@ -36,6 +40,8 @@ extension ExifRedactor {
         static let tileByteCounts = 0x0145
         static let exifIFD = 0x8769
         static let gpsIFD = 0x8825
+        static let iptc = 0x83BB
+        static let photoshop = 0x8649
     }
 
     /// Removes location from a TIFF or DNG file, whole, in place. Its image data (strips and tiles)
@@ -95,6 +101,12 @@ extension ExifRedactor {
         for xmp in walk.xmp {
             try blankXMPLocation(&buffer, in: (tiff.base + xmp.lowerBound)..<(tiff.base + xmp.upperBound))
         }
+        for iptc in walk.iptc {
+            try blankIIMPlace(&buffer, in: (tiff.base + iptc.lowerBound)..<(tiff.base + iptc.upperBound))
+        }
+        for resources in walk.photoshop {
+            try photoshopResources(&buffer, in: (tiff.base + resources.lowerBound)..<(tiff.base + resources.upperBound), nesting: nesting + 1)
+        }
         for thumbnail in walk.thumbnails {
             redactEmbeddedJPEG(&buffer, in: (tiff.base + thumbnail.lowerBound)..<(tiff.base + thumbnail.upperBound),
                                nesting: nesting + 1)
@@ -126,6 +138,10 @@ struct TIFFWalk {
     var gpsParents: Set<Int> = []
     /// XMP packets (tag 700).
     var xmp: [Range<Int>] = []
+    /// IPTC-IIM records (tag 33723).
+    var iptc: [Range<Int>] = []
+    /// Photoshop's image resources (tag 34377).
+    var photoshop: [Range<Int>] = []
     /// JPEG thumbnails (tags 0x0201 and 0x0202) that lie inside the structure.
     var thumbnails: [Range<Int>] = []
 }
@@ -238,6 +254,10 @@ struct TIFFStructure {
                     }
                 case Tag.xmp:
                     found.xmp.append(try value(buffer, entry: entry))
+                case Tag.iptc:
+                    found.iptc.append(try value(buffer, entry: entry))
+                case Tag.photoshop:
+                    found.photoshop.append(try value(buffer, entry: entry))
                 case Tag.thumbnailOffset: thumbnail.offset = try u32(buffer, entry + 8)
                 case Tag.thumbnailLength: thumbnail.length = try u32(buffer, entry + 8)
                 case Tag.stripOffsets, Tag.stripByteCounts, Tag.tileOffsets, Tag.tileByteCounts:
