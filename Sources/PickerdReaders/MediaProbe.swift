@@ -384,12 +384,8 @@ public enum MediaProbe {
     static func tiffPackets(_ file: MediaFile) throws(ProbeError) -> (xmp: [UInt8]?, iim: [UInt8]?) {
         let header = try file.read(at: 0, count: 8)
         guard header.count == 8 else { return (nil, nil) }
-        let little = header[0] == 0x49
-        func u16(_ b: [UInt8], _ i: Int) -> Int { little ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i]) << 8 | Int(b[i + 1]) }
-        func u32(_ b: [UInt8], _ i: Int) -> Int {
-            little ? Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
-                : Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
-        }
+        let order = TIFFByteOrder(header)
+        let u16 = order.u16, u32 = order.u32
         let ifd = u32(header, 4)
         guard ifd >= 8, ifd < Int(file.size) else { return (nil, nil) }
         let countBytes = try file.read(at: Int64(ifd), count: 2)
@@ -432,12 +428,8 @@ public enum MediaProbe {
     static func gatheredTIFFMetadata(_ file: MediaFile) throws(ProbeError) -> [UInt8]? {
         let header = try file.read(at: 0, count: 8)
         guard header.count == 8 else { return nil }
-        let little = header[0] == 0x49
-        func u16(_ b: [UInt8], _ i: Int) -> Int { little ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i]) << 8 | Int(b[i + 1]) }
-        func u32(_ b: [UInt8], _ i: Int) -> Int {
-            little ? Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
-                : Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
-        }
+        let order = TIFFByteOrder(header)
+        let little = order.little, u16 = order.u16, u32 = order.u32
         var out = Array(header[0..<4])
         func put32(_ value: Int, at i: Int) {
             let bytes = (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
@@ -679,5 +671,23 @@ extension ProbeError {
         case PM_UNSUPPORTED: self.init(.unsupported, message)
         default: self.init(.corrupt, message)
         }
+    }
+}
+
+/// A TIFF's byte order, from its header's first byte ("II" Intel, "MM" Motorola), and its readers
+/// of 16- and 32-bit values at an index of a byte array.
+struct TIFFByteOrder {
+    /// Intel order (least significant byte first).
+    let little: Bool
+
+    init(_ header: [UInt8]) { little = header.first == 0x49 }
+
+    /// The 16-bit value at `i` of `b`.
+    func u16(_ b: [UInt8], _ i: Int) -> Int { little ? Int(b[i]) | Int(b[i + 1]) << 8 : Int(b[i]) << 8 | Int(b[i + 1]) }
+
+    /// The 32-bit value at `i` of `b`.
+    func u32(_ b: [UInt8], _ i: Int) -> Int {
+        little ? Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
+            : Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
     }
 }
