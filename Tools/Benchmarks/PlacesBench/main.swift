@@ -113,12 +113,13 @@ for _ in 0..<2 {
     guard again.cities.count == gazetteer.cities.count else { fail("two builds disagree") }
 }
 let cities = gazetteer.cities
-// The index's bytes, counted: the array of cities; their strings (Swift keeps up to 15 UTF-8 bytes
-// inline, a longer one takes a heap object: a 32-byte header and the bytes, rounded to 16); the
+// The index's bytes, counted: the places as the gazetteer packs them (``Cities/bytes``: their
+// arrays, each region and time zone once, and every string longer than Swift keeps inline); the
 // grid (a dictionary of one-degree cells, each entry a key and an array of 32-bit indices, the
-// dictionary at most 3/4 full).
-let arrayBytes = cities.count * MemoryLayout<City>.stride
-let stringBytes = cities.reduce(0) { total, city in
+// dictionary at most 3/4 full). Beside them, what the same places took as ``City`` values (five
+// strings each, a heap object for every one longer than 15 bytes), as the gazetteer kept them before.
+let placesBytes = cities.bytes
+let unpackedBytes = cities.count * MemoryLayout<City>.stride + cities.reduce(0) { total, city in
     total + [city.name, city.region, city.country, city.countryCode, city.timeZone]
         .reduce(0) { $0 + ($1.utf8.count > 15 ? (32 + $1.utf8.count + 15) / 16 * 16 : 0) }
 }
@@ -130,7 +131,7 @@ for city in cities {
 }
 let gridBytes = cellSizes.count * 4 / 3 * (MemoryLayout<Int>.stride + MemoryLayout<[Int32]>.stride)
     + cellSizes.values.reduce(0) { $0 + (32 + 4 * $1 + 15) / 16 * 16 }
-let indexBytes = arrayBytes + stringBytes + gridBytes
+let indexBytes = placesBytes + gridBytes
 let cBytes = read.count * MemoryLayout<pickerd_city>.stride
 
 // MARK: the queries
@@ -244,7 +245,9 @@ func timing(_ samples: [Double]) -> String { "\(us(percentile(samples, 0.5))) (\
 row("build the index, median of 3 (first)", "\(f(buildMedian)) ms (\(f(buildMs[0])) ms)",
     "read every city through libgeonames' API, keep nothing: \(f(percentile(readMs, 0.5))) ms (cold \(f(coldReadMs)) ms)",
     "\(f(buildMedian / percentile(readMs, 0.5))) ×")
-row("index bytes, counted: cities + their strings + grid", "\(mb(indexBytes)) MB (\(mb(arrayBytes)) + \(mb(stringBytes)) + \(mb(gridBytes)))",
+row("index bytes, counted: places (packed) + grid", "\(mb(indexBytes)) MB (\(mb(placesBytes)) + \(mb(gridBytes)))",
+    "the same places as City values: \(mb(unpackedBytes)) MB", "\(f(Double(placesBytes) / Double(unpackedBytes), 2)) ×")
+row("index bytes against C structs", "\(mb(indexBytes)) MB",
     "the cities as fixed-size C structs (pickerd_city): \(mb(cBytes)) MB", "\(f(Double(indexBytes) / Double(cBytes), 2)) ×")
 row("memory, first build: RSS (anonymous) before → after", "\(f(rssBefore)) → \(f(rssAfter)) MB (\(f(anonymousBefore)) → \(f(anonymousAfter)))",
     "", "+\(f(rssAfter - rssBefore)) MB (+\(f(anonymousAfter - anonymousBefore)))")
