@@ -43,6 +43,12 @@ public struct MomentEngine: Sendable {
     /// - Throws: ``StoreError``; then the stored suggestions are as they were.
     @discardableResult
     public func rebuildAll(built: (Int64) -> Void = { _ in }) throws(StoreError) -> Int {
+        try rebuildAll(reusingOverlap: true, built: built)
+    }
+
+    /// ``rebuildAll(built:)``, each span taking the items it shares with the one before from that
+    /// span's reading (`reusingOverlap`), or reading all of its own (tests compare the two).
+    func rebuildAll(reusingOverlap: Bool, built: (Int64) -> Void = { _ in }) throws(StoreError) -> Int {
         guard let range = try store.libraryRange() else {
             try store.replaceSuggestions([], engineVersion: Self.version)
             return 0
@@ -50,9 +56,11 @@ public struct MomentEngine: Sendable {
         let home = try store.homeBase()
         var all: [StoredSuggestion] = []
         var start = builder.week(of: range.lowerBound).start
+        var read: Read?
         while start <= range.upperBound {
             let end = builder.week(of: start + Duration.days(Self.rebuildWeeks * 7).ms + Duration.hours(12).ms).start
-            all += try build(start..<end, home: home)
+            if !reusingOverlap { read = nil }
+            all += try build(start..<end, home: home, read: &read)
             start = end
             built(start)
         }
@@ -139,7 +147,34 @@ public struct MomentEngine: Sendable {
     static let fullRebuildWeeks = 52
 
     private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
-        var items = try store.items(startingFrom: window.lowerBound - Self.marginMs, to: window.upperBound + Self.marginMs)
+        var read: Read?
+        return try build(window, home: home, read: &read)
+    }
+
+    /// The items one window's build read (with its margins), as the build left them: its own
+    /// derived items made again, the rest as stored. The next span of a full rebuild starts
+    /// ``rebuildWeeks`` later and reads ``marginMs`` before it: six weeks of the same items.
+    struct Read {
+        /// The items, as ``build(_:home:read:)`` handed them to the builder.
+        var items: [LibraryItem]
+        /// The last start they were read to, inclusive.
+        var throughMs: Int64
+    }
+
+    /// Builds `window` from its items and those within ``marginMs`` of it. With `read` (the span
+    /// before's, read up to a start within this one's reach), the items it holds from this reach's
+    /// start are taken from it and only the rest read: the same items a reading of the whole reach
+    /// gives, as the span before made its derived items again and left those after it as stored.
+    /// `read` is then what this build read (the span before's let go first: one span's items at a time).
+    private func build(_ window: Range<Int64>, home: HomeBase, read: inout Read?) throws(StoreError) -> [StoredSuggestion] {
+        let from = window.lowerBound - Self.marginMs, to = window.upperBound + Self.marginMs
+        var items: [LibraryItem]
+        if let earlier = read.take(), earlier.throughMs >= from, earlier.throughMs < to {
+            items = earlier.items.filter { $0.startMs >= from }
+            items += try store.items(startingFrom: earlier.throughMs + 1, to: to)
+        } else {
+            items = try store.items(startingFrom: from, to: to)
+        }
         // The window's stays from photos, derived again from its photos as they are now (``PhotoStays``).
         let stays = PhotoStays.derive(from: items, owning: window)
         try store.replaceDerivedItems(source: PhotoStays.source, startingIn: window, with: stays)
@@ -151,7 +186,9 @@ public struct MomentEngine: Sendable {
         items = (items + stays + prompts).sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
         // The calendar's events of the same span (summaries and times only), through their start index.
         let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
-        return builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())
+        let built = builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())
+        read = Read(items: items, throughMs: to)
+        return built
     }
 
     /// The person's word on home and work, as the builder takes it (a stored correction that cannot
