@@ -98,4 +98,30 @@ struct ReaderGenerationTests {
         let next = try indexer.scan(try #require(try temporary.store.sources().first))
         #expect(next.readAgain == 0 && next.unchanged == 1, "\(next)")
     }
+
+    @Test("a photo kept twice, both files read by an older pickerd: read again, still one item with the same file shown")
+    func copiesReadAgain() throws {
+        let temporary = try TemporaryStore()
+        let folder = try TemporaryDirectory(prefix: "pkd-generation")
+        try FileManager.default.createDirectory(atPath: folder.path + "/Backup", withIntermediateDirectories: true)
+        let original = folder.path + "/IMG_1248.JPG", copy = folder.path + "/Backup/IMG_1248 (1).JPG"
+        try MediaFixtures.jpeg(at: original, exif: .init(dateTimeOriginal: "2024:05:04 10:10:00"))
+        try FileManager.default.copyItem(atPath: original, toPath: copy)
+        let source = try temporary.store.addSource(path: folder.path, timeMs: 0)
+        let indexer = SourceIndexer(store: temporary.store)
+        _ = try indexer.scan(source)
+        let item = try #require(try temporary.store.items().first { $0.kind == .photo })
+        let before = try temporary.store.sourceFiles(of: source.id)
+        #expect(Set(before.values.map(\.role)) == ["photo", "copy"], "\(before)")
+
+        var changes = SourceChanges()
+        changes.files = before.values.map { var record = $0; record.readBy = 1; return record }
+        try temporary.store.apply(changes)
+        let report = try indexer.scan(try #require(try temporary.store.sources().first))
+        #expect(report.readAgain == 2 && report.changed == 0, "\(report)")
+        let photos = try temporary.store.items().filter { $0.kind == .photo }
+        #expect(photos.map(\.id) == [item.id], "one item, the same: \(photos)")
+        let after = try temporary.store.sourceFiles(of: source.id)
+        #expect(after.mapValues(\.role) == before.mapValues(\.role) && after.values.allSatisfy { $0.readBy == SourceFile.readers }, "\(after)")
+    }
 }
