@@ -59,6 +59,25 @@ struct WorkoutPlaceTests {
         #expect(named.place == "South Yarra", "\(named) \(Gazetteer.shared.name(latitude: centre.0, longitude: centre.1)!)")
     }
 
+    @Test("a GPS fix hundreds of kilometres off (a cold start) does not name the run after where it fell")
+    func glitch() throws {
+        // The Yarra run again, its 40th point a fix near Canberra (470 km away; among the points
+        // the route is cut at): two stretches of 470 km, which by length alone would name it.
+        var route = Self.line((-37.8193, 144.9979), (-37.8243, 145.0167), count: 80, from: 0)
+        route += Self.line((-37.8243, 145.0167), (-37.8193, 144.9979), count: 80, from: route.last!.timeMs! + 10_000)
+        route[39] = LocationPoint(timeMs: route[39].timeMs, latitude: -35.2809, longitude: 149.1300)
+        #expect(try #require(ExportItems.routePlace(route)).0.place == "Richmond")
+    }
+
+    @Test("a route across the antimeridian is named where it is, not halfway round the world")
+    func antimeridian() throws {
+        // Off Taveuni, Fiji, where 180° runs: a boat out from 179.95° E to 179.95° W and back. Each
+        // stretch's middle, averaged naively, is at 0°: the Atlantic.
+        let route = [179.95, -179.95, 179.95].enumerated().map { LocationPoint(timeMs: Int64($0.offset) * 600_000, latitude: -16.8, longitude: $0.element) }
+        let named = try #require(ExportItems.routePlace(route)).0
+        #expect(named.city.country == "Fiji", "\(named)")
+    }
+
     @Test("no route, no place; one point, that point's")
     func edges() {
         #expect(ExportItems.routePlace([]) == nil)

@@ -186,7 +186,8 @@ public struct ExportItems: Sendable {
     /// The place most of a route lies in, and its point there nearest the middle of that part:
     /// the route cut into at most ``routeSamples`` stretches, each named by the gazetteer at its
     /// middle and weighing as much as it is long (a pause, many points in one spot, weighs
-    /// nothing); the name with the most length wins. An out-and-back run along a river from home
+    /// nothing; a stretch at most three times the median moving one, so a GPS glitch far away
+    /// weighs little); the name with the most length wins. An out-and-back run along a river from home
     /// is named where most of it ran, not where it turned; a loop round a park, by the part of
     /// town most of the loop is in. `nil` for no route or no name.
     static func routePlace(_ route: [LocationPoint]) -> (PlaceName, Coordinate)? {
@@ -198,11 +199,22 @@ public struct ExportItems: Sendable {
             let c = Coordinate(latitude: first.latitude, longitude: first.longitude)
             return Gazetteer.shared.name(latitude: c.latitude, longitude: c.longitude).map { ($0, c) }
         }
+        let stretches = zip(points, points.dropFirst()).map { a, b in (a, b, a.distance(to: b)) }
+        // A stretch weighs at most three times the median moving one: a GPS fix hundreds of
+        // kilometres off (a cold start, a bad point) makes two long stretches, which must not name
+        // the run after where the glitch put it.
+        let moving = stretches.map(\.2).filter { $0 > 0 }.sorted()
+        let cap = moving.isEmpty ? 0 : 3 * moving[moving.count / 2]
         var parts: [String: (name: PlaceName, metres: Double, points: [Coordinate])] = [:]
-        for (a, b) in zip(points, points.dropFirst()) {
-            let middle = Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: (a.longitude + b.longitude) / 2)
+        for (a, b, length) in stretches {
+            // Halfway, the short way round (a stretch across the antimeridian).
+            var east = b.longitude
+            if east - a.longitude > 180 { east -= 360 } else if a.longitude - east > 180 { east += 360 }
+            var longitude = (a.longitude + east) / 2
+            if longitude < -180 { longitude += 360 } else if longitude >= 180 { longitude -= 360 }
+            let middle = Coordinate(latitude: (a.latitude + b.latitude) / 2, longitude: longitude)
             guard let named = Gazetteer.shared.name(latitude: middle.latitude, longitude: middle.longitude) else { continue }
-            parts[named.place, default: (named, 0, [])].metres += a.distance(to: b)
+            parts[named.place, default: (named, 0, [])].metres += min(length, cap)
             parts[named.place, default: (named, 0, [])].points.append(middle)
         }
         // Most length; on a tie (a route standing still), the name first in order.
