@@ -80,15 +80,15 @@ public enum MediaProbe {
             }
             throw ProbeError(.unsupported, "not a photo or video format pickerd reads")
         }
-        /// What an XMP packet (and a JPEG's IPTC-IIM) says of people and place, on `media`.
-        func withXMP(_ media: ProbedMedia, _ packet: [UInt8]?, iim: [UInt8]? = nil, thumbnail: [UInt8]? = nil)
+        /// What an XMP packet (and the place IPTC-IIM names) says of people and place, on `media`.
+        func withXMP(_ media: ProbedMedia, _ packet: [UInt8]?, iim: XMPLocation? = nil, thumbnail: [UInt8]? = nil)
             -> (media: ProbedMedia, people: [String], thumbnail: [UInt8]?) {
             var media = media
             // One parse serves people and place.
             let root = packet.flatMap { try? ExportXML.parse($0, file: "XMP") }
             var place = XMPLocation()
             if let root, let packet, packet.count <= XMPLocation.maximumPacketBytes, let found = XMPLocation.read(root: root) { place = found }
-            if let found = iim.flatMap(XMPLocation.read(app13:)) { place.fill(from: found) }
+            if let iim { place.fill(from: iim) }
             media.placeName = place.placeName
             media.placeCity = place.city
             return (media, root.map(XMPPeople.names(in:)) ?? [], thumbnail)
@@ -96,7 +96,7 @@ public enum MediaProbe {
         switch format {
         case .jpeg:
             let (media, xmp, iim, thumbnail) = try probeJPEG(file, timeZone: timeZone, wantXMP: readPeople)
-            return withXMP(media, xmp.flatMap(XMPPeople.packet), iim: iim, thumbnail: thumbnail)
+            return withXMP(media, xmp.flatMap(XMPPeople.packet), iim: iim.flatMap(XMPLocation.read(app13:)), thumbnail: thumbnail)
         case .png:
             let (media, xmp) = try probePNG(file, timeZone: timeZone, wantXMP: readPeople)
             return withXMP(media, xmp.flatMap(XMPPeople.packet))
@@ -376,12 +376,11 @@ public enum MediaProbe {
         return media
     }
 
-    /// A TIFF's XMP packet (IFD0's tag 700, XMLPacket) and its IPTC-IIM as a JPEG's APP13 payload
-    /// would hold it (``XMPLocation/read(app13:)``): Photoshop's image resources (tag 34377, given
-    /// the APP13 signature) or, without them, the bare IPTC-NAA record (tag 33723, wrapped in an
-    /// 8BIM 0x0404 block), as exiftool, Photoshop and Lightroom write them. Each at most
+    /// A TIFF's XMP packet (IFD0's tag 700, XMLPacket) and the place its IPTC-IIM names: in
+    /// Photoshop's image resources (tag 34377) or, where they name none, the IPTC-NAA record (tag
+    /// 33723), as Photoshop, Lightroom and exiftool write them. Each read at most
     /// ``XMPLocation/maximumPacketBytes``, within the file; nil where IFD0 has none.
-    static func tiffPackets(_ file: MediaFile) throws(ProbeError) -> (xmp: [UInt8]?, iim: [UInt8]?) {
+    static func tiffPackets(_ file: MediaFile) throws(ProbeError) -> (xmp: [UInt8]?, iim: XMPLocation?) {
         let header = try file.read(at: 0, count: 8)
         guard header.count == 8 else { return (nil, nil) }
         let order = TIFFByteOrder(header)
@@ -405,13 +404,7 @@ public enum MediaProbe {
             guard offset >= 8, offset + size <= Int(file.size) else { continue }
             values[tag] = try file.read(at: Int64(offset), count: size)
         }
-        let signature = Array("Photoshop 3.0\0".utf8)
-        var iim = values[34377].map { signature + $0 }
-        if iim.map({ XMPLocation.read(app13: $0) == nil }) ?? true, let record = values[33723] {
-            let size = record.count
-            iim = signature + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
-                + [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + record
-        }
+        let iim = values[34377].flatMap { XMPLocation.read(photoshopResources: $0[...]) } ?? values[33723].flatMap { XMPLocation.read(iim: $0[...]) }
         return (values[700], iim)
     }
 

@@ -151,25 +151,40 @@ public struct XMPLocation: Sendable, Hashable {
     public static func read(app13 payload: [UInt8]) -> XMPLocation? {
         let signature = Array("Photoshop 3.0\0".utf8)
         guard payload.count <= maximumPacketBytes, payload.starts(with: signature) else { return nil }
-        var at = signature.count
+        return read(photoshopResources: payload[signature.count...])
+    }
+
+    /// The place Photoshop's image resources name in their IPTC-IIM record (resource 0x0404): a
+    /// JPEG's APP13 after its signature, a TIFF's tag 34377.
+    /// - Parameter payload: the resource blocks.
+    /// - Returns: the place; `nil` when they hold no record, or it names none.
+    static func read(photoshopResources payload: ArraySlice<UInt8>) -> XMPLocation? {
+        var at = payload.startIndex
         var iim: ArraySlice<UInt8>?
         // Image resource blocks: "8BIM", a 2-byte id, a Pascal name padded to even, a 4-byte size,
         // the data padded to even.
-        while at + 12 <= payload.count, payload[at..<(at + 4)].elementsEqual(Array("8BIM".utf8)) {
+        while at + 12 <= payload.endIndex, payload[at..<(at + 4)].elementsEqual(Array("8BIM".utf8)) {
             let id = Int(payload[at + 4]) << 8 | Int(payload[at + 5])
             let nameLength = Int(payload[at + 6])
             var cursor = at + 6 + ((nameLength + 2) & ~1)
-            guard cursor + 4 <= payload.count else { return nil }
+            guard cursor + 4 <= payload.endIndex else { return nil }
             let size = Int(payload[cursor]) << 24 | Int(payload[cursor + 1]) << 16 | Int(payload[cursor + 2]) << 8 | Int(payload[cursor + 3])
             cursor += 4
-            guard size >= 0, size <= payload.count - cursor else { return nil }
+            guard size >= 0, size <= payload.endIndex - cursor else { return nil }
             if id == 0x0404 {
                 iim = payload[cursor..<(cursor + size)]
                 break
             }
             at = cursor + size + (size & 1)
         }
-        guard let iim else { return nil }
+        return iim.flatMap(read(iim:))
+    }
+
+    /// The place an IPTC-IIM record names (2:92 Sub-location, 2:90 City, 2:95 Province/State,
+    /// 2:101 Country): Photoshop's resource 0x0404, or a TIFF's IPTC-NAA tag 33723 as it is.
+    /// - Parameter iim: the record's datasets.
+    /// - Returns: the place; `nil` when it names none.
+    static func read(iim: ArraySlice<UInt8>) -> XMPLocation? {
         var place = XMPLocation()
         var utf8 = false
         var index = iim.startIndex

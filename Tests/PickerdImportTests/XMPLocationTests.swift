@@ -150,9 +150,9 @@ struct XMPLocationTests {
         bytes += resources
         let photoshop = folder.path + "/blackheath.tif"
         try Data(bytes).write(to: URL(fileURLWithPath: photoshop))
-        let (packet, app13) = try MediaProbe.tiffPackets(MediaFile(path: photoshop))
+        let (packet, named) = try MediaProbe.tiffPackets(MediaFile(path: photoshop))
         #expect(packet == nil)
-        let place = try #require(app13.flatMap(XMPLocation.read(app13:)))
+        let place = try #require(named)
         #expect(place.placeName == "Govetts Leap" && place.city == "Blackheath", "\(place)")
 
         // An entry that points past the file's end, or claims more than a packet may hold, is no packet.
