@@ -185,7 +185,7 @@ public struct MomentEngine: Sendable {
         items.removeAll { $0.source == ReflectionPrompts.source && window.contains($0.startMs) }
         items = (items + stays + prompts).sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
         // The calendar's events of the same span (summaries and times only), through their start index.
-        let events = try store.eventSpans(overlapping: (window.lowerBound - Self.marginMs)..<(window.upperBound + Self.marginMs))
+        let events = try store.eventSpans(overlapping: from..<to)
         let built = builder.build(from: items, home: home, owning: window, events: events, corrections: try corrections())
         read = Read(items: items, throughMs: to)
         return built
