@@ -385,7 +385,7 @@ let package = Package(
         .testTarget(name: "PickerdBrokerTests", dependencies: ["PickerdBroker", "PickerdChecksum", "PickerdDemoLibrary", "PickerdMoments", "PickerdTransport", "PickerdWire", "PickerdTestKit",
                                                        "PickerdImport", "PickerdReaders", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "JournalingSuggestionsTests", dependencies: ["JournalingSuggestions", "PickerdWire"]),  // PickerdWire: the outcome messages WireConversion reads
-        .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit"]),
+        .testTarget(name: "PickerdStoreTests", dependencies: ["PickerdStore", "PickerdWire", "PickerdTestKit", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "PickerdDemoLibraryTests", dependencies: ["PickerdDemoLibrary", "PickerdMoments", "PickerdStore", "PickerdWire", "PickerdTestKit"]),
         // PickerKit's pure logic: the pickers' words and dates, a review's states and answers, the inbox, preview pixels.
         .testTarget(name: "PickerKitTests", dependencies: ["PickerKit", "PickerdTransport", "PickerdWire"]),

@@ -148,7 +148,7 @@ public struct LibraryItem: Sendable, Hashable, Identifiable {
     public var kind: AssetKind { AssetKind(asset) }
 
     /// The wire item (media without descriptors).
-    public var wireItem: Item { Item(id: id.uuidString, asset: asset) }
+    public var wireItem: Item { Item(id: id.text, asset: asset) }
 }
 
 /// A point on Earth, in degrees (WGS 84).
@@ -368,6 +368,30 @@ extension UUID {
         guard count == 36, index == 16 else { return nil }
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
+
+extension UUID {
+    /// Its canonical form, upper-case, as `uuidString` writes it, formatted by hand: Foundation's
+    /// goes through `snprintf`, and an import of a million listens formats each id three times (a
+    /// twentieth of its time at 300,000 plays).
+    var text: String {
+        withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                let digits: StaticString = "0123456789ABCDEF"
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = digits.utf8Start[Int(byte >> 4)]
+                    out[at + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    at += 2
+                }
+                return at
+            }
+        }
     }
 }
 

@@ -94,7 +94,7 @@ extension Store {
         var columns: (kind: String, suggestion: String?, name: String?, latitude: Double?, longitude: Double?, from: Int?, to: Int?)
         switch rule.target {
         case .suggestion(let id, let title):
-            columns = ("suggestion", id.uuidString, title, nil, nil, nil, nil)
+            columns = ("suggestion", id.text, title, nil, nil, nil, nil)
         case .person(let name):
             let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else { throw StoreError(.invalid, "a hidden person needs a name") }

@@ -11,7 +11,7 @@ extension Store {
     /// - Throws: ``StoreError`` `.writeFailed`; then none of them was kept.
     public func insert(_ items: [LibraryItem]) throws(StoreError) {
         try write("add \(items.count) items") { db in
-            for item in items { try ItemCodec.insert(item, db) }
+            try ItemCodec.insert(items, db) { _ in false }
         }
     }
 
@@ -36,7 +36,7 @@ extension Store {
         let gone = Set(old.keys).subtracting(items.map(\.id))
         guard !changed.isEmpty || !gone.isEmpty else { return false }
         try write("replace \(items.count) items derived from \(source)") { db in
-            for id in gone { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString]) }
+            for id in gone { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.text]) }
             for item in changed { try ItemCodec.insert(item, db) }
         }
         return true

@@ -317,10 +317,10 @@ extension Store {
         guard !names.isEmpty else { return }
         try write("record who \(names.count) photos name") { db in
             for (item, people) in names.sorted(by: { $0.key.orderKey < $1.key.orderKey }) {
-                try db.cachedStatement(sql: "DELETE FROM item_person WHERE item_id = ?").execute(arguments: [item.uuidString])
-                guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?"), arguments: [item.uuidString]) != nil else { continue }
+                try db.cachedStatement(sql: "DELETE FROM item_person WHERE item_id = ?").execute(arguments: [item.text])
+                guard try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?"), arguments: [item.text]) != nil else { continue }
                 for name in Set(people) {
-                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_person (item_id, name) VALUES (?, ?)").execute(arguments: [item.uuidString, name])
+                    try db.cachedStatement(sql: "INSERT OR IGNORE INTO item_person (item_id, name) VALUES (?, ?)").execute(arguments: [item.text, name])
                 }
             }
         }
@@ -378,7 +378,7 @@ extension Store {
             for id in ids {
                 var entry: (photos: Set<UUID>, events: Set<String>) = ([], [])
                 for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT photo_item_id, event_id FROM person_link WHERE contact_item_id = ?"),
-                                            arguments: [id.uuidString]) {
+                                            arguments: [id.text]) {
                     if let photo = (row[0] as String?).flatMap(UUID.parsing) { entry.photos.insert(photo) }
                     if let event: String = row[1] { entry.events.insert(event) }
                 }
@@ -400,22 +400,22 @@ extension Store {
         return try write("record \(links.count) contact items") { db in
             var touched: [ClosedRange<Int64>] = []
             for id in removed + links.map(\.item.id) {
-                if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT start_ms, end_ms FROM item WHERE id = ?"), arguments: [id.uuidString]) {
+                if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT start_ms, end_ms FROM item WHERE id = ?"), arguments: [id.text]) {
                     let start: Int64 = row[0], end: Int64 = row[1]
                     touched.append(start...max(start, end))
                 }
             }
             for id in removed {
-                try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString])
+                try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.text])
             }
             for link in links {
-                let id = link.item.id.uuidString
+                let id = link.item.id.text
                 // Written afresh with what makes it now (the item's old links go with its old row).
                 try db.cachedStatement(sql: "DELETE FROM person_link WHERE contact_item_id = ?").execute(arguments: [id])
                 try ItemCodec.insert(link.item, db)
                 for photo in link.photoItemIDs {
                     try db.cachedStatement(sql: "INSERT INTO person_link (contact_item_id, photo_item_id) VALUES (?, ?)")
-                        .execute(arguments: [id, photo.uuidString])
+                        .execute(arguments: [id, photo.text])
                 }
                 for event in link.eventIDs {
                     try db.cachedStatement(sql: "INSERT INTO person_link (contact_item_id, event_id) VALUES (?, ?)").execute(arguments: [id, event])

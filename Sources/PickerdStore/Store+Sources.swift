@@ -275,7 +275,7 @@ extension Store {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func sourceFiles(ofItem id: UUID) throws(StoreError) -> [SourceFile] {
         try read("read an item's files") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM source_file WHERE item_id = ? ORDER BY role", arguments: [id.uuidString])
+            try Row.fetchAll(db, sql: "SELECT * FROM source_file WHERE item_id = ? ORDER BY role", arguments: [id.text])
                 .map(Self.sourceFile)
         }
     }
@@ -290,12 +290,12 @@ extension Store {
         guard !changes.isEmpty else { return [] }
         return try write("record \(changes.files.count) files and \(changes.items.count) items") { db in
             var touched: [ClosedRange<Int64>] = []
-            var present = Set<String>()
+            var present = Set<UUID>()
             let before = changes.removedItems + changes.items.map(\.id)
-            _ = try ItemCodec.inChunks(before.map(\.uuidString)) { marks, arguments -> [Int] in
+            _ = try ItemCodec.inChunks(before.map(\.text)) { marks, arguments -> [Int] in
                 for row in try Row.fetchAll(db, sql: "SELECT id, start_ms, end_ms FROM item WHERE id IN (\(marks))", arguments: arguments) {
                     let start: Int64 = row[1], end: Int64 = row[2]
-                    present.insert(row[0])
+                    if let id = UUID.parsing(row[0]) { present.insert(id) }
                     touched.append(start...max(start, end))
                 }
                 return []
@@ -310,20 +310,18 @@ extension Store {
                 try db.cachedStatement(sql: "DELETE FROM source_file WHERE path = ?").execute(arguments: [path])
             }
             for id in changes.removedItems {
-                try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.uuidString])
+                try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id.text])
             }
-            for item in changes.items {
-                // An item the library had, or one `changes` holds twice, replaces the one there.
-                try ItemCodec.insert(item, db, isNew: present.insert(item.id.uuidString).inserted)
-                touched.append(item.startMs...max(item.startMs, item.endMs))
-            }
+            // An item the library had, or one `changes` holds twice, replaces the one there.
+            try ItemCodec.insert(changes.items, db) { present.insert($0.id).inserted }
+            for item in changes.items { touched.append(item.startMs...max(item.startMs, item.endMs)) }
             for file in changes.files {
                 try db.cachedStatement(sql: """
                     INSERT OR REPLACE INTO source_file (path, source_id, directory, size, mtime_ns, device, inode, item_id, role, content_id, problem, ctime_ns, read_by)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [file.path, file.sourceID, file.directory, file.size, file.mtimeNs,
                                              Int64(bitPattern: file.device), Int64(bitPattern: file.inode),
-                                             file.itemID?.uuidString, file.role, file.contentIdentifier, file.problem, file.ctimeNs, file.readBy])
+                                             file.itemID?.text, file.role, file.contentIdentifier, file.problem, file.ctimeNs, file.readBy])
             }
             return touched
         }

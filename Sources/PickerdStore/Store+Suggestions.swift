@@ -56,7 +56,7 @@ extension Store {
             // among those it builds again (one noted after the noting stopped commits after the swap).
             if !all { replacedWindows.withLock { $0?.append(range) } }
             var rotation: [String: (Int, Int)] = [:]
-            let ids = suggestions.map(\.id.uuidString)
+            let ids = suggestions.map(\.id.text)
             for row in try Row.fetchAll(db, sql: "SELECT id, shown, released FROM suggestion WHERE anchor_ms >= ? AND anchor_ms < ?",
                                         arguments: [range.lowerBound, range.upperBound]) {
                 rotation[row["id"]] = (row["shown"], row["released"])
@@ -82,7 +82,7 @@ extension Store {
                                              s.anchorMs])
                 for (position, item) in s.itemIDs.enumerated() {
                     try db.cachedStatement(sql: "INSERT INTO suggestion_item (suggestion_id, position, item_id) VALUES (?, ?, ?)")
-                        .execute(arguments: [id, position, item.uuidString])
+                        .execute(arguments: [id, position, item.text])
                 }
                 // Which categories its items are of, as bits: the picker's filter by the person's
                 // settings is then an index-friendly test, not a join.
@@ -230,7 +230,7 @@ extension Store {
     /// - Throws: ``StoreError`` `.unreadable`.
     public func suggestion(id: UUID) throws(StoreError) -> StoredSuggestion? {
         try read("read a suggestion") { db in
-            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE id = ?", arguments: [id.uuidString]).first
+            try Self.suggestions(db, sql: "SELECT \(Self.suggestionColumns) FROM suggestion WHERE id = ?", arguments: [id.text]).first
         }
     }
 
@@ -247,8 +247,8 @@ extension Store {
         guard !ids.isEmpty else { return }
         try write("record what was shown") { db in
             for id in ids {
-                try db.cachedStatement(sql: "UPDATE suggestion SET shown = shown + 1 WHERE id = ?").execute(arguments: [id.uuidString])
-                try db.cachedStatement(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?").execute(arguments: [id.uuidString])
+                try db.cachedStatement(sql: "UPDATE suggestion SET shown = shown + 1 WHERE id = ?").execute(arguments: [id.text])
+                try db.cachedStatement(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?").execute(arguments: [id.text])
             }
         }
     }
@@ -257,8 +257,8 @@ extension Store {
     /// - Throws: ``StoreError`` `.writeFailed`.
     public func markReleased(_ id: UUID) throws(StoreError) {
         try write("record a release") { db in
-            try db.execute(sql: "UPDATE suggestion SET released = 1 WHERE id = ?", arguments: [id.uuidString])
-            try db.execute(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?", arguments: [id.uuidString])
+            try db.execute(sql: "UPDATE suggestion SET released = 1 WHERE id = ?", arguments: [id.text])
+            try db.execute(sql: "UPDATE suggestion SET rank = \(Self.rankSQL) WHERE id = ?", arguments: [id.text])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GRDB
 @testable import PickerdStore
 import PickerdTestKit
 import PickerdWire
@@ -48,6 +49,58 @@ struct StoreTests {
         })
         #expect(try temporary.store.suggestionCount() == 3)
         #expect(try temporary.store.suggestions().count == 3)
+    }
+
+    @Test("a bulk insert (an import's listens) counts its items and moves the library's version as the row triggers do, and leaves the triggers in place")
+    func bulkInsertKeepsCountsAndVersion() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        func version() throws -> Int64 { try store.read("version") { db in try Int64.fetchOne(db, sql: "SELECT n FROM library_version") ?? -1 } }
+        func triggers() throws -> [String] {
+            try store.read("triggers") { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name") }
+        }
+        let before = try triggers()
+        #expect(before.contains("item_counted") && before.contains("item_inserted"))
+        try store.insert(FullItems.all)  // one by one: under the bulk size
+        let counted = try store.itemCounts(), start = try version()
+        let listens = (0..<ItemCodec.bulkInsert + 500).map { n in
+            LibraryItem(id: UUID(), asset: .song(Song(song: "Track \(n)", artist: "Artist", album: "", date: Timestamp(unixMs: 1_700_000_000_000))),
+                        startMs: 1_700_000_000_000 + Int64(n) * 200_000, source: "import", externalID: "spotify")
+        }
+        let moods = (0..<ItemCodec.bulkInsert).map { n in
+            LibraryItem(id: UUID(), asset: .stateOfMind(StateOfMind(state: StateOfMindSample(kind: .momentaryEmotion, valence: 0.5))),
+                        startMs: 1_600_000_000_000 + Int64(n) * 60_000, source: "import", externalID: "daylio")
+        }
+        try store.insert(listens + moods)
+        var expected = counted
+        expected[.song, default: 0] += listens.count
+        expected[.stateOfMind, default: 0] += moods.count
+        #expect(try store.itemCounts() == expected)
+        #expect(try version() == start + Int64(listens.count + moods.count))
+        #expect(try triggers() == before, "the triggers are back, as they were")
+        #expect(try store.items(listens.prefix(3).map(\.id)) == Array(listens.prefix(3)))
+        // Replacing them all (the same ids) counts each once: the old rows' deletion is counted by its trigger.
+        try store.insert(listens)
+        #expect(try store.itemCounts() == expected)
+        // The triggers count a single insert again.
+        try store.insert([LibraryItem(id: UUID(), asset: .song(Song(song: "One more", artist: "Artist", album: "")), startMs: 1_700_000_000_000,
+                                      source: "import", externalID: "spotify")])
+        expected[.song, default: 0] += 1
+        #expect(try store.itemCounts() == expected)
+        #expect(try version() > start + Int64(listens.count * 2 + moods.count))
+        // A bulk insert that fails half way (an id said to be new that is there) leaves nothing: no item, no count, the triggers in place.
+        let counts = try store.itemCounts(), end = try version()
+        let more = (0..<ItemCodec.bulkInsert).map { n in
+            LibraryItem(id: UUID(), asset: .song(Song(song: "Later \(n)", artist: "Artist", album: "")), startMs: 1_750_000_000_000 + Int64(n) * 200_000,
+                        source: "import", externalID: "spotify")
+        }
+        #expect(throws: StoreError.self) {
+            try store.write("a bulk insert that fails") { db in try ItemCodec.insert(more + [listens[0]], db) { _ in true } }
+        }
+        #expect(try store.itemCounts() == counts)
+        #expect(try version() == end)
+        #expect(try triggers() == before)
+        #expect(try store.items(more.prefix(1).map(\.id)).isEmpty)
     }
 
     @Test("the items the engine derives (stays from photos, the project's prompts) are not the person's: not counted, not their items, not home")
@@ -187,7 +240,9 @@ struct UUIDParsingTests {
             let id = UUID()
             #expect(UUID.parsing(id.uuidString) == id)
             #expect(UUID.parsing(id.uuidString.lowercased()) == id)
+            #expect(id.text == id.uuidString)
         }
+        #expect(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0xAB, 0xCD, 0xEF, 0xFF)).text == "00010203-0405-0607-0809-0A0BABCDEFFF")
         for bad in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
                     "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC0-C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E-F"] {
             #expect(UUID.parsing(bad) == nil, "\(bad)")
