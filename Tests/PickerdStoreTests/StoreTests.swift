@@ -103,6 +103,26 @@ struct StoreTests {
         #expect(try store.items(more.prefix(1).map(\.id)).isEmpty)
     }
 
+    @Test("changed times are handed on joined where less than twelve hours apart, in order: the same days and weeks, a few ranges for a million listens")
+    func joinedRanges() throws {
+        let hour: Int64 = 3_600_000
+        #expect(Store.joined([]) == [])
+        #expect(Store.joined([15 * hour...16 * hour, 0...hour, hour / 2...2 * hour, 40 * hour...40 * hour, 25 * hour...26 * hour])
+                == [0...2 * hour, 15 * hour...26 * hour, 40 * hour...40 * hour], "13 h apart: two; 9 h: one; 14 h: two")
+        #expect(Store.joined([0...0, 12 * hour...12 * hour]) == [0...0, 12 * hour...12 * hour], "twelve hours apart: two")
+        #expect(Store.joined([0...5 * hour, hour...2 * hour]) == [0...5 * hour], "one inside another")
+        // A history's listens, one every four minutes for a year: one range. Written through apply, the same.
+        let listens = (0..<3_000).map { n in
+            LibraryItem(id: UUID(), asset: .song(Song(song: "Track \(n)", artist: "Artist", album: "")), startMs: Int64(n) * 240_000,
+                        endMs: Int64(n) * 240_000 + 200_000, source: "import", externalID: "spotify")
+        }
+        #expect(Store.joined(listens.map { $0.startMs...$0.endMs }) == [0...(2_999 * 240_000 + 200_000)])
+        let temporary = try TemporaryStore()
+        var changes = SourceChanges()
+        changes.items = listens
+        #expect(try temporary.store.apply(changes) == [0...(2_999 * 240_000 + 200_000)])
+    }
+
     @Test("the items the engine derives (stays from photos, the project's prompts) are not the person's: not counted, not their items, not home")
     func derivedItemsAreNotThePersons() throws {
         let temporary = try TemporaryStore()

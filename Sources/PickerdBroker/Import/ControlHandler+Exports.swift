@@ -25,7 +25,7 @@ extension ControlHandler {
             broker.reply(connection, requestID, .importProgress(ImportProgress(file: file, filesDone: UInt64(done), filesTotal: UInt64(total),
                                                                                points: UInt64(points))))
         }
-        let touched = results.flatMap(\.touched)
+        let touched = Store.joined(results.flatMap(\.touched))
         try MomentEngine(store: broker.store, builder: broker.builder).refresh(touching: touched)
         for result in results {
             if let error = result.error {
