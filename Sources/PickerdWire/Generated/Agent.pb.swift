@@ -770,7 +770,7 @@ public struct ReviewDecision: Hashable, Sendable {
     public var privacyBannerDismissed: Bool
 
     /// The `decision` oneof: at most one of these is set.
-    public enum Decision: Hashable, Sendable {
+    public indirect enum Decision: Hashable, Sendable {
         /// `approve` (field 2).
         case approve(Approval)
         /// `cancel` (field 3).

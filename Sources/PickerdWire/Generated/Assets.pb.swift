@@ -1902,7 +1902,7 @@ public struct Item: Hashable, Sendable {
     public var localUtcOffsetS: Int64?
 
     /// The `asset` oneof: at most one of these is set.
-    public enum Asset: Hashable, Sendable {
+    public indirect enum Asset: Hashable, Sendable {
         /// `photo` (field 10).
         case photo(Photo)
         /// `live_photo` (field 11).

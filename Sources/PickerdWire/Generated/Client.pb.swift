@@ -403,7 +403,7 @@ public struct Outcome: Hashable, Sendable {
     public var sessionHandle: String
 
     /// The `result` oneof: at most one of these is set.
-    public enum Result: Hashable, Sendable {
+    public indirect enum Result: Hashable, Sendable {
         /// `approved` (field 2).
         case approved(Suggestion)
         /// `cancelled` (field 3).
@@ -606,7 +606,7 @@ public struct DonationRequest: Hashable, Sendable {
     public var excludeFromSuggestions: Bool
 
     /// The `asset` oneof: at most one of these is set.
-    public enum Asset: Hashable, Sendable {
+    public indirect enum Asset: Hashable, Sendable {
         /// `generic_media` (field 10).
         case genericMedia(GenericMedia)
         /// `state_of_mind` (field 11).

@@ -423,7 +423,7 @@ public struct HiddenRule: Hashable, Sendable {
     public var createdMs: Int64
 
     /// The `target` oneof: at most one of these is set.
-    public enum Target: Hashable, Sendable {
+    public indirect enum Target: Hashable, Sendable {
         /// `suggestion` (field 2).
         case suggestion(HiddenSuggestion)
         /// `person` (field 3).

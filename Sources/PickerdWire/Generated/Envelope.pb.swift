@@ -148,7 +148,7 @@ public struct Envelope: Hashable, Sendable {
     public var requestId: UInt64
 
     /// The `body` oneof: at most one of these is set.
-    public enum Body: Hashable, Sendable {
+    public indirect enum Body: Hashable, Sendable {
         /// Handshake and errors (every role).
         case hello(Hello)
         /// `hello_reply` (field 11).

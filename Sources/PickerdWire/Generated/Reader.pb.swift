@@ -45,7 +45,7 @@ public struct ReaderRequest: Hashable, Sendable {
     public var id: UInt64
 
     /// The `kind` oneof: at most one of these is set.
-    public enum Kind: Hashable, Sendable {
+    public indirect enum Kind: Hashable, Sendable {
         /// one descriptor: the photo or video
         case probeMedia(ReaderProbeMedia)
         /// one descriptor: a GPX, TCX, FIT (or .gz of one) in a source
@@ -662,7 +662,7 @@ public struct ReaderReply: Hashable, Sendable {
     public var id: UInt64
 
     /// The `kind` oneof: at most one of these is set.
-    public enum Kind: Hashable, Sendable {
+    public indirect enum Kind: Hashable, Sendable {
         /// `probed` (field 2).
         case probed(ReaderProbed)
         /// `workout` (field 3).
