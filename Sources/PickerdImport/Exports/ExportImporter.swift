@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 public import PickerdStore
 
 /// `pickerctl import`: walks the paths given (files, folders), has each file read by a reader (which
@@ -64,12 +65,47 @@ public struct ExportImporter: Sendable {
         let (files, names) = reading.plan(files: paths.flatMap(Self.files(under:))) { path in
             !path.split(separator: "/").contains("..") && roots.contains { path == $0 || path.hasPrefix($0 + "/") }
         }
+        // Each file is read (by a reader, another process) while the one before it is written, one
+        // file ahead: reading and writing take a core each, and the writes stay in the files' order,
+        // each seeing what the ones before wrote. A file read ahead reports its points once read.
         var results: [FileResult] = []
+        var ahead: ReadAhead?
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
-            results += importFile(file, names: names) { points in progress(file, index, files.count, points) }
+            let read: [ExportRead]
+            if let ahead, ahead.file == file {
+                read = ahead.wait()
+                progress(file, index, files.count, read.map(\.points).reduce(0, +))
+            } else {
+                read = self.read(file, names: names) { points in progress(file, index, files.count, points) }
+            }
+            ahead = index + 1 < files.count ? ReadAhead(files[index + 1]) { [self] in self.read(files[index + 1], names: names) { _ in } } : nil
+            results += read.map(write)
         }
         return results
+    }
+
+    /// A file's read, asked for on another thread: ``wait()`` has its result.
+    private final class ReadAhead: Sendable {
+        let file: String
+        private let result = Mutex<[ExportRead]?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ file: String, _ read: @escaping @Sendable () -> [ExportRead]) {
+            self.file = file
+            DispatchQueue.global().async { [self] in finish(read()) }
+        }
+
+        private func finish(_ read: [ExportRead]) {
+            result.withLock { $0 = read }
+            done.signal()
+        }
+
+        /// The read, once done.
+        func wait() -> [ExportRead] {
+            done.wait()
+            return result.withLock { $0 ?? [] }
+        }
     }
 
     /// Regular files at or below `path`, in path order, as a source's walk finds them (hidden files
@@ -81,16 +117,16 @@ public struct ExportImporter: Sendable {
         return FolderWalk([ScanFolder(path: path, recursive: true)]).files.map(\.path).sorted()
     }
 
-    private func importFile(_ file: String, names: [String: String] = [:], points: (Int) -> Void) -> [FileResult] {
+    /// One file read by a reader: one result, or an archive's members'.
+    private func read(_ file: String, names: [String: String], points: (Int) -> Void) -> [ExportRead] {
         // The folder the person named (or the file's own): an export's other files (Apple Health's
         // routes, Gadgetbridge's tracks) are granted to its reader from there, nowhere else.
         let folder = (file as NSString).deletingLastPathComponent
         let granted: (String) -> Bool = { path in
             path.hasPrefix(folder + "/") && !path.split(separator: "/").contains("..")
         }
-        let read = reading.export(path: file, name: (file as NSString).lastPathComponent, names: names, nowMs: nil,
-                                  granted: granted, progress: points)
-        return read.map(write)
+        return reading.export(path: file, name: (file as NSString).lastPathComponent, names: names, nowMs: nil,
+                              granted: granted, progress: points)
     }
 
     /// The write half: what a reader read of one file, into the store (duplicates merged).
