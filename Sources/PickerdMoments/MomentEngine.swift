@@ -57,10 +57,18 @@ public struct MomentEngine: Sendable {
         var all: [StoredSuggestion] = []
         var start = builder.week(of: range.lowerBound).start
         var read: Read?
+        // While a span is built, the items the next one reads past this one's reach are read on
+        // another thread: this span writes its derived items only inside its own weeks, before them.
+        var ahead: Ahead?
+        let store = store
         while start <= range.upperBound {
-            let end = builder.week(of: start + Duration.days(Self.rebuildWeeks * 7).ms + Duration.hours(12).ms).start
+            let end = spanEnd(after: start)
             if !reusingOverlap { read = nil }
-            all += try build(start..<end, home: home, read: &read)
+            let fresh = try ahead.map { ahead throws(StoreError) in (ahead.fromMs, try ahead.items.value()) }
+            let reach = end + Self.marginMs, next = spanEnd(after: end) + Self.marginMs
+            ahead = reusingOverlap && end <= range.upperBound
+                ? Ahead(fromMs: reach + 1, items: Prefetch { () throws(StoreError) in try store.items(startingFrom: reach + 1, to: next) }) : nil
+            all += try build(start..<end, home: home, read: &read, fresh: fresh)
             start = end
             built(start)
         }
@@ -146,6 +154,19 @@ public struct MomentEngine: Sendable {
     /// Past this many weeks touched, a refresh rebuilds the whole library (a first import).
     static let fullRebuildWeeks = 52
 
+    /// Where a full rebuild's span that starts at `start` ends: ``rebuildWeeks`` later, on a week's start.
+    private func spanEnd(after start: Int64) -> Int64 {
+        builder.week(of: start + Duration.days(Self.rebuildWeeks * 7).ms + Duration.hours(12).ms).start
+    }
+
+    /// The items a span reads past the reach of the one before, read while that one is built.
+    private struct Ahead {
+        /// The first start read.
+        var fromMs: Int64
+        /// The items starting from `fromMs` to the span's reach.
+        var items: Prefetch<[LibraryItem]>
+    }
+
     private func build(_ window: Range<Int64>, home: HomeBase) throws(StoreError) -> [StoredSuggestion] {
         var read: Read?
         return try build(window, home: home, read: &read)
@@ -166,12 +187,19 @@ public struct MomentEngine: Sendable {
     /// start are taken from it and only the rest read: the same items a reading of the whole reach
     /// gives, as the span before made its derived items again and left those after it as stored.
     /// `read` is then what this build read (the span before's let go first: one span's items at a time).
-    private func build(_ window: Range<Int64>, home: HomeBase, read: inout Read?) throws(StoreError) -> [StoredSuggestion] {
+    /// `fresh`, when given, is what a full rebuild read of the items from a start to this reach
+    /// meanwhile: used when it starts where `read` ends.
+    private func build(_ window: Range<Int64>, home: HomeBase, read: inout Read?,
+                       fresh: (fromMs: Int64, items: [LibraryItem])? = nil) throws(StoreError) -> [StoredSuggestion] {
         let from = window.lowerBound - Self.marginMs, to = window.upperBound + Self.marginMs
         var items: [LibraryItem]
         if let earlier = read.take(), earlier.throughMs >= from, earlier.throughMs < to {
             items = earlier.items.filter { $0.startMs >= from }
-            items += try store.items(startingFrom: earlier.throughMs + 1, to: to)
+            if let fresh, fresh.fromMs == earlier.throughMs + 1 {
+                items += fresh.items.filter { $0.startMs <= to }
+            } else {
+                items += try store.items(startingFrom: earlier.throughMs + 1, to: to)
+            }
         } else {
             items = try store.items(startingFrom: from, to: to)
         }

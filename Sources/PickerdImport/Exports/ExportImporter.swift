@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Synchronization
 public import PickerdStore
 
 /// `pickerctl import`: walks the paths given (files, folders), has each file read by a reader (which
@@ -69,43 +68,21 @@ public struct ExportImporter: Sendable {
         // file ahead: reading and writing take a core each, and the writes stay in the files' order,
         // each seeing what the ones before wrote. A file read ahead reports its points once read.
         var results: [FileResult] = []
-        var ahead: ReadAhead?
+        var ahead: (file: String, read: Prefetch<[ExportRead]>)?
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
             let read: [ExportRead]
-            if let ahead, ahead.file == file {
-                read = ahead.wait()
+            if let ahead, ahead.file == file, let done = try? ahead.read.value() {
+                read = done
                 progress(file, index, files.count, read.map(\.points).reduce(0, +))
             } else {
                 read = self.read(file, names: names) { points in progress(file, index, files.count, points) }
             }
-            ahead = index + 1 < files.count ? ReadAhead(files[index + 1]) { [self] in self.read(files[index + 1], names: names) { _ in } } : nil
+            ahead = index + 1 < files.count
+                ? (files[index + 1], Prefetch { [self] in self.read(files[index + 1], names: names) { _ in } }) : nil
             results += read.map(write)
         }
         return results
-    }
-
-    /// A file's read, asked for on another thread: ``wait()`` has its result.
-    private final class ReadAhead: Sendable {
-        let file: String
-        private let result = Mutex<[ExportRead]?>(nil)
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ file: String, _ read: @escaping @Sendable () -> [ExportRead]) {
-            self.file = file
-            DispatchQueue.global().async { [self] in finish(read()) }
-        }
-
-        private func finish(_ read: [ExportRead]) {
-            result.withLock { $0 = read }
-            done.signal()
-        }
-
-        /// The read, once done.
-        func wait() -> [ExportRead] {
-            done.wait()
-            return result.withLock { $0 ?? [] }
-        }
     }
 
     /// Regular files at or below `path`, in path order, as a source's walk finds them (hidden files
