@@ -235,7 +235,7 @@ let package = Package(
         .executableTarget(
             name: "pickerd",
             dependencies: [
-                "PickerdBroker", "PickerdStore", "PickerdTransport",
+                "PickerdBroker", "PickerdStore", "PickerdTransport", "CPickerdShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

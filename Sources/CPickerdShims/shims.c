@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/epoll.h>
@@ -20,6 +21,7 @@
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #ifndef SO_PEERPIDFD
@@ -251,4 +253,9 @@ int pickerd_unix_peer_inode(int fd, uint64_t *peer) {
     }
     errno = ENOENT;
     return -1;
+}
+
+int pickerd_limit_malloc_arenas(int arenas) {
+    if (getenv("MALLOC_ARENA_MAX") != NULL) return 0;
+    return mallopt(M_ARENA_MAX, arenas) == 1 ? 1 : -1;
 }

@@ -14,6 +14,7 @@
  *  - The terminal guard (invariant 13) needs TIOCGDEV, major()/minor(), DEVPTS_SUPER_MAGIC with
  *    statfs/fstatfs, and kcmp(2): function-like macros, <linux/magic.h>, and a syscall glibc does not
  *    wrap, none of which Swift's Glibc import reaches.
+ *  - mallopt(3) and M_ARENA_MAX are in <malloc.h>, which Swift's Glibc module leaves out.
  * Every symbol is prefixed `pickerd_` so nothing collides with the C library.
  */
 #ifndef CPICKERD_SHIMS_H
@@ -143,5 +144,10 @@ int pickerd_same_descriptor_table(int32_t pid1, int32_t pid2);
  * Returns 0 and sets *peer, or -1 with errno (ENOENT when the kernel has no unix_diag, or the peer
  * is gone). */
 int pickerd_unix_peer_inode(int fd, uint64_t *peer);
+
+/* mallopt(M_ARENA_MAX, arenas): at most this many malloc arenas, unless $MALLOC_ARENA_MAX says
+ * otherwise (the person's word wins). Call before any thread starts. Returns 1 when set, 0 when
+ * the environment decided, -1 when glibc refused. */
+int pickerd_limit_malloc_arenas(int arenas);
 
 #endif
