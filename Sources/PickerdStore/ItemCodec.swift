@@ -13,14 +13,7 @@ enum ItemCodec {
     static func insert(_ item: LibraryItem, _ db: Database, isNew: Bool = false) throws {
         let id = item.id.text
         if !isNew { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id]) }
-        try db.cachedStatement(sql: """
-            INSERT INTO item (id, kind, category, start_ms, end_ms, excluded, source, external_id,
-                              utc_offset_s, latitude, longitude, not_memory, place_name, place_city)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs,
-                             item.excludedFromSuggestions, item.source, item.externalID,
-                             item.utcOffsetSeconds.map { Int($0) }, item.coordinate?.latitude, item.coordinate?.longitude,
-                             item.notAMemory?.rawValue, item.filePlaceName, item.filePlaceCity])
+        try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES (\(marks(14)))").execute(arguments: StatementArguments(itemRow(item, id: id)))
         for (slot, media) in item.media.enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height, mtime_ns)
@@ -50,12 +43,9 @@ enum ItemCodec {
         case .locationGroup(let g):
             try db.cachedStatement(sql: "INSERT INTO location_group VALUES (?)").execute(arguments: [id])
             for (position, l) in g.locations.enumerated() { try insertLocation(l, id: id, position: position, db) }
-        case .song(let s):
-            try db.cachedStatement(sql: "INSERT INTO song VALUES (?, ?, ?, ?, ?, ?)").execute(
-                           arguments: [id, s.song, s.artist, s.album, slot(s.artwork), s.date?.unixMs])
-        case .podcast(let p):
-            try db.cachedStatement(sql: "INSERT INTO podcast VALUES (?, ?, ?, ?, ?)").execute(
-                           arguments: [id, p.episode, p.show, slot(p.artwork), p.date?.unixMs])
+        case .song, .podcast:
+            let (table, row) = listenRow(item.asset, id: id)!
+            try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (\(marks(row.count)))").execute(arguments: StatementArguments(row))
         case .motionActivity(let m):
             try db.cachedStatement(sql: "INSERT INTO motion_activity VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, slot(m.icon), m.steps, m.date?.startUnixMs, m.date?.endUnixMs, Int(m.movementType.rawValue)])
@@ -100,11 +90,40 @@ enum ItemCodec {
             ORDER BY name
             """)
         try db.execute(sql: "DROP TRIGGER IF EXISTS item_counted; DROP TRIGGER IF EXISTS item_inserted")
+        // Each kind has its count's row before: an item of the bulk replaced by a later one is
+        // uncounted by the deletion's trigger, which only lowers a row that is there.
+        for kind in Set(items.map(\.kind.rawValue)) {
+            try db.execute(sql: "INSERT OR IGNORE INTO item_count (kind, n) VALUES (?, 0)", arguments: [kind])
+        }
         var kinds: [String: Int] = [:]
+        // New songs and podcasts without media (an import's listens) go many rows to a statement,
+        // each table's in order; anything else one by one, after the rows waiting are written.
+        var waiting: [(id: String, item: LibraryItem)] = []
+        func flush() throws {
+            guard !waiting.isEmpty else { return }
+            let items = waiting.map { itemRow($0.item, id: $0.id) }
+            try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES \(Array(repeating: "(\(marks(14)))", count: items.count).joined(separator: ","))")
+                .execute(arguments: StatementArguments(items.flatMap { $0 }))
+            for table in ["song", "podcast"] {
+                let rows = waiting.compactMap { listenRow($0.item.asset, id: $0.id) }.filter { $0.table == table }.map(\.row)
+                guard let width = rows.first?.count else { continue }
+                try db.cachedStatement(sql: "INSERT INTO \(table) VALUES \(Array(repeating: "(\(marks(width)))", count: rows.count).joined(separator: ","))")
+                    .execute(arguments: StatementArguments(rows.flatMap { $0 }))
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
         for item in items {
-            try insert(item, db, isNew: isNew(item))
+            let new = isNew(item)
+            if new, item.media.isEmpty, item.kind == .song || item.kind == .podcast {
+                waiting.append((item.id.text, item))
+                if waiting.count == rowsAtOnce { try flush() }
+            } else {
+                try flush()
+                try insert(item, db, isNew: new)
+            }
             kinds[item.kind.rawValue, default: 0] += 1
         }
+        try flush()
         for (kind, n) in kinds {
             try db.execute(sql: "INSERT INTO item_count (kind, n) VALUES (?, ?) ON CONFLICT(kind) DO UPDATE SET n = n + excluded.n",
                            arguments: [kind, n])
@@ -116,6 +135,34 @@ enum ItemCodec {
     /// How many items make a bulk insert: setting the triggers aside changes the schema, which every
     /// connection then reads again.
     static let bulkInsert = 1_000
+
+    /// How many listens a bulk insert writes a statement (14 values each for the item: 896 of
+    /// SQLite's 32,766).
+    static let rowsAtOnce = 64
+
+    /// The `item` table's columns, in ``itemRow(_:id:)``'s order.
+    private static let itemColumns = """
+        id, kind, category, start_ms, end_ms, excluded, source, external_id, utc_offset_s, latitude, longitude, not_memory, place_name, place_city
+        """
+
+    /// `n` placeholders.
+    private static func marks(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
+
+    /// An item's `item` row, in ``itemColumns``' order.
+    private static func itemRow(_ item: LibraryItem, id: String) -> [(any DatabaseValueConvertible)?] {
+        [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs, item.excludedFromSuggestions, item.source,
+         item.externalID, item.utcOffsetSeconds.map { Int($0) }, item.coordinate?.latitude, item.coordinate?.longitude,
+         item.notAMemory?.rawValue, item.filePlaceName, item.filePlaceCity]
+    }
+
+    /// A song's or podcast's row, with its table; `nil` for other assets.
+    private static func listenRow(_ asset: Item.Asset, id: String) -> (table: String, row: [(any DatabaseValueConvertible)?])? {
+        switch asset {
+        case .song(let s): ("song", [id, s.song, s.artist, s.album, slot(s.artwork), s.date?.unixMs])
+        case .podcast(let p): ("podcast", [id, p.episode, p.show, slot(p.artwork), p.date?.unixMs])
+        default: nil
+        }
+    }
 
     private static func insertWorkout(_ w: Workout, id: String, position: Int, _ db: Database) throws {
         let d = w.details

@@ -103,6 +103,37 @@ struct StoreTests {
         #expect(try store.items(more.prefix(1).map(\.id)).isEmpty)
     }
 
+    @Test("a scan's or import's bulk of new listens is written many rows to a statement; podcasts, items with media, every field and a repeated id as one by one")
+    func bulkApplyManyRowsAtOnce() throws {
+        let temporary = try TemporaryStore()
+        let store = temporary.store
+        let full = FullItems.all  // every kind with every field, media included
+        var items: [LibraryItem] = []
+        for n in 0..<(ItemCodec.bulkInsert + ItemCodec.rowsAtOnce * 3 + 7) {
+            let start = 1_700_000_000_000 + Int64(n) * 200_000
+            let asset: Item.Asset = n % 5 == 0
+                ? .podcast(Podcast(episode: "Episode \(n)", show: "Show", date: Timestamp(unixMs: start)))
+                : .song(Song(song: "Track \(n)", artist: "Artist \(n % 7)", album: n % 2 == 0 ? "" : "Album", date: Timestamp(unixMs: start)))
+            items.append(LibraryItem(id: UUID(), asset: asset, startMs: start, endMs: start + 180_000, source: "import", externalID: "spotify",
+                                     utcOffsetSeconds: n % 3 == 0 ? 3_600 : nil))
+            if n % 97 == 0 { items.append(full[(n / 97) % full.count]) }  // another kind, with media, between listens
+        }
+        // The same listen twice in one write: the later copy is the one kept.
+        var again = items[10]
+        again.asset = .song(Song(song: "Track 10", artist: "Artist 3", album: "Kept", date: Timestamp(unixMs: again.startMs)))
+        items.append(again)
+        var changes = SourceChanges()
+        changes.items = items
+        try store.apply(changes)
+        var expected: [UUID: LibraryItem] = [:]
+        for item in items { expected[item.id] = item }
+        let back = try store.items(Array(expected.keys))
+        #expect(back.count == expected.count)
+        for item in back { #expect(item == expected[item.id], "\(item.id)") }
+        let counted = try store.itemCounts(), wanted = Dictionary(grouping: expected.values, by: \.kind).mapValues(\.count)
+        #expect(counted == wanted, "\(counted.sorted { $0.key.rawValue < $1.key.rawValue }) vs \(wanted.sorted { $0.key.rawValue < $1.key.rawValue })")
+    }
+
     @Test("changed times are handed on joined where less than twelve hours apart, in order: the same days and weeks, a few ranges for a million listens")
     func joinedRanges() throws {
         let hour: Int64 = 3_600_000
