@@ -193,12 +193,14 @@ final class SessionManager: Sendable {
                 return true
             }
             guard stillOpen else { return }
-            try session.client.send(Envelope(requestId: session.requestID, body: .outcome(Outcome(sessionHandle: session.handle,
-                                                                                                  result: .approved(approved.suggestion)))),
-                                    descriptors: approved.descriptors.compactMap(\.descriptor))
+            // Recorded before it is sent: the history never misses what an app may have received (a
+            // pickerd stopped as the app reads its outcome, a write waiting for another, lost it).
             try store.recordRelease(timeMs: Self.now(), bundleID: session.app.bundleId, appName: session.app.displayName,
                                     suggestionID: shown.suggestion.id.uuidString, title: approved.title,
                                     items: approved.items.map { ReleasedItem(itemId: $0.id.uuidString, kind: $0.kind.rawValue, summary: $0.summary) })
+            try session.client.send(Envelope(requestId: session.requestID, body: .outcome(Outcome(sessionHandle: session.handle,
+                                                                                                  result: .approved(approved.suggestion)))),
+                                    descriptors: approved.descriptors.compactMap(\.descriptor))
             do {
                 try store.markReleased(shown.suggestion.id)
             } catch {
