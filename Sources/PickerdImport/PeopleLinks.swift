@@ -61,16 +61,9 @@ public struct PeopleLinks: Sendable {
     /// at most ``windowMs`` long.
     static func windows(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
         func floorHour(_ t: Int64) -> Int64 { t >= 0 ? t / hourMs * hourMs : (t - hourMs + 1) / hourMs * hourMs }
-        let widened = ranges.map { floorHour($0.lowerBound)...(floorHour($0.upperBound) + hourMs - 1) }.sorted { $0.lowerBound < $1.lowerBound }
-        var merged: [ClosedRange<Int64>] = []
-        for range in widened {
-            if let last = merged.last, range.lowerBound <= last.upperBound + 86_400_000 {
-                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
-            } else {
-                merged.append(range)
-            }
-        }
-        return merged.flatMap { range -> [ClosedRange<Int64>] in
+        let widened = ranges.map { floorHour($0.lowerBound)...(floorHour($0.upperBound) + hourMs - 1) }
+        // Those a day apart or less are one.
+        return Store.joined(widened, lessThanApart: 86_400_001).flatMap { range -> [ClosedRange<Int64>] in
             // Split on whole hours, so an hour's photos are never in two windows.
             var pieces: [ClosedRange<Int64>] = []
             var start = range.lowerBound

@@ -327,16 +327,18 @@ extension Store {
         }
     }
 
-    /// `ranges` in order, those that overlap or lie less than ``joinedGapMs`` apart made one: the
-    /// days and weeks they touch are the same (no day fits in a shorter gap, DST's included), and a
-    /// history of a million listens hands the engine a few thousand ranges instead of a million
-    /// (16 MB, held while it builds).
-    /// - Parameter ranges: ranges, in any order.
+    /// `ranges` in order, those that overlap or lie less than `gapMs` apart made one. With the
+    /// default, ``joinedGapMs``, the days and weeks they touch are the same (no day fits in a shorter
+    /// gap, DST's included), and a history of a million listens hands the engine a few thousand
+    /// ranges instead of a million (16 MB, held while it builds).
+    /// - Parameters:
+    ///   - ranges: ranges, in any order.
+    ///   - gapMs: how far apart two ranges may start and end and be one.
     /// - Returns: the joined ranges, in order.
-    public static func joined(_ ranges: [ClosedRange<Int64>]) -> [ClosedRange<Int64>] {
+    public static func joined(_ ranges: [ClosedRange<Int64>], lessThanApart gapMs: Int64 = joinedGapMs) -> [ClosedRange<Int64>] {
         var joined: [ClosedRange<Int64>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
-            if let last = joined.last, range.lowerBound - last.upperBound < joinedGapMs {
+            if let last = joined.last, range.lowerBound - last.upperBound < gapMs {
                 joined[joined.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
             } else {
                 joined.append(range)
