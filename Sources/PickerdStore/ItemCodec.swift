@@ -104,8 +104,9 @@ enum ItemCodec {
             let items = waiting.map { itemRow($0.item, id: $0.id) }
             try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES \(Array(repeating: "(\(marks(14)))", count: items.count).joined(separator: ","))")
                 .execute(arguments: StatementArguments(items.flatMap { $0 }))
+            let rows = waiting.compactMap { listenRow($0.item.asset, id: $0.id) }
             for table in ["song", "podcast"] {
-                let rows = waiting.compactMap { listenRow($0.item.asset, id: $0.id) }.filter { $0.table == table }.map(\.row)
+                let rows = rows.filter { $0.table == table }.map(\.row)
                 guard let width = rows.first?.count else { continue }
                 try db.cachedStatement(sql: "INSERT INTO \(table) VALUES \(Array(repeating: "(\(marks(width)))", count: rows.count).joined(separator: ","))")
                     .execute(arguments: StatementArguments(rows.flatMap { $0 }))
