@@ -64,10 +64,11 @@ public struct MomentEngine: Sendable {
         while start <= range.upperBound {
             let end = spanEnd(after: start)
             if !reusingOverlap { read = nil }
-            let fresh = try ahead.map { ahead throws(StoreError) in (ahead.fromMs, try ahead.items.value()) }
+            let fresh = try ahead.map { ahead throws(StoreError) in (ahead.fromMs...ahead.toMs, try ahead.items.value()) }
             let reach = end + Self.marginMs, next = spanEnd(after: end) + Self.marginMs
             ahead = reusingOverlap && end <= range.upperBound
-                ? Ahead(fromMs: reach + 1, items: Prefetch { () throws(StoreError) in try store.items(startingFrom: reach + 1, to: next) }) : nil
+                ? Ahead(fromMs: reach + 1, toMs: next, items: Prefetch { () throws(StoreError) in try store.items(startingFrom: reach + 1, to: next) })
+                : nil
             all += try build(start..<end, home: home, read: &read, fresh: fresh)
             start = end
             built(start)
@@ -163,7 +164,9 @@ public struct MomentEngine: Sendable {
     private struct Ahead {
         /// The first start read.
         var fromMs: Int64
-        /// The items starting from `fromMs` to the span's reach.
+        /// The last start read: the span's reach.
+        var toMs: Int64
+        /// The items starting from `fromMs` to `toMs`.
         var items: Prefetch<[LibraryItem]>
     }
 
@@ -187,16 +190,16 @@ public struct MomentEngine: Sendable {
     /// start are taken from it and only the rest read: the same items a reading of the whole reach
     /// gives, as the span before made its derived items again and left those after it as stored.
     /// `read` is then what this build read (the span before's let go first: one span's items at a time).
-    /// `fresh`, when given, is what a full rebuild read of the items from a start to this reach
-    /// meanwhile: used when it starts where `read` ends.
+    /// `fresh`, when given, is the items a full rebuild read meanwhile, with the starts it read:
+    /// used when those are exactly what is left to read after `read`.
     private func build(_ window: Range<Int64>, home: HomeBase, read: inout Read?,
-                       fresh: (fromMs: Int64, items: [LibraryItem])? = nil) throws(StoreError) -> [StoredSuggestion] {
+                       fresh: (starts: ClosedRange<Int64>, items: [LibraryItem])? = nil) throws(StoreError) -> [StoredSuggestion] {
         let from = window.lowerBound - Self.marginMs, to = window.upperBound + Self.marginMs
         var items: [LibraryItem]
         if let earlier = read.take(), earlier.throughMs >= from, earlier.throughMs < to {
             items = earlier.items.filter { $0.startMs >= from }
-            if let fresh, fresh.fromMs == earlier.throughMs + 1 {
-                items += fresh.items.filter { $0.startMs <= to }
+            if let fresh, fresh.starts == (earlier.throughMs + 1)...to {
+                items += fresh.items
             } else {
                 items += try store.items(startingFrom: earlier.throughMs + 1, to: to)
             }

@@ -68,18 +68,17 @@ public struct ExportImporter: Sendable {
         // file ahead: reading and writing take a core each, and the writes stay in the files' order,
         // each seeing what the ones before wrote. A file read ahead reports its points once read.
         var results: [FileResult] = []
-        var ahead: (file: String, read: Prefetch<[ExportRead]>)?
+        var ahead: Prefetch<[ExportRead]>?  // this file's read, when asked for while the one before was written
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
             let read: [ExportRead]
-            if let ahead, ahead.file == file, let done = try? ahead.read.value() {
+            if let done = try? ahead?.value() {
                 read = done
                 progress(file, index, files.count, read.map(\.points).reduce(0, +))
             } else {
                 read = self.read(file, names: names) { points in progress(file, index, files.count, points) }
             }
-            ahead = index + 1 < files.count
-                ? (files[index + 1], Prefetch { [self] in self.read(files[index + 1], names: names) { _ in } }) : nil
+            ahead = index + 1 < files.count ? Prefetch { [self] in self.read(files[index + 1], names: names) { _ in } } : nil
             results += read.map(write)
         }
         return results
