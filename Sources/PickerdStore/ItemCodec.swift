@@ -13,7 +13,9 @@ enum ItemCodec {
     static func insert(_ item: LibraryItem, _ db: Database, isNew: Bool = false) throws {
         let id = item.id.text
         if !isNew { try db.cachedStatement(sql: "DELETE FROM item WHERE id = ?").execute(arguments: [id]) }
-        try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES (\(marks(14)))").execute(arguments: StatementArguments(itemRow(item, id: id)))
+        var row = RawBinding(try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES (\(marks(14)))"))
+        bindItem(item, &row)
+        try row.run(db)
         for (slot, media) in item.media.enumerated() {
             try db.cachedStatement(sql: """
                 INSERT INTO media (item_id, slot, relative_path, content_type, filename, byte_count, pixel_width, pixel_height, mtime_ns)
@@ -44,8 +46,10 @@ enum ItemCodec {
             try db.cachedStatement(sql: "INSERT INTO location_group VALUES (?)").execute(arguments: [id])
             for (position, l) in g.locations.enumerated() { try insertLocation(l, id: id, position: position, db) }
         case .song, .podcast:
-            let (table, row) = listenRow(item.asset, id: id)!
-            try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (\(marks(row.count)))").execute(arguments: StatementArguments(row))
+            let table = listenTable(item.asset)!
+            var row = RawBinding(try db.cachedStatement(sql: "INSERT INTO \(table.name) VALUES (\(marks(table.width)))"))
+            bindListen(item, &row)
+            try row.run(db)
         case .motionActivity(let m):
             try db.cachedStatement(sql: "INSERT INTO motion_activity VALUES (?, ?, ?, ?, ?, ?)").execute(
                            arguments: [id, slot(m.icon), m.steps, m.date?.startUnixMs, m.date?.endUnixMs, Int(m.movementType.rawValue)])
@@ -97,27 +101,37 @@ enum ItemCodec {
         }
         var kinds: [String: Int] = [:]
         // New songs and podcasts without media (an import's listens) go many rows to a statement,
-        // each table's in order; anything else one by one, after the rows waiting are written.
-        var waiting: [(id: String, item: LibraryItem)] = []
+        // bound straight through SQLite (``RawBinding``), each table's in order; anything else one
+        // by one, after the rows waiting are written.
+        var waiting: [LibraryItem] = []
         func flush() throws {
             guard !waiting.isEmpty else { return }
-            let items = waiting.map { itemRow($0.item, id: $0.id) }
-            try db.cachedStatement(sql: "INSERT INTO item (\(itemColumns)) VALUES \(Array(repeating: "(\(marks(14)))", count: items.count).joined(separator: ","))")
-                .execute(arguments: StatementArguments(items.flatMap { $0 }))
-            let rows = waiting.compactMap { listenRow($0.item.asset, id: $0.id) }
-            for table in ["song", "podcast"] {
-                let rows = rows.filter { $0.table == table }.map(\.row)
-                guard let width = rows.first?.count else { continue }
-                try db.cachedStatement(sql: "INSERT INTO \(table) VALUES \(Array(repeating: "(\(marks(width)))", count: rows.count).joined(separator: ","))")
-                    .execute(arguments: StatementArguments(rows.flatMap { $0 }))
+            // Full batches many rows to a statement, the rest one by one (statements of each size
+            // would be compiled and cached for one use each).
+            func write(_ sql: (_ rows: Int) -> String, _ items: [LibraryItem], _ bind: (LibraryItem, inout RawBinding) -> Void) throws {
+                let many = try db.cachedStatement(sql: sql(rowsAtOnce)), one = try db.cachedStatement(sql: sql(1))
+                var start = 0
+                while start < items.count {
+                    let rows = items.count - start >= rowsAtOnce ? rowsAtOnce : 1
+                    var binding = RawBinding(rows == 1 ? one : many)
+                    for item in items[start..<start + rows] { bind(item, &binding) }
+                    try binding.run(db)
+                    start += rows
+                }
+            }
+            func values(_ width: Int, _ rows: Int) -> String { Array(repeating: "(\(marks(width)))", count: rows).joined(separator: ",") }
+            try write({ "INSERT INTO item (\(itemColumns)) VALUES \(values(14, $0))" }, waiting, bindItem)
+            for table in [songTable, podcastTable] {
+                let rows = waiting.filter { listenTable($0.asset)?.name == table.name }
+                try write({ "INSERT INTO \(table.name) VALUES \(values(table.width, $0))" }, rows, bindListen)
             }
             waiting.removeAll(keepingCapacity: true)
         }
         for item in items {
             let new = isNew(item)
             if new, item.media.isEmpty, item.kind == .song || item.kind == .podcast {
-                waiting.append((item.id.text, item))
-                if waiting.count == rowsAtOnce { try flush() }
+                waiting.append(item)
+                if waiting.count == rowsAtOnce * 16 { try flush() }
             } else {
                 try flush()
                 try insert(item, db, isNew: new)
@@ -141,7 +155,7 @@ enum ItemCodec {
     /// SQLite's 32,766).
     static let rowsAtOnce = 64
 
-    /// The `item` table's columns, in ``itemRow(_:id:)``'s order.
+    /// The `item` table's columns, in ``bindItem(_:_:)``'s order.
     private static let itemColumns = """
         id, kind, category, start_ms, end_ms, excluded, source, external_id, utc_offset_s, latitude, longitude, not_memory, place_name, place_city
         """
@@ -149,19 +163,54 @@ enum ItemCodec {
     /// `n` placeholders.
     private static func marks(_ n: Int) -> String { Array(repeating: "?", count: n).joined(separator: ", ") }
 
-    /// An item's `item` row, in ``itemColumns``' order.
-    private static func itemRow(_ item: LibraryItem, id: String) -> [(any DatabaseValueConvertible)?] {
-        [id, item.kind.rawValue, Int(item.kind.category.rawValue), item.startMs, item.endMs, item.excludedFromSuggestions, item.source,
-         item.externalID, item.utcOffsetSeconds.map { Int($0) }, item.coordinate?.latitude, item.coordinate?.longitude,
-         item.notAMemory?.rawValue, item.filePlaceName, item.filePlaceCity]
+    /// Binds an item's `item` row, in ``itemColumns``' order.
+    private static func bindItem(_ item: LibraryItem, _ row: inout RawBinding) {
+        row.add(item.id)
+        row.add(item.kind.rawValue)
+        row.add(Int64(item.kind.category.rawValue))
+        row.add(item.startMs)
+        row.add(item.endMs)
+        row.add(item.excludedFromSuggestions)
+        row.add(item.source)
+        row.add(item.externalID)
+        row.add(item.utcOffsetSeconds.map { Int64($0) })
+        row.add(item.coordinate?.latitude)
+        row.add(item.coordinate?.longitude)
+        row.add(item.notAMemory?.rawValue)
+        row.add(item.filePlaceName)
+        row.add(item.filePlaceCity)
     }
 
-    /// A song's or podcast's row, with its table; `nil` for other assets.
-    private static func listenRow(_ asset: Item.Asset, id: String) -> (table: String, row: [(any DatabaseValueConvertible)?])? {
+    /// A listen's table: its name and how many columns a row has.
+    private typealias ListenTable = (name: String, width: Int)
+    private static let songTable: ListenTable = ("song", 6), podcastTable: ListenTable = ("podcast", 5)
+
+    /// The table a song's or podcast's row goes in; `nil` for other assets.
+    private static func listenTable(_ asset: Item.Asset) -> ListenTable? {
         switch asset {
-        case .song(let s): ("song", [id, s.song, s.artist, s.album, slot(s.artwork), s.date?.unixMs])
-        case .podcast(let p): ("podcast", [id, p.episode, p.show, slot(p.artwork), p.date?.unixMs])
+        case .song: songTable
+        case .podcast: podcastTable
         default: nil
+        }
+    }
+
+    /// Binds a song's or podcast's row (``listenTable(_:)``'s columns); nothing for other assets.
+    private static func bindListen(_ item: LibraryItem, _ row: inout RawBinding) {
+        switch item.asset {
+        case .song(let s):
+            row.add(item.id)
+            row.add(s.song)
+            row.add(s.artist)
+            row.add(s.album)
+            row.add(slot(s.artwork))
+            row.add(s.date?.unixMs)
+        case .podcast(let p):
+            row.add(item.id)
+            row.add(p.episode)
+            row.add(p.show)
+            row.add(slot(p.artwork))
+            row.add(p.date?.unixMs)
+        default: break
         }
     }
 
@@ -218,8 +267,18 @@ enum ItemCodec {
 
     /// Loads the items with these ids, oldest first, through the primary keys (never a whole table).
     static func load(_ db: Database, ids: [UUID]) throws -> [LibraryItem] {
-        let items = try inChunks(Array(Set(ids.map(\.text))).sorted()) { marks, arguments in
-            try load(db, where: "id IN (\(marks))", arguments: arguments)
+        // Only the ids the library has are read: an import asks for each listen it brings, mostly
+        // new, and a look-up an id bound straight through SQLite costs a fraction of reading them
+        // in lists (GRDB's arguments, and a statement compiled per list).
+        var probe = RawBinding(try db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?"))
+        var present: [String] = []
+        for id in Set(ids) {
+            probe.add(id)
+            try probe.forEachRow(db) { _ in present.append(id.text) }
+            probe.rewind()
+        }
+        let items = try inChunks(present.sorted()) { marks, arguments in
+            try load(db, where: "item.id IN (\(marks))", arguments: arguments)
         }
         return items.sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
     }
@@ -239,7 +298,7 @@ enum ItemCodec {
 
     /// Loads the items that start in [fromMs, toMs], oldest first, through the start index.
     static func load(_ db: Database, startingFrom fromMs: Int64, to toMs: Int64) throws -> [LibraryItem] {
-        try load(db, where: "start_ms BETWEEN ? AND ?", arguments: [fromMs, toMs])
+        try load(db, where: "item.start_ms BETWEEN ? AND ?", arguments: [fromMs, toMs])
     }
 
     /// The columns each table is read with, in the order the rows are decoded by position: reading
@@ -271,9 +330,14 @@ enum ItemCodec {
                           "icon_slot", "light_background", "dark_background"],
     ]
 
-    /// `SELECT` of `table`'s ``columns``, in their order.
+    /// `SELECT` of `table`'s ``columns`` in their order, each typed table's joined to its items,
+    /// with the item's rowid first: the key rows are joined by in ``load(_:where:arguments:)`` (an
+    /// integer hashes and compares for less than the id's text, which is not read again), in place
+    /// of a typed table's `item_id`, and before the `item` table's own columns.
     private static func select(_ table: String) -> String {
-        "SELECT \(columns[table]!.joined(separator: ", ")) FROM \(table)"
+        table == "item"
+            ? "SELECT item.rowid, \(columns[table]!.map { "item.\($0)" }.joined(separator: ", ")) FROM item"
+            : "SELECT item.rowid, \(columns[table]!.dropFirst().map { "\(table).\($0)" }.joined(separator: ", ")) FROM item JOIN \(table) ON \(table).item_id = item.id"
     }
 
     /// Loads the items `condition` (on the `item` table) selects, oldest first; each typed table is
@@ -283,42 +347,42 @@ enum ItemCodec {
     static func load(_ db: Database, where condition: String, arguments: StatementArguments) throws -> [LibraryItem] {
         /// An `item` row, decoded.
         struct Head {
-            var key: String, id: UUID, kind: AssetKind, startMs: Int64, endMs: Int64, excluded: Bool, source: String, externalID: String
+            var key: Int64, id: UUID, kind: AssetKind, startMs: Int64, endMs: Int64, excluded: Bool, source: String, externalID: String
             var utcOffset: Int?, latitude: Double?, longitude: Double?, notAMemory: String?, placeName: String?, placeCity: String?
         }
         var heads: [Head] = []
         var kinds = Set<AssetKind>()
-        let itemRows = try Row.fetchCursor(db, sql: "\(select("item")) WHERE \(condition) ORDER BY start_ms, id", arguments: arguments)
+        let itemRows = try Row.fetchCursor(db, sql: "\(select("item")) WHERE \(condition) ORDER BY item.start_ms, item.id", arguments: arguments)
         while let row = try itemRows.next() {
-            let key: String = row[0]
-            guard let id = UUID.parsing(key), let kind = AssetKind(rawValue: row[1]) else { continue }
+            guard let id = UUID.parsing(row[1]), let kind = AssetKind(rawValue: row[2]) else { continue }
             kinds.insert(kind)
-            heads.append(Head(key: key, id: id, kind: kind, startMs: row[2], endMs: row[3], excluded: row[4], source: row[5], externalID: row[6],
-                              utcOffset: row[7], latitude: row[8], longitude: row[9], notAMemory: row[10], placeName: row[11], placeCity: row[12]))
+            heads.append(Head(key: row[0], id: id, kind: kind, startMs: row[3], endMs: row[4], excluded: row[5], source: row[6], externalID: row[7],
+                              utcOffset: row[8], latitude: row[9], longitude: row[10], notAMemory: row[11], placeName: row[12], placeCity: row[13]))
         }
         if heads.isEmpty { return [] }
         /// Calls `body` with each row of `table` (and its item's key) for the items selected, when
-        /// any of them is of a `wanted` kind.
-        func each(_ table: String, order: String = "", for wanted: [AssetKind], _ body: (String, Row) throws -> Void) throws {
+        /// any of them is of a `wanted` kind. The selection's items are joined to the table (each
+        /// looked for by its id), not listed first (SQLite builds a sorted list of the ids before
+        /// it looks them up: twice the time).
+        func each(_ table: String, order: String = "", for wanted: [AssetKind], _ body: (Int64, Row) throws -> Void) throws {
             guard wanted.contains(where: kinds.contains) else { return }
-            let rows = try Row.fetchCursor(db, sql: "\(select(table)) WHERE item_id IN (SELECT id FROM item WHERE \(condition)) \(order)",
-                                           arguments: arguments)
+            let rows = try Row.fetchCursor(db, sql: "\(select(table)) WHERE \(condition) \(order)", arguments: arguments)
             while let row = try rows.next() { try body(row[0], row) }
         }
         /// The first row of `table` for each item, decoded by `decode`.
-        func first<T>(_ table: String, for wanted: [AssetKind], _ decode: (String, Row) -> T) throws -> [String: T] {
-            var decoded: [String: T] = [:]
+        func first<T>(_ table: String, for wanted: [AssetKind], _ decode: (Int64, Row) -> T) throws -> [Int64: T] {
+            var decoded: [Int64: T] = [:]
             try each(table, for: wanted) { key, row in
                 if decoded[key] == nil { decoded[key] = decode(key, row) }
             }
             return decoded
         }
-        var files: [String: [StoredMedia]] = [:]
+        var files: [Int64: [StoredMedia]] = [:]
         try each("media", order: "ORDER BY item_id, slot", for: AssetKind.allCases) { key, r in
             files[key, default: []].append(StoredMedia(relativePath: r[2], contentType: r[3], filename: r[4], byteCount: UInt64(r[5] as Int64),
                                                        pixelWidth: UInt32(r[6] as Int), pixelHeight: UInt32(r[7] as Int), modifiedNs: r[8]))
         }
-        func ref(_ value: Int?, _ key: String) -> Media? {
+        func ref(_ value: Int?, _ key: Int64) -> Media? {
             guard let value, value >= 0, let media = files[key], value < media.count else { return nil }
             return media[value].media(slot: value)
         }
@@ -332,12 +396,12 @@ enum ItemCodec {
             guard let amount: Double = r[value] else { return nil }
             return Quantity(value: amount, unit: r[value + 1] ?? "")
         }
-        var route: [String: [(position: Int, point: GeoLocation)]] = [:]
+        var route: [Int64: [(position: Int, point: GeoLocation)]] = [:]
         try each("route_point", order: "ORDER BY item_id, position, seq", for: [.workout, .workoutGroup]) { key, r in
             route[key, default: []].append((r[1], GeoLocation(latitude: r[3], longitude: r[4], altitudeM: r[5], horizontalAccuracyM: r[6],
                                                                timestamp: timestamp(r[7]))))
         }
-        var workouts: [String: [Workout]] = [:]
+        var workouts: [Int64: [Workout]] = [:]
         try each("workout", order: "ORDER BY item_id, position", for: [.workout, .workoutGroup]) { key, r in
             let position: Int = r[1]
             let details: WorkoutDetails? = (r[2] as Bool) ? WorkoutDetails(
@@ -346,7 +410,7 @@ enum ItemCodec {
             let points = (route[key] ?? []).filter { $0.position == position }.map(\.point)
             workouts[key, default: []].append(Workout(details: details, icon: ref(r[13], key), route: points))
         }
-        var locations: [String: [Location]] = [:]
+        var locations: [Int64: [Location]] = [:]
         try each("location", order: "ORDER BY item_id, position", for: [.location, .locationGroup]) { key, r in
             var geo: GeoLocation?
             if let latitude: Double = r[4], let longitude: Double = r[5] {

@@ -134,6 +134,51 @@ struct StoreTests {
         #expect(counted == wanted, "\(counted.sorted { $0.key.rawValue < $1.key.rawValue }) vs \(wanted.sorted { $0.key.rawValue < $1.key.rawValue })")
     }
 
+    @Test("values bound straight through SQLite read back as written, one by one and many rows at once: empty text, NULL, composed and decomposed accents, emoji, quotes, extremes; text with a NUL stored as GRDB stores it")
+    func rawBindingRoundTrip() throws {
+        let temporary = try TemporaryStore()
+        let names = ["", "Ä", "A\u{0308}", "Sigur Rós", "🎧 Lo-fi 🌧", "it's \"quoted\"; DROP TABLE item; --", String(repeating: "x", count: 5_000)]
+        func listens(from first: Int) -> [LibraryItem] {
+            (0..<(ItemCodec.bulkInsert + 3)).map { n in
+                let name = names[n % names.count], start = Int64(first + n) * 60_000
+                let asset: Item.Asset = n % 4 == 3 ? .podcast(Podcast(episode: name, show: names[(n + 1) % names.count]))
+                    : .song(Song(song: name, artist: names[(n + 2) % names.count], album: names[(n + 3) % names.count],
+                                 date: n % 2 == 0 ? nil : Timestamp(unixMs: start)))
+                return LibraryItem(id: UUID(), asset: asset, startMs: n == 0 ? Int64.min : start, endMs: n == 1 ? Int64.max : start,
+                                   excludedFromSuggestions: n % 5 == 0, source: name, externalID: names[(n + 4) % names.count],
+                                   utcOffsetSeconds: n % 3 == 0 ? nil : Int32(n % 3 == 1 ? -43_200 : 50_400),
+                                   coordinate: n % 2 == 0 ? nil : Coordinate(latitude: -90 + Double(n % 180), longitude: 179.999_999_9),
+                                   notAMemory: n % 6 == 1 ? .screenshot : nil, filePlaceName: n % 2 == 0 ? nil : name, filePlaceCity: names[n % 3])
+            }
+        }
+        let many = listens(from: 0), few = Array(listens(from: 100_000).prefix(5))  // a bulk, and one by one
+        for batch in [many, few] {
+            var changes = SourceChanges()
+            changes.items = batch
+            try temporary.store.apply(changes)
+        }
+        let back = Dictionary(uniqueKeysWithValues: try temporary.store.items((many + few).map(\.id)).map { ($0.id, $0) })
+        #expect(back.count == many.count + few.count)
+        for item in many + few { #expect(back[item.id] == item, "\(item.id)") }
+        // Text is bound up to a NUL, as GRDB binds it: a query GRDB binds finds what was written.
+        var nul = many.prefix(ItemCodec.bulkInsert).map { item in
+            var copy = item
+            copy.id = UUID()
+            copy.asset = .song(Song(song: "a\u{0}b", artist: "c", album: ""))
+            return copy
+        }
+        nul[0].startMs = 0
+        var changes = SourceChanges()
+        changes.items = nul
+        try temporary.store.apply(changes)
+        let found = try temporary.store.read("count") { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM song WHERE song = ?", arguments: ["a\u{0}b"]) }
+        #expect(found == nul.count)
+        #expect(try temporary.store.items([nul[0].id]).first.map { item -> Bool in
+            if case .song(let s) = item.asset { return s.song == "a" }
+            return false
+        } == true)
+    }
+
     @Test("changed times are handed on joined where less than twelve hours apart, in order: the same days and weeks, a few ranges for a million listens")
     func joinedRanges() throws {
         let hour: Int64 = 3_600_000
@@ -292,6 +337,7 @@ struct UUIDParsingTests {
             #expect(UUID.parsing(id.uuidString) == id)
             #expect(UUID.parsing(id.uuidString.lowercased()) == id)
             #expect(id.text == id.uuidString)
+            #expect(id.withText { String(decoding: $0, as: UTF8.self) } == id.uuidString)
         }
         #expect(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0xAB, 0xCD, 0xEF, 0xFF)).text == "00010203-0405-0607-0809-0A0BABCDEFFF")
         for bad in ["", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF",
