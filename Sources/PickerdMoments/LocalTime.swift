@@ -71,9 +71,33 @@ public struct LocalTime: Sendable, Hashable {
     ///   - timeMs: an instant, ms since 1970.
     ///   - own: its own offset from UTC in seconds, if its data gives one.
     public func week(of timeMs: Int64, offset own: Int32? = nil) -> (start: Int64, end: Int64, monday: Int) {
-        let day = day(timeMs, offset: own)
-        let monday = day - (Civil.weekday(day) + 6) % 7
+        let monday = monday(of: timeMs, offset: own)
         return (midnight(monday, offset: own), midnight(monday + 7, offset: own), monday)
+    }
+
+    /// The day of the Monday that begins the week holding `timeMs`.
+    func monday(of timeMs: Int64, offset own: Int32? = nil) -> Int {
+        let day = day(timeMs, offset: own)
+        return day - (Civil.weekday(day) + 6) % 7
+    }
+
+    /// ``week(of:offset:)``'s start for one instant after another, the last week's kept: a week's
+    /// start is its Monday's midnight in the offset, so instants of the same Monday and offset (a
+    /// window's items in time order, mostly) take the time zone's word once, not three times each.
+    struct WeekStarts {
+        let time: LocalTime
+        private var last: (monday: Int, offset: Int32?, start: Int64)?
+
+        init(_ time: LocalTime) { self.time = time }
+
+        /// The start of the week holding `timeMs` (as ``LocalTime/week(of:offset:)`` gives it).
+        mutating func start(of timeMs: Int64, offset own: Int32?) -> Int64 {
+            let monday = time.monday(of: timeMs, offset: own)
+            if let last, last.monday == monday, last.offset == own { return last.start }
+            let start = time.midnight(monday, offset: own)
+            last = (monday, own, start)
+            return start
+        }
     }
 
     // MARK: Words

@@ -38,66 +38,107 @@ struct StandaloneMoments: MomentStage {
 /// Songs and episodes a workout, outing or time at home took are that moment's.
 struct ListeningMoments: MomentStage {
     func run(_ input: StageInput, claims: inout Claims, found: inout [Moment]) {
-        var media: [String: [LibraryItem]] = [:]
+        let items = input.timeline.items
+        // Who each play is by (an artist, a show, a generic item's album), numbered as first met:
+        // a window of a long history holds a few thousand of them and hundreds of thousands of plays.
+        var numbers: [Who: Int] = [:]
+        var names: [String] = []  // "song|Artist", "podcast|Show", "media|Album"
         // Every play of the window, claimed or not, by artist or show: the person's history.
-        var history: [String: [Int64]] = [:]
+        var history: [[Int64]] = []
         var allPlays: [Int64] = []
-        for item in input.timeline.items {
-            let who: String? = switch item.asset {
-            case .podcast(let p): "podcast|\(p.show)"
-            case .song(let s): "song|\(s.artist)"
-            default: nil
+        // The plays no moment took, by week and who: positions in `items`.
+        var media: [WeekOf: [Int]] = [:]
+        var weeks = LocalTime.WeekStarts(input.time)
+        for (index, item) in items.enumerated() {
+            let who: Who
+            switch item.asset {
+            case .podcast(let p): who = Who(kind: .podcast, name: p.show)
+            case .song(let s): who = Who(kind: .song, name: s.artist)
+            case .genericMedia(let g): who = Who(kind: .media, name: g.album)
+            default: continue
             }
-            if let who {
-                history[who, default: []].append(item.startMs)
+            let number: Int
+            if let known = numbers[who] {
+                number = known
+            } else {
+                number = names.count
+                numbers[who] = number
+                names.append(who.key)
+                history.append([])
+            }
+            if who.kind != .media {
+                history[number].append(item.startMs)
                 allPlays.append(item.startMs)
             }
             guard !claims.holds(item) else { continue }
-            let week = input.time.week(of: item.startMs, offset: item.utcOffsetSeconds).start
-            if let who {
-                media["\(week)|\(who)", default: []].append(item)
-            } else if case .genericMedia(let g) = item.asset {
-                media["\(week)|media|\(g.album)", default: []].append(item)
-            }
+            media[WeekOf(week: weeks.start(of: item.startMs, offset: item.utcOffsetSeconds), who: number), default: []].append(index)
         }
-        for key in media.keys.sorted() {
-            let week = Int64(key.prefix { $0 != "|" })!
-            let who = String(key.drop { $0 != "|" }.dropFirst())
-            let items = media[key]!
-            guard who.hasPrefix("media|") || standsOut(items, who: who, week: week, history: history[who] ?? [], allPlays: allPlays, input)
+        // Those that stand out, in the order of their keys as text ("week|who"), as moments have
+        // always been found (most weeks' plays of most artists do not: their items are not copied).
+        var chosen: [(text: String, group: WeekOf)] = []
+        for (group, plays) in media {
+            let who = names[group.who]
+            guard who.hasPrefix("media|") || standsOut(plays, of: items, who: who, week: group.week, history: history[group.who],
+                                                       allPlays: allPlays, input)
             else { continue }
-            found.append(Moment(kind: .media, anchor: week, place: "|" + who, items: items))
+            chosen.append(("\(group.week)|\(who)", group))
+        }
+        for (_, group) in chosen.sorted(by: { $0.text < $1.text }) {
+            found.append(Moment(kind: .media, anchor: group.week, place: "|" + names[group.who], items: media[group]!.map { items[$0] }))
         }
     }
 
-    /// Whether a week's plays of one artist or show stand out (see the type's rules).
-    private func standsOut(_ items: [LibraryItem], who: String, week: Int64, history: [Int64], allPlays: [Int64], _ input: StageInput) -> Bool {
+    /// Who a play is by, as the stage groups them.
+    private struct Who: Hashable {
+        enum Kind: Hashable { case song, podcast, media }
+        var kind: Kind
+        /// The artist, the show or the album.
+        var name: String
+        /// As the stage's keys and moments name it: "song|Artist", "podcast|Show", "media|Album".
+        var key: String {
+            switch kind {
+            case .song: "song|\(name)"
+            case .podcast: "podcast|\(name)"
+            case .media: "media|\(name)"
+            }
+        }
+    }
+
+    /// A week (its start) and who (their number).
+    private struct WeekOf: Hashable {
+        var week: Int64
+        var who: Int
+    }
+
+    /// Whether a week's plays of one artist or show (their positions in `items`) stand out (see the
+    /// type's rules).
+    private func standsOut(_ plays: [Int], of items: [LibraryItem], who: String, week: Int64, history: [Int64], allPlays: [Int64],
+                           _ input: StageInput) -> Bool {
         let tuning = input.tuning
         // An album played through.
-        var byAlbum: [String: [LibraryItem]] = [:]
-        for item in items {
-            if case .song(let s) = item.asset, !s.album.isEmpty { byAlbum[s.album, default: []].append(item) }
-        }
-        for plays in byAlbum.values where plays.count >= tuning.albumTracks {
-            var low = 0
-            for high in plays.indices {
-                while plays[high].startMs - plays[low].startMs > tuning.albumSitting.ms { low += 1 }
-                let titles = Set(plays[low...high].compactMap { item -> String? in
-                    if case .song(let s) = item.asset { return s.song }
-                    return nil
-                })
-                if titles.count >= tuning.albumTracks { return true }
+        if plays.count >= tuning.albumTracks {
+            var byAlbum: [String: [(startMs: Int64, title: String)]] = [:]
+            for index in plays {
+                if case .song(let s) = items[index].asset, !s.album.isEmpty { byAlbum[s.album, default: []].append((items[index].startMs, s.song)) }
+            }
+            for album in byAlbum.values where album.count >= tuning.albumTracks {
+                var low = 0
+                for high in album.indices {
+                    while album[high].startMs - album[low].startMs > tuning.albumSitting.ms { low += 1 }
+                    if Set(album[low...high].map(\.title)).count >= tuning.albumTracks { return true }
+                }
             }
         }
         // An artist or show new to the person.
         let from = week - tuning.newArtistLookback.ms
         // The history must reach back the whole lookback (a play in its first week): in a library's
         // first weeks every artist is new.
-        if items.count >= tuning.newArtistPlays, !history.contains(where: { $0 >= from && $0 < week }),
+        if plays.count >= tuning.newArtistPlays, !history.contains(where: { $0 >= from && $0 < week }),
            count(allPlays, from, week) >= tuning.newArtistHistory, count(allPlays, from, from + Duration.days(7).ms) > 0 {
             return true
         }
         // A concert's artist: an event of the week names them.
+        guard !input.events.isEmpty else { return false }
         let name = String(who.drop { $0 != "|" }.dropFirst())
         let end = input.time.week(of: week).end
         return name.count >= 3 && input.events.contains {

@@ -24,16 +24,23 @@ struct Timeline {
 
     /// Items of `kinds` starting in [start, end], in time order.
     func within(_ start: Int64, _ end: Int64, kinds: Set<AssetKind>) -> [LibraryItem] {
-        var low = 0, high = starts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if starts[mid] < start { low = mid + 1 } else { high = mid }
-        }
         var found: [LibraryItem] = []
-        while low < items.count, starts[low] <= end {
-            if kinds.contains(items[low].kind) { found.append(items[low]) }
-            low += 1
-        }
+        for index in indices(startingIn: start, end) where kinds.contains(items[index].kind) { found.append(items[index]) }
         return found
+    }
+
+    /// The positions in ``items`` of those starting in [start, end].
+    func indices(startingIn start: Int64, _ end: Int64) -> Range<Int> {
+        // The first position whose start is `past` (the starts are in order).
+        func first(_ past: (Int64) -> Bool) -> Int {
+            var low = 0, high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if past(starts[mid]) { high = mid } else { low = mid + 1 }
+            }
+            return low
+        }
+        let low = first { $0 >= start }
+        return low..<max(low, first { $0 > end })
     }
 }

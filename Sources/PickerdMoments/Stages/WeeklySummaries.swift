@@ -16,7 +16,8 @@ struct WeeklySummaries: MomentStage {
             found.append(Moment(kind: .weeklySummary, anchor: start, place: "", items: [group] + contents(start, end, input),
                                 caption: routine(start, end, input, claims)))
         }
-        for start in Set(items.map { time.week(of: $0.startMs, offset: $0.utcOffsetSeconds).start }).sorted() where !summarized.contains(start) {
+        var weeks = LocalTime.WeekStarts(time)
+        for start in Set(items.map { weeks.start(of: $0.startMs, offset: $0.utcOffsetSeconds) }).sorted() where !summarized.contains(start) {
             let contents = contents(start, start + Duration.days(7).ms, input)
             let kinds = Set(contents.map { $0.isPhotoOrVideo ? .photo : $0.kind })
             guard kinds.count >= tuning.weekMinimumKinds,
@@ -51,26 +52,32 @@ struct WeeklySummaries: MomentStage {
     /// a few photos spread over it, its first moods, and the artist and the show played most (a
     /// play of each).
     func contents(_ start: Int64, _ end: Int64, _ input: StageInput) -> [LibraryItem] {
-        let tuning = input.tuning
-        let workouts = input.within(start, end - 1, kinds: [.workout])
-        let places = input.within(start, end - 1, kinds: [.locationGroup])
-        let motion = input.within(start, end - 1, kinds: [.motionActivity]).sorted { $0.steps > $1.steps }.prefix(tuning.weekMotion)
-        let photos = input.within(start, end - 1, kinds: [.photo, .livePhoto, .video])
-        let spread = photos.count <= tuning.weekPhotos ? photos : (0..<tuning.weekPhotos).map { photos[$0 * photos.count / tuning.weekPhotos] }
-        let moods = input.within(start, end - 1, kinds: [.stateOfMind]).prefix(tuning.weekMoods)
-        var plays: [String: [LibraryItem]] = [:]
-        for item in input.within(start, end - 1, kinds: [.song, .podcast]) {
+        let tuning = input.tuning, items = input.timeline.items
+        // One walk through the week, each kind's items in time order.
+        var workouts: [LibraryItem] = [], places: [LibraryItem] = [], motion: [LibraryItem] = [], photos: [LibraryItem] = []
+        var moods: [LibraryItem] = []
+        // Plays counted by artist and by show, with the position of each one's first.
+        var songs: [String: (count: Int, first: Int)] = [:], shows: [String: (count: Int, first: Int)] = [:]
+        for index in input.timeline.indices(startingIn: start, end - 1) {
+            let item = items[index]
             switch item.asset {
-            case .song(let song): plays["song|\(song.artist)", default: []].append(item)
-            case .podcast(let podcast): plays["podcast|\(podcast.show)", default: []].append(item)
+            case .workout: workouts.append(item)
+            case .locationGroup: places.append(item)
+            case .motionActivity: motion.append(item)
+            case .photo, .livePhoto, .video: photos.append(item)
+            case .stateOfMind: if moods.count < tuning.weekMoods { moods.append(item) }
+            case .song(let song): songs[song.artist, default: (0, index)].count += 1
+            case .podcast(let podcast): shows[podcast.show, default: (0, index)].count += 1
             default: break
             }
         }
-        // What the week sounded like: the artist and the show played most (everyday listening is no
-        // suggestion of its own, ``ListeningMoments``: it is here).
-        let listening = ["song|", "podcast|"].compactMap { prefix in
-            plays.filter { $0.key.hasPrefix(prefix) }.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }?.value.first
+        let spread = photos.count <= tuning.weekPhotos ? photos : (0..<tuning.weekPhotos).map { photos[$0 * photos.count / tuning.weekPhotos] }
+        // What the week sounded like: the artist and the show played most, the first name in order
+        // when two are played as often (everyday listening is no suggestion of its own,
+        // ``ListeningMoments``: it is here).
+        let listening = [songs, shows].compactMap { plays in
+            plays.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }.map { items[$0.value.first] }
         }
-        return workouts + places + Array(motion) + spread + Array(moods) + listening
+        return workouts + places + Array(motion.sorted { $0.steps > $1.steps }.prefix(tuning.weekMotion)) + spread + moods + listening
     }
 }
