@@ -67,21 +67,33 @@ public struct ExportImporter: Sendable {
         // Each file is read (by a reader, another process) while the one before it is written, one
         // file ahead: reading and writing take a core each, and the writes stay in the files' order,
         // each seeing what the ones before wrote. A file read ahead reports its points once read.
+        // A file's listens are made items there too (``ExportItems/pick(_:)``: the file alone says what they are).
         var results: [FileResult] = []
-        var ahead: Prefetch<[ExportRead]>?  // this file's read, when asked for while the one before was written
+        var ahead: Prefetch<[Prepared]>?  // this file's read, when asked for while the one before was written
         for (index, file) in files.enumerated() {
             progress(file, index, files.count, 0)
-            let read: [ExportRead]
+            let read: [Prepared]
             if let done = try? ahead?.value() {
                 read = done
-                progress(file, index, files.count, read.map(\.points).reduce(0, +))
+                progress(file, index, files.count, read.map(\.read.points).reduce(0, +))
             } else {
-                read = self.read(file, names: names) { points in progress(file, index, files.count, points) }
+                read = self.read(file, names: names) { points in progress(file, index, files.count, points) }.map(Prepared.init)
             }
-            ahead = index + 1 < files.count ? Prefetch { [self] in self.read(files[index + 1], names: names) { _ in } } : nil
+            ahead = index + 1 < files.count ? Prefetch { [self] in self.read(files[index + 1], names: names) { _ in }.map(Prepared.init) } : nil
             results += read.map(write)
         }
         return results
+    }
+
+    /// A file read, with its listens made items.
+    private struct Prepared: Sendable {
+        var read: ExportRead
+        var listens: ExportItems.PickedListens?
+
+        init(_ read: ExportRead) {
+            self.read = read
+            listens = read.data.flatMap { $0.listens.isEmpty ? nil : ExportItems.pick($0.listens) }
+        }
     }
 
     /// Regular files at or below `path`, in path order, as a source's walk finds them (hidden files
@@ -106,7 +118,8 @@ public struct ExportImporter: Sendable {
     }
 
     /// The write half: what a reader read of one file, into the store (duplicates merged).
-    private func write(_ read: ExportRead) -> FileResult {
+    private func write(_ prepared: Prepared) -> FileResult {
+        let read = prepared.read
         var result = FileResult(file: read.file, kind: read.kind)
         result.error = read.error
         result.points = read.points
@@ -118,7 +131,7 @@ public struct ExportImporter: Sendable {
         result.counts.merge(data.read.filter { $0.value > 0 }) { $0 + $1 }
         if !data.motion.isEmpty { result.counts["walks and runs", default: 0] += data.motion.count }
         do {
-            let written = try ExportItems(store: store, reading: reading).write(data)
+            let written = try ExportItems(store: store, reading: reading).write(data, listens: prepared.listens)
             result.duplicates = written.duplicates
             result.added = written.added
             result.touched = written.touched

@@ -18,23 +18,13 @@ import PickerdWire
 extension ExportItems {
     /// Adds the items for `data`'s listens and moods to `changes`, counting those already in the
     /// library (or twice in the file) as duplicates.
+    /// - Parameter listens: `data`'s listens already picked (``pick(_:)``), when the caller made them apart.
     /// - Throws: ``StoreError`` reading what is already there.
-    func addListening(_ data: ImportedData, to changes: inout SourceChanges, written: inout Written) throws(StoreError) {
+    func addListening(_ data: ImportedData, listens: PickedListens?, to changes: inout SourceChanges, written: inout Written) throws(StoreError) {
         if !data.listens.isEmpty {
-            // One item per id (the richest copy), in file order.
-            var picked: [LibraryItem] = [], index: [UUID: Int] = [:]
-            picked.reserveCapacity(data.listens.count)
-            index.reserveCapacity(data.listens.count)
-            for listen in data.listens {
-                let item = Self.item(for: listen)
-                if let at = index[item.id] {
-                    written.duplicates += 1
-                    if Self.richness(item) > Self.richness(picked[at]) { picked[at] = item }
-                } else {
-                    index[item.id] = picked.count
-                    picked.append(item)
-                }
-            }
+            let chosen = listens ?? Self.pick(data.listens)
+            var picked = chosen.items
+            written.duplicates += chosen.duplicates
             // What the library has already, read a bounded chunk at a time (only how rich each is is kept).
             var existing: [UUID: Int] = [:]
             for start in stride(from: 0, to: picked.count, by: Self.lookupChunk) {
@@ -69,6 +59,34 @@ extension ExportItems {
                 changes.items.append(item)
             }
         }
+    }
+
+    /// A file's listens as items, one per id (the richest copy, in file order), and how many were a
+    /// play the file held already: made from the file alone, without the store, so an import makes
+    /// them for the next file while this one is written (``ExportImporter``).
+    public struct PickedListens: Sendable {
+        /// The items.
+        var items: [LibraryItem]
+        /// Listens left out as a copy of one kept.
+        var duplicates: Int
+    }
+
+    /// Picks a file's listens' items (``PickedListens``).
+    public static func pick(_ listens: [ImportedListen]) -> PickedListens {
+        var picked: [LibraryItem] = [], index: [UUID: Int] = [:], duplicates = 0
+        picked.reserveCapacity(listens.count)
+        index.reserveCapacity(listens.count)
+        for listen in listens {
+            let item = Self.item(for: listen)
+            if let at = index[item.id] {
+                duplicates += 1
+                if Self.richness(item) > Self.richness(picked[at]) { picked[at] = item }
+            } else {
+                index[item.id] = picked.count
+                picked.append(item)
+            }
+        }
+        return PickedListens(items: picked, duplicates: duplicates)
     }
 
     /// How far apart two sources may put the start of one play and still be that play: two minutes.

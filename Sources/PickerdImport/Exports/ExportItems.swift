@@ -43,10 +43,12 @@ public struct ExportItems: Sendable {
     }
 
     /// Writes a file's workouts and visits in one transaction.
-    /// - Parameter data: what the file held.
+    /// - Parameters:
+    ///   - data: what the file held.
+    ///   - listens: its listens picked already (``pick(_:)``), or `nil` to pick them here.
     /// - Returns: what was written.
     /// - Throws: ``StoreError``; then nothing of the file was written.
-    public func write(_ data: ImportedData) throws(StoreError) -> Written {
+    public func write(_ data: ImportedData, listens: PickedListens? = nil) throws(StoreError) -> Written {
         var written = Written()
         var changes = SourceChanges()
         for var workout in data.workouts {
@@ -100,7 +102,7 @@ public struct ExportItems: Sendable {
         let groups = Self.dayGroups(data.visits)
         let existing = Set(try store.items(groups.map(\.id)).map(\.id))
         changes.items += groups.filter { !existing.contains($0.id) }
-        try addListening(data, to: &changes, written: &written)
+        try addListening(data, listens: listens, to: &changes, written: &written)
         try addMotion(data, to: &changes, written: &written)
         written.added = changes.items.count
         written.touched = try store.apply(changes)
