@@ -238,4 +238,29 @@ struct SpotifyHistoryTests {
         #expect(results[0].duplicates == 1)
         #expect(try Self.song("Short", in: temporary.store).count == 2)
     }
+
+    @Test("names are trimmed of Unicode's white space at either end, as Foundation trims them: every ASCII byte, no-break and ideographic spaces, a line separator")
+    func trimmedEnds() {
+        var ends = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) }
+        ends += ["\u{85}", "\u{A0}", "\u{1680}", "\u{2003}", "\u{2028}", "\u{3000}", "\u{FEFF}", "é", "\u{301}"]
+        for end in ends {
+            for name in ["\(end)Sigur Rós", "Sigur Rós\(end)", "\(end)Björk\(end)", end] {
+                let scalar = end.unicodeScalars.first!
+                let expected = scalar.properties.isWhitespace ? name.trimmingCharacters(in: .whitespacesAndNewlines) : name
+                #expect(name.trimmedEnds == expected, "U+\(String(scalar.value, radix: 16))")
+            }
+        }
+    }
+
+    @Test("a key is matched by its length and bytes: a prefix, a longer key, an empty one and a key differing in its last byte are other keys")
+    func keyMatching() throws {
+        var parser = JSONPullParser(bytes: Array(#"{"ms_playe": 1, "ms_played": 2, "ms_playedx": 3, "": 4, "ms_playeD": 5}"#.utf8))
+        try parser.beginObject()
+        var matched: [Bool] = []
+        while try parser.nextKey() {
+            matched.append(parser.keyIs("ms_played"))
+            try parser.skipValue()
+        }
+        #expect(matched == [false, true, false, false, false])
+    }
 }

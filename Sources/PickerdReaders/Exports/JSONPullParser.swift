@@ -273,8 +273,16 @@ struct JSONPullParser {
         if let b = try skipWhitespace() { throw error("unexpected \(describe(b)) after the end of the JSON") }
     }
 
-    /// Whether the key just read (in ``scratch``) is `key`.
-    @inline(__always) func keyIs(_ key: [UInt8]) -> Bool { scratch == key }
+    /// Whether the key just read (in ``scratch``) is `key`: its length first, then its bytes. A
+    /// reader asks this of every key of every record against each name it knows (a Spotify play's
+    /// 23 keys against 16 names): with the names as arrays, each check was a lazy global's look-up
+    /// and an array comparison, a fifth of reading a Spotify history.
+    @inline(__always) func keyIs(_ key: StaticString) -> Bool {
+        guard scratch.count == key.utf8CodeUnitCount else { return false }
+        return scratch.withUnsafeBufferPointer { bytes in
+            bytes.isEmpty || memcmp(bytes.baseAddress!, key.utf8Start, bytes.count) == 0
+        }
+    }
 
     // MARK: scalars
 

@@ -96,13 +96,13 @@ public enum ListenBrainzExport {
         var originURL: String?
         var spotifyID: String?
 
-        private static let listenedAt = Array("listened_at".utf8), trackMetadata = Array("track_metadata".utf8)
-        private static let artistName = Array("artist_name".utf8), trackName = Array("track_name".utf8)
-        private static let releaseName = Array("release_name".utf8), additionalInfo = Array("additional_info".utf8)
-        private static let durationMsKey = Array("duration_ms".utf8), duration = Array("duration".utf8)
-        private static let mediaPlayerKey = Array("media_player".utf8), musicServiceKey = Array("music_service".utf8)
-        private static let musicServiceNameKey = Array("music_service_name".utf8), originURLKey = Array("origin_url".utf8)
-        private static let spotifyIDKey = Array("spotify_id".utf8)
+        private static let listenedAt: StaticString = "listened_at", trackMetadata: StaticString = "track_metadata"
+        private static let artistName: StaticString = "artist_name", trackName: StaticString = "track_name"
+        private static let releaseName: StaticString = "release_name", additionalInfo: StaticString = "additional_info"
+        private static let durationMsKey: StaticString = "duration_ms", duration: StaticString = "duration"
+        private static let mediaPlayerKey: StaticString = "media_player", musicServiceKey: StaticString = "music_service"
+        private static let musicServiceNameKey: StaticString = "music_service_name", originURLKey: StaticString = "origin_url"
+        private static let spotifyIDKey: StaticString = "spotify_id"
 
         /// Reads one listen object, skipping what is not needed.
         init(_ p: inout JSONPullParser) throws(JSONError) {

@@ -7,8 +7,14 @@ extension String {
     /// and a hundred thousand times cheaper than asking Foundation).
     var trimmedEnds: String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last,
-              first.properties.isWhitespace || last.properties.isWhitespace else { return self }
+              Self.isWhitespace(first) || Self.isWhitespace(last) else { return self }
         return trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Unicode's White_Space, ASCII's answered without the property tables (a play's every name
+    /// is asked: a twentieth of reading a Spotify history).
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII ? scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
     }
 }
 

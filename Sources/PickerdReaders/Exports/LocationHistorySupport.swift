@@ -124,7 +124,7 @@ enum LocationHistory {
 /// Reads a file made of top-level members, handing each element of the array under `arrayKey` to
 /// `element` whole (a timeline object, a semantic segment) and skipping every other member.
 /// - Returns: whether the array was there.
-func forEachElement(of arrayKey: [UInt8], in parser: inout JSONPullParser,
+func forEachElement(of arrayKey: StaticString, in parser: inout JSONPullParser,
                     _ element: (inout JSONPullParser, _ index: Int, _ line: Int) throws -> Void) throws -> Bool {
     try parser.beginObject()
     var found = false

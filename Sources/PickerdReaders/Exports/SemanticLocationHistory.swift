@@ -31,7 +31,7 @@ public import PickerdImport
 /// path, the end); shorter walks (the way to the café), vehicles, flights, being still and any
 /// segment of 12 hours or more are not workouts and are left out.
 public enum SemanticLocationHistory {
-    private static let timelineObjects = Array("timelineObjects".utf8)
+    private static let timelineObjects: StaticString = "timelineObjects"
 
     /// Reads a month file.
     /// - Parameter path: the file.

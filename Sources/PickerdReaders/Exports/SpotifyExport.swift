@@ -68,15 +68,15 @@ public enum SpotifyExport {
         var broken: String?
     }
 
-    private static let keyTs = Array("ts".utf8), keyMsPlayed = Array("ms_played".utf8)
-    private static let keyTrack = Array("master_metadata_track_name".utf8), keyArtist = Array("master_metadata_album_artist_name".utf8)
-    private static let keyAlbum = Array("master_metadata_album_album_name".utf8)
-    private static let keyEpisode = Array("episode_name".utf8), keyShow = Array("episode_show_name".utf8)
-    private static let keyAudiobook = Array("audiobook_chapter_title".utf8), keyAudiobookTitle = Array("audiobook_title".utf8)
-    private static let keyReasonEnd = Array("reason_end".utf8), keyIncognito = Array("incognito_mode".utf8)
-    private static let keyEndTime = Array("endTime".utf8), keyMsPlayedAccount = Array("msPlayed".utf8)
-    private static let keyArtistName = Array("artistName".utf8), keyTrackName = Array("trackName".utf8)
-    private static let keyPodcastName = Array("podcastName".utf8), keyEpisodeName = Array("episodeName".utf8)
+    private static let keyTs: StaticString = "ts", keyMsPlayed: StaticString = "ms_played"
+    private static let keyTrack: StaticString = "master_metadata_track_name", keyArtist: StaticString = "master_metadata_album_artist_name"
+    private static let keyAlbum: StaticString = "master_metadata_album_album_name"
+    private static let keyEpisode: StaticString = "episode_name", keyShow: StaticString = "episode_show_name"
+    private static let keyAudiobook: StaticString = "audiobook_chapter_title", keyAudiobookTitle: StaticString = "audiobook_title"
+    private static let keyReasonEnd: StaticString = "reason_end", keyIncognito: StaticString = "incognito_mode"
+    private static let keyEndTime: StaticString = "endTime", keyMsPlayedAccount: StaticString = "msPlayed"
+    private static let keyArtistName: StaticString = "artistName", keyTrackName: StaticString = "trackName"
+    private static let keyPodcastName: StaticString = "podcastName", keyEpisodeName: StaticString = "episodeName"
 
     /// Whether `name` is one Spotify gives a history file: `Streaming_History_Audio_…json`,
     /// `Streaming_History_Video_…json`, `StreamingHistory_music_N.json`, `StreamingHistory_podcast_N.json`,

@@ -25,13 +25,13 @@ public import PickerdImport
 /// A location without coordinates or time, or with coordinates out of range, is an error naming its
 /// record (1-based) and line: nothing of a broken file is imported.
 public enum TakeoutRecords {
-    private static let locations = Array("locations".utf8)
-    private static let latitudeE7 = Array("latitudeE7".utf8)
-    private static let longitudeE7 = Array("longitudeE7".utf8)
-    private static let accuracy = Array("accuracy".utf8)
-    private static let altitude = Array("altitude".utf8)
-    private static let timestamp = Array("timestamp".utf8)
-    private static let timestampMs = Array("timestampMs".utf8)
+    private static let locations: StaticString = "locations"
+    private static let latitudeE7: StaticString = "latitudeE7"
+    private static let longitudeE7: StaticString = "longitudeE7"
+    private static let accuracy: StaticString = "accuracy"
+    private static let altitude: StaticString = "altitude"
+    private static let timestamp: StaticString = "timestamp"
+    private static let timestampMs: StaticString = "timestampMs"
 
     /// Streams `path`'s locations.
     /// - Parameters:

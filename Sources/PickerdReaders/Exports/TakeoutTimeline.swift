@@ -33,7 +33,7 @@ public import PickerdImport
 /// their route the start, the `timelinePath` points inside their time, and the end. The file is
 /// read twice, both times streamed: visits and workouts first, then the path points for them.
 public enum TakeoutTimeline {
-    private static let semanticSegments = Array("semanticSegments".utf8)
+    private static let semanticSegments: StaticString = "semanticSegments"
 
     /// Reads a Timeline.json.
     /// - Parameter path: the file.
