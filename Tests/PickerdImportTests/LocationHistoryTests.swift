@@ -2,6 +2,7 @@ import Foundation
 @testable import PickerdImport
 @testable import PickerdReaders
 import PickerdStore
+import PickerdTestKit
 import Testing
 
 /// The location-history readers on small fixtures written here in the exact shapes the exporters
@@ -18,11 +19,9 @@ struct LocationHistoryTests {
     static let day: Int64 = 1_714_780_800_000
     static let minute: Int64 = 60_000
 
-    /// A folder of its own for each test.
+    /// A folder of its own for each test, removed when the test process exits.
     static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "pickerd-location-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TemporaryDirectory.forThisRun(prefix: "pickerd-location")
     }
 
     static func iso(_ ms: Int64, fraction: Bool = false) -> String {
