@@ -267,20 +267,25 @@ enum ItemCodec {
 
     /// Loads the items with these ids, oldest first, through the primary keys (never a whole table).
     static func load(_ db: Database, ids: [UUID]) throws -> [LibraryItem] {
-        // Only the ids the library has are read: an import asks for each listen it brings, mostly
-        // new, and a look-up an id bound straight through SQLite costs a fraction of reading them
-        // in lists (GRDB's arguments, and a statement compiled per list).
-        var probe = RawBinding(try db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?"))
+        // Only the ids the library has are read: an import asks for each listen it brings, mostly new.
         var present: [String] = []
-        for id in Set(ids) {
-            probe.add(id)
-            try probe.forEachRow(db) { _ in present.append(id.text) }
-            probe.rewind()
-        }
+        try spans(of: Set(ids), db) { id, _, _ in present.append(id.text) }
         let items = try inChunks(present.sorted()) { marks, arguments in
             try load(db, where: "item.id IN (\(marks))", arguments: arguments)
         }
         return items.sorted { ($0.startMs, $0.id.orderKey) < ($1.startMs, $1.id.orderKey) }
+    }
+
+    /// Calls `found` with each of `ids` the library has, and when it starts and ends. Each id is
+    /// looked up alone, bound straight through SQLite (``RawBinding``): an import's million listens
+    /// are as many look-ups, and GRDB's arguments in lists cost more than the look-ups themselves.
+    static func spans(of ids: some Sequence<UUID>, _ db: Database, _ found: (UUID, _ startMs: Int64, _ endMs: Int64) throws -> Void) throws {
+        var lookup = RawBinding(try db.cachedStatement(sql: "SELECT start_ms, end_ms FROM item WHERE id = ?"))
+        for id in ids {
+            lookup.add(id)
+            try lookup.forEachRow(db) { row in try found(id, row.int64(0), row.int64(1)) }
+            lookup.rewind()
+        }
     }
 
     /// Runs `query` once per 500 keys (SQLite's limit on parameters is far above, a long IN list

@@ -292,16 +292,9 @@ extension Store {
             var touched: [ClosedRange<Int64>] = []
             var present = Set<UUID>()
             let before = changes.removedItems + changes.items.map(\.id)
-            // One look-up an id, bound straight through SQLite: an import's million listens are as
-            // many (and GRDB's arguments, boxed, cost more than the look-up).
-            var lookup = RawBinding(try db.cachedStatement(sql: "SELECT start_ms, end_ms FROM item WHERE id = ?"))
-            for id in before {
-                lookup.add(id)
-                try lookup.forEachRow(db) { row in
-                    present.insert(id)
-                    touched.append(row.int64(0)...max(row.int64(0), row.int64(1)))
-                }
-                lookup.rewind()
+            try ItemCodec.spans(of: before, db) { id, start, end in
+                present.insert(id)
+                touched.append(start...max(start, end))
             }
             for move in changes.moves {
                 try db.cachedStatement(sql: "UPDATE source_file SET path = ?, directory = ?, ctime_ns = ? WHERE path = ?")

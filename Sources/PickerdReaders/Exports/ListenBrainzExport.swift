@@ -96,30 +96,22 @@ public enum ListenBrainzExport {
         var originURL: String?
         var spotifyID: String?
 
-        private static let listenedAt: StaticString = "listened_at", trackMetadata: StaticString = "track_metadata"
-        private static let artistName: StaticString = "artist_name", trackName: StaticString = "track_name"
-        private static let releaseName: StaticString = "release_name", additionalInfo: StaticString = "additional_info"
-        private static let durationMsKey: StaticString = "duration_ms", duration: StaticString = "duration"
-        private static let mediaPlayerKey: StaticString = "media_player", musicServiceKey: StaticString = "music_service"
-        private static let musicServiceNameKey: StaticString = "music_service_name", originURLKey: StaticString = "origin_url"
-        private static let spotifyIDKey: StaticString = "spotify_id"
-
         /// Reads one listen object, skipping what is not needed.
         init(_ p: inout JSONPullParser) throws(JSONError) {
             try p.beginObject()
             while try p.nextKey() {
-                if p.keyIs(Self.listenedAt) {
+                if p.keyIs("listened_at") {
                     listenedAt = try Self.number(&p)
-                } else if p.keyIs(Self.trackMetadata), try p.peekKind() == .object {
+                } else if p.keyIs("track_metadata"), try p.peekKind() == .object {
                     try p.beginObject()
                     while try p.nextKey() {
-                        if p.keyIs(Self.artistName) {
+                        if p.keyIs("artist_name") {
                             artist = try Self.string(&p)
-                        } else if p.keyIs(Self.trackName) {
+                        } else if p.keyIs("track_name") {
                             track = try Self.string(&p)
-                        } else if p.keyIs(Self.releaseName) {
+                        } else if p.keyIs("release_name") {
                             release = try Self.string(&p)
-                        } else if p.keyIs(Self.additionalInfo), try p.peekKind() == .object {
+                        } else if p.keyIs("additional_info"), try p.peekKind() == .object {
                             try readAdditionalInfo(&p)
                         } else {
                             try p.skipValue()
@@ -135,19 +127,19 @@ public enum ListenBrainzExport {
             try p.beginObject()
             var seconds: Double?
             while try p.nextKey() {
-                if p.keyIs(Self.durationMsKey) {
+                if p.keyIs("duration_ms") {
                     durationMs = try Self.number(&p).flatMap { $0 > 0 && $0 < 86_400_000 ? Int64($0) : nil }
-                } else if p.keyIs(Self.duration) {
+                } else if p.keyIs("duration") {
                     seconds = try Self.number(&p)
-                } else if p.keyIs(Self.mediaPlayerKey) {
+                } else if p.keyIs("media_player") {
                     mediaPlayer = try Self.string(&p)
-                } else if p.keyIs(Self.musicServiceKey) {
+                } else if p.keyIs("music_service") {
                     musicService = try Self.string(&p)
-                } else if p.keyIs(Self.musicServiceNameKey) {
+                } else if p.keyIs("music_service_name") {
                     musicServiceName = try Self.string(&p)
-                } else if p.keyIs(Self.originURLKey) {
+                } else if p.keyIs("origin_url") {
                     originURL = try Self.string(&p)
-                } else if p.keyIs(Self.spotifyIDKey) {
+                } else if p.keyIs("spotify_id") {
                     spotifyID = try Self.string(&p)
                 } else {
                     try p.skipValue()

@@ -31,8 +31,6 @@ public import PickerdImport
 /// path, the end); shorter walks (the way to the café), vehicles, flights, being still and any
 /// segment of 12 hours or more are not workouts and are left out.
 public enum SemanticLocationHistory {
-    private static let timelineObjects: StaticString = "timelineObjects"
-
     /// Reads a month file.
     /// - Parameter path: the file.
     /// - Returns: its visits and workouts.
@@ -41,7 +39,7 @@ public enum SemanticLocationHistory {
     public static func read(path: String) throws(ImportError) -> ImportedData {
         var data = ImportedData()
         try withJSONFile(path) { parser in
-            let found = try forEachElement(of: timelineObjects, in: &parser) { parser, index, line in
+            let found = try forEachElement(of: "timelineObjects", in: &parser) { parser, index, line in
                 let object = try parser.readValue()
                 let context = Context(file: path, location: "timelineObjects[\(index)] (line \(line))")
                 if let visit = object["placeVisit"] {

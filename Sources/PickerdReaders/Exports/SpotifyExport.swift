@@ -68,16 +68,6 @@ public enum SpotifyExport {
         var broken: String?
     }
 
-    private static let keyTs: StaticString = "ts", keyMsPlayed: StaticString = "ms_played"
-    private static let keyTrack: StaticString = "master_metadata_track_name", keyArtist: StaticString = "master_metadata_album_artist_name"
-    private static let keyAlbum: StaticString = "master_metadata_album_album_name"
-    private static let keyEpisode: StaticString = "episode_name", keyShow: StaticString = "episode_show_name"
-    private static let keyAudiobook: StaticString = "audiobook_chapter_title", keyAudiobookTitle: StaticString = "audiobook_title"
-    private static let keyReasonEnd: StaticString = "reason_end", keyIncognito: StaticString = "incognito_mode"
-    private static let keyEndTime: StaticString = "endTime", keyMsPlayedAccount: StaticString = "msPlayed"
-    private static let keyArtistName: StaticString = "artistName", keyTrackName: StaticString = "trackName"
-    private static let keyPodcastName: StaticString = "podcastName", keyEpisodeName: StaticString = "episodeName"
-
     /// Whether `name` is one Spotify gives a history file: `Streaming_History_Audio_…json`,
     /// `Streaming_History_Video_…json`, `StreamingHistory_music_N.json`, `StreamingHistory_podcast_N.json`,
     /// `StreamingHistoryN.json`. Only consulted when the content cannot tell (an empty array, a file
@@ -175,25 +165,25 @@ public enum SpotifyExport {
         }
         try p.beginObject()
         while try p.nextKey() {
-            if p.keyIs(keyTs) {
+            if p.keyIs("ts") {
                 play.ts = try string("ts")
-            } else if p.keyIs(keyMsPlayed) {
+            } else if p.keyIs("ms_played") {
                 play.msPlayed = try milliseconds("ms_played")
-            } else if p.keyIs(keyTrack) {
+            } else if p.keyIs("master_metadata_track_name") {
                 play.track = try string("master_metadata_track_name")
-            } else if p.keyIs(keyArtist) {
+            } else if p.keyIs("master_metadata_album_artist_name") {
                 play.artist = try string("master_metadata_album_artist_name")
-            } else if p.keyIs(keyAlbum) {
+            } else if p.keyIs("master_metadata_album_album_name") {
                 play.album = try string("master_metadata_album_album_name")
-            } else if p.keyIs(keyEpisode) {
+            } else if p.keyIs("episode_name") {
                 play.episode = try string("episode_name")
-            } else if p.keyIs(keyShow) {
+            } else if p.keyIs("episode_show_name") {
                 play.show = try string("episode_show_name")
-            } else if p.keyIs(keyAudiobook) || p.keyIs(keyAudiobookTitle) {
+            } else if p.keyIs("audiobook_chapter_title") || p.keyIs("audiobook_title") {
                 play.audiobook = try string("audiobook_title") ?? play.audiobook
-            } else if p.keyIs(keyReasonEnd) {
+            } else if p.keyIs("reason_end") {
                 play.reasonEnd = try string("reason_end")
-            } else if p.keyIs(keyIncognito) {
+            } else if p.keyIs("incognito_mode") {
                 switch try p.peekKind() {
                 case .bool: play.incognito = try p.readBool()
                 case .null: try p.skipValue()
@@ -201,17 +191,17 @@ public enum SpotifyExport {
                     try p.skipValue()
                     wrong("incognito_mode", "\(describe(kind)), not true or false")
                 }
-            } else if p.keyIs(keyEndTime) {
+            } else if p.keyIs("endTime") {
                 play.endTime = try string("endTime")
-            } else if p.keyIs(keyMsPlayedAccount) {
+            } else if p.keyIs("msPlayed") {
                 play.msPlayed = try milliseconds("msPlayed")
-            } else if p.keyIs(keyArtistName) {
+            } else if p.keyIs("artistName") {
                 play.artist = try string("artistName")
-            } else if p.keyIs(keyTrackName) {
+            } else if p.keyIs("trackName") {
                 play.track = try string("trackName")
-            } else if p.keyIs(keyPodcastName) {
+            } else if p.keyIs("podcastName") {
                 play.show = try string("podcastName")
-            } else if p.keyIs(keyEpisodeName) {
+            } else if p.keyIs("episodeName") {
                 play.episode = try string("episodeName")
             } else {
                 try p.skipValue()

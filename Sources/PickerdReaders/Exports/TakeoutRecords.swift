@@ -25,14 +25,6 @@ public import PickerdImport
 /// A location without coordinates or time, or with coordinates out of range, is an error naming its
 /// record (1-based) and line: nothing of a broken file is imported.
 public enum TakeoutRecords {
-    private static let locations: StaticString = "locations"
-    private static let latitudeE7: StaticString = "latitudeE7"
-    private static let longitudeE7: StaticString = "longitudeE7"
-    private static let accuracy: StaticString = "accuracy"
-    private static let altitude: StaticString = "altitude"
-    private static let timestamp: StaticString = "timestamp"
-    private static let timestampMs: StaticString = "timestampMs"
-
     /// Streams `path`'s locations.
     /// - Parameters:
     ///   - path: a Records.json.
@@ -45,7 +37,7 @@ public enum TakeoutRecords {
             var found = false
             try parser.beginObject()
             while try parser.nextKey() {
-                guard parser.keyIs(locations) else { try parser.skipValue(); continue }
+                guard parser.keyIs("locations") else { try parser.skipValue(); continue }
                 found = true
                 try parser.beginArray()
                 var record = 0
@@ -74,25 +66,25 @@ public enum TakeoutRecords {
         var lat: Int64?, lon: Int64?, time: Int64?
         var acc: Double?, alt: Double?
         while try parser.nextKey() {
-            if parser.keyIs(latitudeE7) {
+            if parser.keyIs("latitudeE7") {
                 guard let v = try parser.readInt64() else { throw fail("latitudeE7 is not a whole number") }
                 lat = v
-            } else if parser.keyIs(longitudeE7) {
+            } else if parser.keyIs("longitudeE7") {
                 guard let v = try parser.readInt64() else { throw fail("longitudeE7 is not a whole number") }
                 lon = v
-            } else if parser.keyIs(timestamp) {
+            } else if parser.keyIs("timestamp") {
                 guard try parser.peekKind() == .string else { throw fail("timestamp is not a string") }
                 try parser.readStringBytes()
                 guard let t = LocationHistory.milliseconds(iso: parser.scratch) else {
                     throw fail("timestamp \"\(String(decoding: parser.scratch, as: UTF8.self))\" is not an ISO 8601 time")
                 }
                 time = t
-            } else if parser.keyIs(timestampMs) {
+            } else if parser.keyIs("timestampMs") {
                 guard let t = try parser.readInt64() else { throw fail("timestampMs is not a whole number") }
                 if time == nil { time = t }
-            } else if parser.keyIs(accuracy), try parser.peekKind() == .number {
+            } else if parser.keyIs("accuracy"), try parser.peekKind() == .number {
                 acc = try parser.readDouble()
-            } else if parser.keyIs(altitude), try parser.peekKind() == .number {
+            } else if parser.keyIs("altitude"), try parser.peekKind() == .number {
                 alt = try parser.readDouble()
             } else {
                 try parser.skipValue()

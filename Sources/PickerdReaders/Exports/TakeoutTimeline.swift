@@ -33,8 +33,6 @@ public import PickerdImport
 /// their route the start, the `timelinePath` points inside their time, and the end. The file is
 /// read twice, both times streamed: visits and workouts first, then the path points for them.
 public enum TakeoutTimeline {
-    private static let semanticSegments: StaticString = "semanticSegments"
-
     /// Reads a Timeline.json.
     /// - Parameter path: the file.
     /// - Returns: its visits and workouts.
@@ -43,7 +41,7 @@ public enum TakeoutTimeline {
     public static func read(path: String) throws(ImportError) -> ImportedData {
         var data = ImportedData()
         try withJSONFile(path) { parser in
-            let found = try forEachElement(of: semanticSegments, in: &parser) { parser, index, line in
+            let found = try forEachElement(of: "semanticSegments", in: &parser) { parser, index, line in
                 let segment = try parser.readValue()
                 let context = SemanticLocationHistory.Context(file: path, location: "semanticSegments[\(index)] (line \(line))")
                 if let visit = segment["visit"] {
@@ -80,7 +78,7 @@ public enum TakeoutTimeline {
         let windows = data.workouts.enumerated().map { ($0.element.startMs, $0.element.endMs, $0.offset) }.sorted { $0.0 < $1.0 }
         var inside: [Int: [LocationPoint]] = [:]
         try withJSONFile(path) { parser in
-            _ = try forEachElement(of: semanticSegments, in: &parser) { parser, index, line in
+            _ = try forEachElement(of: "semanticSegments", in: &parser) { parser, index, line in
                 let segment = try parser.readValue()
                 guard let stretch = segment["timelinePath"]?.array else { return }
                 let context = SemanticLocationHistory.Context(file: path, location: "semanticSegments[\(index)] (line \(line))")
